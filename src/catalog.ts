@@ -1,0 +1,58 @@
+/**
+ * `api/v1/index.json`: the catalog of indicators, their sub-series, units,
+ * sources and the links to the endpoint, the site page and the downloads.
+ */
+import { indicatorPageUrl, type SiteConfig } from "./config.js";
+import type { IndicatorSource } from "./load.js";
+import type { Dataset } from "./model.js";
+import { endpointPath } from "./render.js";
+
+/** One indicator with the dataset computed from it. */
+export interface BuiltIndicator {
+  readonly source: IndicatorSource;
+  readonly dataset: Dataset;
+}
+
+/** Renders the catalog as compact, deterministic JSON. */
+export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
+  const catalog = {
+    name: config.name,
+    license: "CC-BY-4.0",
+    openapi: "/api/v1/openapi.json",
+    indicators: indicators.map(({ source, dataset }) => {
+      const { meta } = source;
+      const endpoint = endpointPath(meta.id);
+      const declared = new Map(meta.series.map((d) => [d.id, d]));
+      return {
+        id: meta.id,
+        title: meta.title,
+        description: meta.description,
+        unit: meta.unit,
+        rhythm: meta.rhythm,
+        license: meta.license,
+        source: meta.source,
+        notes: meta.notes,
+        last_updated: dataset.lastUpdated,
+        points: source.rows.length,
+        links: {
+          endpoint,
+          page: indicatorPageUrl(config, meta.id),
+          json: `${endpoint}/index.json`,
+          csv: `${endpoint}/data.csv`,
+        },
+        series: dataset.series.map((s) => {
+          const d = declared.get(s.id);
+          return {
+            id: s.id,
+            title: d?.title ?? s.id,
+            facets: d?.facets ?? {},
+            points: s.dates.length,
+            first: s.dates.at(-1) ?? null,
+            last: s.dates[0] ?? null,
+          };
+        }),
+      };
+    }),
+  };
+  return JSON.stringify(catalog);
+}

@@ -1,0 +1,56 @@
+/**
+ * Calendar dates as `YYYY-MM-DD` strings.
+ *
+ * Dates stay strings end to end: for four-digit years the lexicographic order of
+ * `YYYY-MM-DD` is the chronological order, so windows and binary searches compare
+ * strings directly and no time zone can ever shift a day.
+ */
+
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
+const YEAR = /^(\d{4})$/;
+
+/** Proleptic Gregorian leap year rule (ISO 8601 §4.3.2.1). */
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** Number of days in `month` (1–12) of `year`. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, "0");
+}
+
+/** True when `text` is a `YYYY-MM-DD` string naming a real calendar day. */
+export function isCalendarDate(text: string): boolean {
+  const m = FULL_DATE.exec(text);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/**
+ * Resolves an ISO 8601 calendar date of full or reduced precision (`YYYY-MM-DD`,
+ * `YYYY-MM`, `YYYY`; ISO 8601-1:2019 §5.2.2.2) to one day: the first day of the
+ * month or year it names (`edge: "start"`) or the last (`edge: "end"`).
+ * Returns `null` for anything else, including impossible days like `2023-02-30`.
+ */
+export function resolveDate(text: string, edge: "start" | "end"): string | null {
+  if (FULL_DATE.test(text)) return isCalendarDate(text) ? text : null;
+  const ym = YEAR_MONTH.exec(text);
+  if (ym) {
+    const year = Number(ym[1]);
+    const month = Number(ym[2]);
+    if (month < 1 || month > 12) return null;
+    const day = edge === "start" ? 1 : daysInMonth(year, month);
+    return `${ym[1]}-${ym[2]}-${pad(day, 2)}`;
+  }
+  if (YEAR.test(text)) return edge === "start" ? `${text}-01-01` : `${text}-12-31`;
+  return null;
+}

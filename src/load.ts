@@ -1,0 +1,119 @@
+/**
+ * Reading `data/`: one folder per indicator, found with fast-glob, each holding an
+ * `indicator.json` and `*.csv` files (DESIGN §3). Every fault of every file is
+ * collected; the caller gets either all indicators or a `DataError` listing them all.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { parseCsvFile, type SourceRow } from "./csv.js";
+import { DataError, type DataIssue } from "./errors.js";
+import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
+
+/** A validated indicator: its metadata and every point with its provenance. */
+export interface IndicatorSource {
+  readonly meta: IndicatorMeta;
+  /** The indicator's folder, as a path the user can open (e.g. `data/x`). */
+  readonly folder: string;
+  /** Its CSV files, sorted by name. */
+  readonly files: readonly string[];
+  readonly rows: readonly SourceRow[];
+}
+
+/** What loading found: the indicators and the warnings that do not stop a build. */
+export interface LoadResult {
+  readonly indicators: readonly IndicatorSource[];
+  readonly warnings: readonly DataIssue[];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+async function readText(file: string, issues: DataIssue[]): Promise<string | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    issues.push({ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+    return null;
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    issues.push({ file, reason: "not valid UTF-8 (save the file as UTF-8)" });
+    return null;
+  }
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+async function loadIndicator(dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[]) {
+  const folder = join(dataDir, name);
+  const metaFile = join(folder, "indicator.json");
+  const csvNames = (await fg("*.csv", { cwd: folder, onlyFiles: true })).sort(byCodeUnits);
+  const metaText = await readText(metaFile, []);
+  if (metaText === null) {
+    issues.push({ file: metaFile, reason: "missing or unreadable: every folder under the data folder is an indicator and needs one" });
+    return null;
+  }
+  const parsed = parseIndicatorMeta(metaText, metaFile, name);
+  if (!parsed.ok) {
+    issues.push(...parsed.issues);
+    return null;
+  }
+  const meta = parsed.value;
+  const declared = new Set(meta.series.map((s) => s.id));
+  const rows: SourceRow[] = [];
+  const files = csvNames.map((n) => join(folder, n));
+  for (const file of files) {
+    const text = await readText(file, issues);
+    if (text === null) continue;
+    const result = parseCsvFile(text, file, declared);
+    issues.push(...result.issues);
+    rows.push(...result.rows);
+  }
+
+  // A (series, date) pair may appear once across all files of the indicator.
+  const firstSeen = new Map<string, SourceRow>();
+  for (const row of rows) {
+    const key = `${row.series}\u0000${row.date}`;
+    const first = firstSeen.get(key);
+    if (first === undefined) firstSeen.set(key, row);
+    else {
+      issues.push({
+        file: row.file,
+        line: row.line,
+        column: "series",
+        reason: `duplicate point ${row.series} ${row.date}: already at ${first.file}:${first.line}`,
+      });
+    }
+  }
+  const withPoints = new Set(rows.map((r) => r.series));
+  meta.series.forEach((s, i) => {
+    if (!withPoints.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });
+  });
+  if (files.length === 0) warnings.push({ file: folder, reason: "no CSV files" });
+  return { meta, folder, files, rows };
+}
+
+/**
+ * Loads and validates every indicator under `dataDir`.
+ * @throws DataError listing every fault found, when there is any.
+ */
+export async function loadData(dataDir: string): Promise<LoadResult> {
+  const issues: DataIssue[] = [];
+  const warnings: DataIssue[] = [];
+  let names: string[];
+  try {
+    names = (await fg("*", { cwd: dataDir, onlyDirectories: true })).sort(byCodeUnits);
+  } catch (error) {
+    throw new DataError([{ file: dataDir, reason: `cannot read the data folder: ${(error as Error).message}` }]);
+  }
+  if (names.length === 0) throw new DataError([{ file: dataDir, reason: "no indicator folders (is this the data folder?)" }]);
+  const indicators: IndicatorSource[] = [];
+  for (const name of names) {
+    const indicator = await loadIndicator(dataDir, name, issues, warnings);
+    if (indicator !== null) indicators.push(indicator);
+  }
+  if (issues.length > 0) throw new DataError(issues);
+  return { indicators, warnings };
+}

@@ -1,0 +1,68 @@
+/**
+ * `indicator.json`: the metadata of one indicator (DESIGN §3), validated with zod.
+ */
+import { z } from "zod";
+import type { DataIssue } from "./errors.js";
+
+/** Sub-series and indicator ids: lower-case words joined by `.` or `-`. */
+export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
+
+const text = z.string().trim().min(1, "must not be empty");
+const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+
+const seriesSchema = z.strictObject({
+  id: z.string().regex(ID_PATTERN, "expected an id like `monthly` or `provider.item-name` ([a-z0-9]+([.-][a-z0-9]+)*)"),
+  title: text,
+  facets: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `provider`"), text).optional(),
+});
+
+const indicatorSchema = z.strictObject({
+  id: z.string().regex(ID_PATTERN, "expected an id like `domestic-worker-wages`"),
+  title: text,
+  description: text,
+  unit: text,
+  rhythm: text,
+  license: z.literal("CC-BY-4.0", { error: "the service publishes under CC-BY-4.0 only" }),
+  source: z.strictObject({ name: text, url: httpUrl }),
+  notes: z.array(text).default([]),
+  series: z.array(seriesSchema).min(1, "declare at least one sub-series"),
+});
+
+export type IndicatorMeta = z.infer<typeof indicatorSchema>;
+export type SeriesMeta = IndicatorMeta["series"][number];
+
+/** Either the typed metadata or every issue found in it. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
+
+/**
+ * Validates the text of an `indicator.json`. `folder` is the name of the folder it
+ * sits in, which must equal its `id` (the id is the URL path segment).
+ */
+export function parseIndicatorMeta(jsonText: string, file: string, folder: string): Parsed<IndicatorMeta> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(jsonText);
+  } catch (error) {
+    return { ok: false, issues: [{ file, reason: `invalid JSON: ${(error as Error).message}` }] };
+  }
+  const result = indicatorSchema.safeParse(raw);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => ({
+      file,
+      column: issue.path.length > 0 ? issue.path.join(".") : "(root)",
+      reason: issue.message,
+    }));
+    return { ok: false, issues };
+  }
+  const meta = result.data;
+  const issues: DataIssue[] = [];
+  if (meta.id !== folder) {
+    issues.push({ file, column: "id", reason: `must equal the folder name "${folder}", got "${meta.id}"` });
+  }
+  const seen = new Set<string>();
+  meta.series.forEach((series, i) => {
+    if (seen.has(series.id)) issues.push({ file, column: `series.${i}.id`, reason: `duplicate sub-series id "${series.id}"` });
+    seen.add(series.id);
+  });
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: meta };
+}
