@@ -96,8 +96,9 @@ export function parseCsvFile(text: string, file: string, declared: ReadonlySet<s
 
   const at = (name: string): number => columns.indexOf(name);
   for (const { record, info, raw } of body) {
-    // info.lines is where the record ends; a quoted field may span lines.
-    const line = info.lines - (raw.match(/\n/g)?.length ?? 0);
+    // info.lines is the line where the record ends (before its delimiter); a quoted
+    // field may span lines, so step back over the line breaks inside the record.
+    const line = info.lines - (raw.replace(/\r?\n$|\r$/, "").match(/\n/g)?.length ?? 0);
     if (record.length !== columns.length) {
       issues.push({ file, line, reason: `expected ${columns.length} fields, got ${record.length}` });
       continue;
