@@ -1,0 +1,150 @@
+/**
+ * The real data set built by the real CLI: every prebuilt page of both indicators
+ * against the independent reference, the files of DESIGN §4, determinism.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectedResponse, rawValues, readIndicator, type RefIndicator } from "./reference.js";
+import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "./helpers.js";
+
+const EPOCH = "1700000000";
+const SITE = "https://open-series-uy.pages.dev";
+const PHRASE = "Data: Open Series UY";
+const IDS = ["domestic-worker-wages", "health-insurance-prices"];
+
+let outA: string;
+let outB: string;
+let outC: string;
+let buildA: CliResult;
+const refs = new Map<string, RefIndicator>(IDS.map((id) => [id, readIndicator(join(ROOT, "data", id))]));
+
+beforeAll(async () => {
+  const dir = await tempDir();
+  [outA, outB, outC] = ["a", "b", "c"].map((n) => join(dir, n)) as [string, string, string];
+  const results = await Promise.all([
+    runCli(["build", "--out", outA], { SOURCE_DATE_EPOCH: EPOCH }),
+    runCli(["build", "--out", outB], { SOURCE_DATE_EPOCH: EPOCH }),
+    runCli(["build", "--out", outC], { SOURCE_DATE_EPOCH: "1800000000" }),
+  ]);
+  for (const r of results) expect(r.stderr, r.stderr).not.toMatch(/error/i);
+  buildA = results[0]!;
+});
+
+const read = (path: string) => readFileSync(join(outA, path), "utf8");
+
+describe("npm run build on the real data", () => {
+  it("exits 0 and prints a summary table", () => {
+    expect(buildA.code).toBe(0);
+    expect(buildA.stdout).toMatch(/^indicator\s+sub-series\s+points\s+files\s+bytes$/m);
+    expect(buildA.stdout).toMatch(/^health-insurance-prices\s+1512\s+22872\s/m);
+    expect(buildA.stdout).toMatch(/^domestic-worker-wages\s+6\s+46\s/m);
+  });
+
+  it("writes every file of the output layout", () => {
+    const files = new Set(treeDigest(outA).keys());
+    const required = ["index.html", "api/v1/index.json", "api/v1/openapi.json", "_headers", "_routes.json", "_data/manifest.json"];
+    for (const id of IDS) {
+      required.push(`series/${id}/index.html`, `api/v1/${id}/index.json`, `api/v1/${id}/data.csv`, `_data/${id}.json`);
+      for (const limit of [10, 50, 100, 500, 1000, 5000]) required.push(`api/v1/${id}/limit-${limit}/offset-0.json`);
+    }
+    for (const path of required) expect(files, path).toContain(path);
+  });
+
+  it.each(IDS)("%s: every prebuilt page equals the reference, values as written", (id) => {
+    const ref = refs.get(id) as RefIndicator;
+    const perSeries = new Map<string, number>();
+    for (const p of ref.points) perSeries.set(p.series, (perSeries.get(p.series) ?? 0) + 1);
+    const longest = Math.max(...perSeries.values());
+    let checked = 0;
+    for (const limit of [10, 50, 100, 500, 1000, 5000]) {
+      const expectedOffsets: number[] = [];
+      for (let o = 0; o < longest; o += limit) expectedOffsets.push(o);
+      const written = treeDigest(join(outA, "api/v1", id, `limit-${limit}`));
+      expect([...written.keys()].sort()).toEqual(expectedOffsets.map((o) => `offset-${o}.json`).sort());
+      for (const offset of expectedOffsets) {
+        const body = read(`api/v1/${id}/limit-${limit}/offset-${offset}.json`);
+        const expected = expectedResponse(ref, { limit, offset }, SITE, PHRASE);
+        expect(JSON.parse(body)).toEqual(expected);
+        // The exact source text of each value, in order (e.g. 44.90 stays 44.90).
+        const key = (p: { date: string; series: string }) => `${p.series}@${p.date}`;
+        const rawByKey = new Map(ref.points.map((p) => [key(p), p.raw]));
+        expect(rawValues(body)).toEqual(expected.data.map((p) => rawByKey.get(key(p))));
+        checked++;
+      }
+    }
+    expect(read(`api/v1/${id}/index.json`)).toBe(read(`api/v1/${id}/limit-500/offset-0.json`));
+    expect(checked).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(IDS)("%s: data.csv holds every point with its source", (id) => {
+    const ref = refs.get(id) as RefIndicator;
+    const rows = parse<Record<string, string>>(read(`api/v1/${id}/data.csv`), { columns: true });
+    expect(Object.keys(rows[0] ?? {})).toEqual(["date", "series", "value", "source", "note"]);
+    const key = (p: { date?: string; series?: string; value?: string; raw?: string }) => `${p.series}@${p.date}=${p.value ?? p.raw}`;
+    expect(rows.map(key).sort()).toEqual(ref.points.map(key).sort());
+    expect(rows.every((r) => (r.source ?? "").startsWith("http"))).toBe(true);
+    const dates = rows.map((r) => r.date as string);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it("writes a catalog of both indicators with their sub-series and links", () => {
+    const catalog = JSON.parse(read("api/v1/index.json")) as {
+      indicators: { id: string; points: number; series: { id: string; facets: Record<string, string> }[]; links: Record<string, string> }[];
+    };
+    expect(catalog.indicators.map((i) => i.id)).toEqual(IDS);
+    const hip = catalog.indicators[1];
+    expect(hip?.series).toHaveLength(1512);
+    expect(hip?.points).toBe(22872);
+    expect(Object.keys(hip?.series[0]?.facets ?? {}).sort()).toEqual(["item", "provider", "regime"]);
+    expect(hip?.links).toEqual({
+      endpoint: "/api/v1/health-insurance-prices",
+      page: `${SITE}/series/health-insurance-prices/`,
+      json: "/api/v1/health-insurance-prices/index.json",
+      csv: "/api/v1/health-insurance-prices/data.csv",
+    });
+  });
+
+  it("writes the manifest with the strong ETag of each prebuilt page and the data version", () => {
+    const manifest = JSON.parse(read("_data/manifest.json")) as {
+      indicators: Record<string, { lastModified: string; pages: Record<string, { path: string; etag: string }> }>;
+    };
+    for (const id of IDS) {
+      const entry = manifest.indicators[id];
+      expect(entry?.lastModified).toBe("Tue, 14 Nov 2023 22:13:20 GMT");
+      for (const { path, etag } of Object.values(entry?.pages ?? {})) {
+        const digest = createHash("sha256").update(readFileSync(join(outA, path))).digest().subarray(0, 16).toString("base64url");
+        expect(etag).toBe(`"${digest}"`);
+      }
+      expect(entry?.pages["500/0"]?.path).toBe(`/api/v1/${id}/limit-500/offset-0.json`);
+    }
+  });
+
+  it("configures Cloudflare Pages: routes and static headers", () => {
+    expect(JSON.parse(read("_routes.json"))).toEqual({
+      version: 1,
+      include: ["/api/*"],
+      exclude: ["/api/v1/index.json", "/api/v1/openapi.json", ...IDS.map((id) => `/api/v1/${id}/*`)],
+    });
+    const headers = read("_headers");
+    expect(headers).toMatch(/^\/api\/\*\n(  .+\n)*  Cache-Control: public, max-age=900$/m);
+    expect(headers).toMatch(/^\/api\/\*\n(  .+\n)*  Access-Control-Allow-Origin: \*$/m);
+    for (const id of IDS) expect(headers).toContain(`/api/v1/${id}/*\n  Last-Modified: Tue, 14 Nov 2023 22:13:20 GMT\n`);
+  });
+
+  it("is deterministic: the same data and SOURCE_DATE_EPOCH give identical trees", () => {
+    const a = treeDigest(outA);
+    expect(a.size).toBeGreaterThan(20);
+    expect(treeDigest(outB)).toEqual(a);
+  });
+
+  it("changes only the data version files when SOURCE_DATE_EPOCH changes", () => {
+    const a = treeDigest(outA);
+    const c = treeDigest(outC);
+    expect([...c.keys()]).toEqual([...a.keys()]);
+    const differing = [...a.keys()].filter((k) => a.get(k) !== c.get(k));
+    expect(differing.sort()).toEqual(["_data/manifest.json", "_headers"]);
+  });
+});

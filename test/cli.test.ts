@@ -1,0 +1,50 @@
+/** The command line's contract: exit codes, the file budget, nothing written on failure. */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir, treeDigest } from "./helpers.js";
+
+const GOLDEN = "test/fixtures/golden/data";
+
+describe.concurrent("cli", () => {
+  it.each([
+    [["build", "--limits", "0"], /--limits.*expected integers from 1 to 5000/],
+    [["build", "--limits", "10,abc"], /--limits.*"abc"/],
+    [["build", "--max-files", "-3"], /--max-files/],
+    [["build", "--site-url", "ftp://x"], /--site-url.*http\(s\) URL/],
+    [["build", "--frobnicate"], /unknown option '--frobnicate'/],
+    [["deploy-everything"], /unknown command/],
+  ])("%j is a usage error: exit 2", async (args, message) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("rejects a malformed SOURCE_DATE_EPOCH with exit 2", async () => {
+    const result = await runCli(["build", "--data", GOLDEN, "--out", join(await tempDir(), "d")], { SOURCE_DATE_EPOCH: "yesterday" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("SOURCE_DATE_EPOCH");
+  });
+
+  it("stops over the file budget before writing, naming the options to change", async () => {
+    const out = join(await tempDir(), "dist");
+    expect((await runCli(["build", "--data", GOLDEN, "--out", out], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
+    const before = treeDigest(out);
+    const result = await runCli(["build", "--data", GOLDEN, "--out", out, "--limits", "1,2,3", "--max-files", "15"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("over the budget of 15");
+    expect(result.stderr).toMatch(/--limits.*--max-files/);
+    expect(treeDigest(out)).toEqual(before);
+  });
+
+  it("validates data without writing anything", async () => {
+    const result = await runCli(["validate", "--data", GOLDEN]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("ok: 1 indicators, 6 points");
+  });
+
+  it("says so when the data folder does not exist", async () => {
+    const result = await runCli(["validate", "--data", "no/such/folder"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("no/such/folder: no indicator folders");
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { Dataset, PageQuery } from "../src/model.js";
+import { selectPage } from "../src/page.js";
+import { renderPage } from "../src/render.js";
+import { expectedResponse, type RefIndicator } from "./reference.js";
+
+const SITE = "https://example.test";
+const PHRASE = "Data: Example";
+
+// a: five semiannual points; b: two points of different dates; c: declared, no points;
+// d: one point, only in 2021. Values in several written forms.
+const points = [
+  ["a", "2024-01-01", "15"],
+  ["a", "2023-07-01", "14.50"],
+  ["a", "2023-01-01", "14"],
+  ["a", "2022-07-01", "13.25"],
+  ["a", "2022-01-01", "13"],
+  ["b", "2024-01-01", "200"],
+  ["b", "2022-03-15", "-0.5"],
+  ["d", "2021-12-31", "1e3"],
+] as const;
+
+function columns(id: string) {
+  const own = points.filter((p) => p[0] === id).sort((x, y) => (x[1] < y[1] ? 1 : -1));
+  return { id, dates: own.map((p) => p[1]), values: own.map((p) => p[2]) };
+}
+
+const dataset: Dataset = {
+  indicator: "tiny",
+  unit: "UYU",
+  license: "CC-BY-4.0",
+  lastUpdated: "2024-01-01",
+  attribution: `<a href="${SITE}/series/tiny/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks">${PHRASE}</a>`,
+  series: ["a", "b", "c", "d"].map(columns),
+};
+const reference: RefIndicator = { id: "tiny", unit: "UYU", points: points.map(([series, date, raw]) => ({ series, date, raw })) };
+
+const q = (over: Partial<PageQuery>): PageQuery => ({ from: null, to: null, limit: 500, offset: 0, ...over });
+const page = (query: PageQuery) => JSON.parse(renderPage(selectPage(dataset, query))) as ReturnType<typeof expectedResponse>;
+const ids = (body: ReturnType<typeof expectedResponse>) => body.data.map((p) => `${p.series}@${p.date}`);
+
+describe("pager", () => {
+  it.each([
+    ["default: everything, newest first, series ascending on equal dates", q({}), ["a@2024-01-01", "b@2024-01-01", "a@2023-07-01", "a@2023-01-01", "a@2022-07-01", "b@2022-03-15", "a@2022-01-01", "d@2021-12-31"], 8, false],
+    ["limit 1: the newest point of each sub-series", q({ limit: 1 }), ["a@2024-01-01", "b@2024-01-01", "d@2021-12-31"], 8, true],
+    ["limit 1, offset 1: the second newest of each", q({ limit: 1, offset: 1 }), ["a@2023-07-01", "b@2022-03-15"], 8, true],
+    ["sub-series of different lengths: b runs out first", q({ limit: 2, offset: 2 }), ["a@2023-01-01", "a@2022-07-01"], 8, true],
+    ["last page: no more", q({ limit: 2, offset: 4 }), ["a@2022-01-01"], 8, false],
+    ["offset past the end: empty page, total still counts the window", q({ offset: 5 }), [], 8, false],
+    ["limit 5000", q({ limit: 5000 }), ["a@2024-01-01", "b@2024-01-01", "a@2023-07-01", "a@2023-01-01", "a@2022-07-01", "b@2022-03-15", "a@2022-01-01", "d@2021-12-31"], 8, false],
+    ["from and to on data dates: both inclusive", q({ from: "2022-07-01", to: "2023-07-01" }), ["a@2023-07-01", "a@2023-01-01", "a@2022-07-01"], 3, false],
+    ["from and to between data dates", q({ from: "2022-03-16", to: "2023-12-31" }), ["a@2023-07-01", "a@2023-01-01", "a@2022-07-01"], 3, false],
+    ["from only", q({ from: "2023-01-01" }), ["a@2024-01-01", "b@2024-01-01", "a@2023-07-01", "a@2023-01-01"], 4, false],
+    ["to only, before most data", q({ to: "2022-03-15" }), ["b@2022-03-15", "a@2022-01-01", "d@2021-12-31"], 3, false],
+    ["a window with one day", q({ from: "2022-03-15", to: "2022-03-15" }), ["b@2022-03-15"], 1, false],
+    ["empty window between points", q({ from: "2023-08-01", to: "2023-12-31" }), [], 0, false],
+    ["empty window after all data", q({ from: "2030-01-01" }), [], 0, false],
+    ["window with limit and offset", q({ from: "2022-01-01", to: "2023-12-31", limit: 1, offset: 1 }), ["a@2023-01-01"], 5, true],
+    ["resolved reduced precision: from=2023 to=2023-07 means 2023-01-01…2023-07-31", q({ from: "2023-01-01", to: "2023-07-31" }), ["a@2023-07-01", "a@2023-01-01"], 2, false],
+  ])("%s", (_name, query, expectedIds, total, hasMore) => {
+    const body = page(query);
+    expect(ids(body)).toEqual(expectedIds);
+    expect(body.meta.total).toBe(total);
+    expect(body.meta.has_more).toBe(hasMore);
+    expect(body).toEqual(expectedResponse(reference, query, SITE, PHRASE));
+  });
+
+  it("links the next page with the same window, offset + limit", () => {
+    expect(page(q({ limit: 2 })).meta.next).toBe("/api/v1/tiny?limit=2&offset=2");
+    expect(page(q({ from: "2022-01-01", to: "2023-12-31", limit: 1, offset: 1 })).meta.next).toBe(
+      "/api/v1/tiny?from=2022-01-01&to=2023-12-31&limit=1&offset=2",
+    );
+    expect(page(q({ limit: 2, offset: 4 })).meta.next).toBeNull();
+  });
+
+  it("keeps values as the source wrote them", () => {
+    const text = renderPage(selectPage(dataset, q({})));
+    expect(text).toContain('"series":"a","value":14.50}');
+    expect(text).toContain('"series":"b","value":-0.5}');
+    expect(text).toContain('"series":"d","value":1e3}');
+  });
+
+  it("reports last_updated of the whole indicator, not of the window", () => {
+    expect(page(q({ to: "2022-12-31" })).meta.last_updated).toBe("2024-01-01");
+  });
+
+  it("renders compact JSON with the contract's key order", () => {
+    const text = renderPage(selectPage(dataset, q({ limit: 1, from: "2024-01-01" })));
+    expect(text).toBe(
+      '{"data":[{"date":"2024-01-01","series":"a","value":15},{"date":"2024-01-01","series":"b","value":200}],' +
+        '"meta":{"indicator":"tiny","unit":"UYU","total":2,"limit":1,"offset":0,"from":"2024-01-01","to":null,' +
+        '"has_more":false,"next":null,"last_updated":"2024-01-01","license":"CC-BY-4.0","attribution":' +
+        JSON.stringify(dataset.attribution) +
+        "}}",
+    );
+  });
+});

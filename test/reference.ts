@@ -1,0 +1,87 @@
+/**
+ * An independent reference for API pages, written naively and separately from
+ * src/page.ts and src/render.ts: filter, group, sort and slice plain arrays. Tests
+ * compare what the build (and the function) produce with what this computes.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+
+export interface RefPoint {
+  date: string;
+  series: string;
+  /** The value's source text. */
+  raw: string;
+}
+
+export interface RefIndicator {
+  id: string;
+  unit: string;
+  points: RefPoint[];
+}
+
+export interface RefQuery {
+  from?: string | null;
+  to?: string | null;
+  limit?: number;
+  offset?: number;
+}
+
+/** Reads an indicator's points straight from its CSV files. */
+export function readIndicator(folder: string): RefIndicator {
+  const meta = JSON.parse(readFileSync(join(folder, "indicator.json"), "utf8")) as { id: string; unit: string };
+  const points: RefPoint[] = [];
+  for (const name of readdirSync(folder).filter((n) => n.endsWith(".csv"))) {
+    const rows = parse<Record<string, string>>(readFileSync(join(folder, name)), { columns: true, bom: true, skip_empty_lines: true });
+    for (const row of rows) points.push({ date: row.date as string, series: row.series as string, raw: row.value as string });
+  }
+  return { id: meta.id, unit: meta.unit, points };
+}
+
+/** The response body the contract (DESIGN §2) requires for `query`, as a plain object. */
+export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: string, phrase: string) {
+  const from = query.from ?? null;
+  const to = query.to ?? null;
+  const limit = query.limit ?? 500;
+  const offset = query.offset ?? 0;
+  const inWindow = ind.points.filter((p) => (from === null || p.date >= from) && (to === null || p.date <= to));
+  const groups = new Map<string, RefPoint[]>();
+  for (const p of inWindow) groups.set(p.series, [...(groups.get(p.series) ?? []), p]);
+  const chosen: RefPoint[] = [];
+  let hasMore = false;
+  for (const list of groups.values()) {
+    list.sort((a, b) => b.date.localeCompare(a.date));
+    chosen.push(...list.slice(offset, offset + limit));
+    if (list.length > offset + limit) hasMore = true;
+  }
+  chosen.sort((a, b) => b.date.localeCompare(a.date) || (a.series < b.series ? -1 : a.series > b.series ? 1 : 0));
+  const params = new URLSearchParams();
+  if (from !== null) params.set("from", from);
+  if (to !== null) params.set("to", to);
+  params.set("limit", String(limit));
+  params.set("offset", String(offset + limit));
+  const lastUpdated = ind.points.reduce<string | null>((max, p) => (max === null || p.date > max ? p.date : max), null);
+  const href = `${siteUrl}/series/${ind.id}/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks`;
+  return {
+    data: chosen.map((p) => ({ date: p.date, series: p.series, value: Number(p.raw) })),
+    meta: {
+      indicator: ind.id,
+      unit: ind.unit,
+      total: inWindow.length,
+      limit,
+      offset,
+      from,
+      to,
+      has_more: hasMore,
+      next: hasMore ? `/api/v1/${ind.id}?${params.toString()}` : null,
+      last_updated: lastUpdated,
+      license: "CC-BY-4.0",
+      attribution: `<a href="${href}">${phrase}</a>`,
+    },
+  };
+}
+
+/** The values' source texts in the order the body holds them, read from the raw JSON text. */
+export function rawValues(body: string): string[] {
+  return [...body.matchAll(/"value":(-?[0-9][0-9.eE+-]*)\}/g)].map((m) => m[1] as string);
+}
