@@ -15,8 +15,8 @@ import { DEFAULT_QUERY, type Dataset, type PageQuery } from "./model.js";
 import { renderOpenApi } from "./openapi.js";
 import { longestSeries, selectPage } from "./page.js";
 import { headersFile, routesJson } from "./pages-config.js";
-import { renderPage } from "./render.js";
-import { renderHome, renderIndicatorPage } from "./site.js";
+import { nextUrl, renderPage } from "./render.js";
+import { renderHome, renderIndicatorPage, renderNotFound } from "./site.js";
 
 /** The prebuilt limits when `--limits` is not given (DESIGN §4). */
 export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, 5000];
@@ -56,10 +56,18 @@ export interface Manifest {
       readonly lastModified: string;
       /** Path of the full dataset (`_data/<indicator>.json`). */
       readonly dataset: string;
-      /** Prebuilt pages by `"<limit>/<offset>"`: their path and strong ETag. */
-      readonly pages: Record<string, { readonly path: string; readonly etag: string }>;
+      /** Prebuilt pages by `"<limit>/<offset>"`: their path, strong ETag and `meta.next`. */
+      readonly pages: Record<string, PrebuiltPage>;
     }
   >;
+}
+
+/** Where a prebuilt page is, so the function can serve it (and answer 304 or HEAD) without reading it. */
+export interface PrebuiltPage {
+  readonly path: string;
+  readonly etag: string;
+  /** The page's `meta.next`, for the `Link` header. */
+  readonly next: string | null;
 }
 
 /** The prebuilt page queries of one limit: offsets `0, L, 2L, …` below the longest sub-series. */
@@ -74,8 +82,8 @@ function prebuiltQueries(dataset: Dataset, limits: readonly number[]): PageQuery
 
 /** Files an indicator adds besides its pages: index.json, data.csv, series page, `_data` file. */
 const FILES_PER_INDICATOR = 4;
-/** Files the build always writes besides `public/`: home, catalog, OpenAPI, manifest, `_routes.json`, `_headers`. */
-const FIXED_FILES = 6;
+/** Files the build always writes besides `public/`: home, 404, catalog, OpenAPI, manifest, `_routes.json`, `_headers`. */
+const FIXED_FILES = 7;
 
 /** Counts the files a build would write, before rendering any of them. */
 export function countFiles(datasets: readonly Dataset[], options: BuildOptions): number {
@@ -135,11 +143,12 @@ export async function renderOutput(
     const id = source.meta.id;
     const base = `api/v1/${id}`;
     const files: [string, string][] = [];
-    const pages: Record<string, { path: string; etag: string }> = {};
+    const pages: Record<string, PrebuiltPage> = {};
     const addPage = async (path: string, query: PageQuery) => {
-      const body = renderPage(selectPage(dataset, query));
+      const page = selectPage(dataset, query);
+      const body = renderPage(page);
       files.push([path, body]);
-      pages[`${query.limit}/${query.offset}`] ??= { path: `/${path}`, etag: await strongEtag(body) };
+      pages[`${query.limit}/${query.offset}`] ??= { path: `/${path}`, etag: await strongEtag(body), next: nextUrl(page) };
     };
     for (const query of prebuiltQueries(dataset, options.limits)) {
       await addPage(`${base}/limit-${query.limit}/offset-${query.offset}.json`, query);
@@ -167,10 +176,11 @@ export async function renderOutput(
   for (const [path, bytes] of options.publicFiles) if (path !== "_headers") tree.set(path, bytes);
   const staticHeaders = new TextDecoder().decode(options.publicFiles.get("_headers") ?? new Uint8Array());
   tree.set("index.html", renderHome(config, built));
+  tree.set("404.html", renderNotFound(config));
   tree.set("api/v1/index.json", renderCatalog(config, built));
   tree.set("api/v1/openapi.json", renderOpenApi(config, built));
   tree.set("_data/manifest.json", JSON.stringify(manifest));
-  tree.set("_routes.json", routesJson(built.map((b) => b.source.meta.id)));
+  tree.set("_routes.json", routesJson());
   tree.set("_headers", headersFile(staticHeaders, lastModified));
   return { tree, stats };
 }

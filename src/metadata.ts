@@ -4,8 +4,13 @@
 import { z } from "zod";
 import type { DataIssue } from "./errors.js";
 
-/** Sub-series and indicator ids: lower-case words joined by `.` or `-`. */
+/** Sub-series ids: lower-case words joined by `.` or `-` (DESIGN §3). */
 export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
+/**
+ * Indicator ids: lower-case words joined by `-`, no dot: the id is a URL path
+ * segment, and `_routes.json` tells static files from the endpoint by the dot.
+ */
+export const INDICATOR_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 const text = z.string().trim().min(1, "must not be empty");
 const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
@@ -17,7 +22,7 @@ const seriesSchema = z.strictObject({
 });
 
 const indicatorSchema = z.strictObject({
-  id: z.string().regex(ID_PATTERN, "expected an id like `domestic-worker-wages`"),
+  id: z.string().regex(INDICATOR_ID_PATTERN, "expected an id like `domestic-worker-wages` ([a-z0-9]+(-[a-z0-9]+)*)"),
   title: text,
   description: text,
   unit: text,

@@ -5,8 +5,6 @@
  */
 import { endpointPath } from "./render.js";
 
-/** Cloudflare's limit on `_routes.json` include + exclude rules. */
-export const MAX_ROUTE_RULES = 100;
 /** Cloudflare's limit on `_headers` rules. */
 export const MAX_HEADER_RULES = 100;
 
@@ -21,16 +19,15 @@ export const EXPOSED_HEADERS = [
 ] as const;
 
 /**
- * `_routes.json`: the function runs for `/api/*` only, except the static files
- * under `/api/v1/` (catalog, OpenAPI, every indicator's folder), which the CDN serves
- * directly: free, unlimited and exactly what a static mirror serves.
+ * `_routes.json`: the function runs for `/api/*` except the static files under
+ * `/api/v1/` (catalog, OpenAPI, each indicator's pages and CSV), which the CDN
+ * serves directly: free, unlimited and exactly what a static mirror serves.
+ * One rule covers them: every static file has a dot in its name, and an
+ * indicator id never has one (`INDICATOR_ID_PATTERN`). Pages reads `/x/*` as also
+ * matching `/x`, so a per-indicator folder rule would swallow the endpoint.
  */
-export function routesJson(indicators: readonly string[]): string {
-  const exclude = ["/api/v1/index.json", "/api/v1/openapi.json", ...indicators.map((id) => `${endpointPath(id)}/*`)];
-  if (exclude.length + 1 > MAX_ROUTE_RULES) {
-    throw new Error(`_routes.json would hold ${exclude.length + 1} rules, over Cloudflare's ${MAX_ROUTE_RULES}`);
-  }
-  return `${JSON.stringify({ version: 1, include: ["/api/*"], exclude }, null, 2)}\n`;
+export function routesJson(): string {
+  return `${JSON.stringify({ version: 1, include: ["/api/*"], exclude: ["/api/v1/*.*"] }, null, 2)}\n`;
 }
 
 /**

@@ -109,3 +109,15 @@ ${latest}</tbody>
 `,
   );
 }
+
+/** `404.html`: what Pages serves, with status 404, for a path that matches no file. */
+export function renderNotFound(config: SiteConfig): string {
+  return layout(
+    config,
+    `Not found — ${config.name}`,
+    html`<h1>Not found</h1>
+<p>There is no page at this address. The <a href="/">home page</a> lists the indicators; the API's
+endpoints are listed in the <a href="/api/v1/index.json">catalog</a>.</p>
+`,
+  );
+}

@@ -46,6 +46,8 @@ describe("pager", () => {
     ["limit 1, offset 1: the second newest of each", q({ limit: 1, offset: 1 }), ["a@2023-07-01", "b@2022-03-15"], 8, true],
     ["sub-series of different lengths: b runs out first", q({ limit: 2, offset: 2 }), ["a@2023-01-01", "a@2022-07-01"], 8, true],
     ["last page: no more", q({ limit: 2, offset: 4 }), ["a@2022-01-01"], 8, false],
+    ["a page that ends exactly with the longest sub-series: no more", q({ limit: 2, offset: 3 }), ["a@2022-07-01", "a@2022-01-01"], 8, false],
+    ["limit equal to the longest sub-series: no more", q({ limit: 5 }), ["a@2024-01-01", "b@2024-01-01", "a@2023-07-01", "a@2023-01-01", "a@2022-07-01", "b@2022-03-15", "a@2022-01-01", "d@2021-12-31"], 8, false],
     ["offset past the end: empty page, total still counts the window", q({ offset: 5 }), [], 8, false],
     ["limit 5000", q({ limit: 5000 }), ["a@2024-01-01", "b@2024-01-01", "a@2023-07-01", "a@2023-01-01", "a@2022-07-01", "b@2022-03-15", "a@2022-01-01", "d@2021-12-31"], 8, false],
     ["from and to on data dates: both inclusive", q({ from: "2022-07-01", to: "2023-07-01" }), ["a@2023-07-01", "a@2023-01-01", "a@2022-07-01"], 3, false],

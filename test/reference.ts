@@ -85,3 +85,25 @@ export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: st
 export function rawValues(body: string): string[] {
   return [...body.matchAll(/"value":(-?[0-9][0-9.eE+-]*)\}/g)].map((m) => m[1] as string);
 }
+
+/**
+ * Resolves a query date of full or reduced precision to a day, independently of
+ * src/dates.ts: with the platform's UTC calendar arithmetic. `null` when invalid.
+ */
+export function resolveRef(text: string, edge: "start" | "end"): string | null {
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(text);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const iso = (d: Date) => d.toISOString().slice(0, 10);
+  const utc = (y: number, monthIndex: number, day: number) => {
+    const d = new Date(Date.UTC(2000, monthIndex, day));
+    d.setUTCFullYear(y, monthIndex, day);
+    return d;
+  };
+  if (m[2] === undefined) return edge === "start" ? `${m[1]}-01-01` : `${m[1]}-12-31`;
+  const month = Number(m[2]);
+  if (month < 1 || month > 12) return null;
+  if (m[3] === undefined) return iso(edge === "start" ? utc(year, month - 1, 1) : utc(year, month, 0));
+  const d = utc(year, month - 1, Number(m[3]));
+  return iso(d) === text ? text : null;
+}

@@ -1,0 +1,99 @@
+/**
+ * The usage limit (DESIGN §2): one fixed-window counter per client address, shared
+ * by every API endpoint, in the isolate's memory.
+ *
+ * Memory is bounded: at most `maxClients` counters are kept. Counters sit in a Map
+ * in the order their windows opened, so expired ones are dropped from the front;
+ * when every kept counter is still live and a new client arrives, the oldest is
+ * evicted (that client gets a fresh window: under attack by more addresses than
+ * the cap, the limiter fails open for the longest-idle of them rather than grow).
+ */
+
+export interface RateLimitConfig {
+  /** Requests allowed per client and window. */
+  readonly limit: number;
+  /** Window length in seconds. */
+  readonly windowSeconds: number;
+  /** Most counters kept at once. */
+  readonly maxClients: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = { limit: 300, windowSeconds: 60, maxClients: 50_000 };
+
+/** The verdict on one request, with what the RateLimit headers report. */
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** Requests left in the current window after this one. */
+  readonly remaining: number;
+  /** Whole seconds (≥ 1) until the window ends and the quota is whole again. */
+  readonly resetSeconds: number;
+}
+
+interface Counter {
+  start: number;
+  count: number;
+}
+
+/** Reads the limit from `wrangler.toml` vars; a missing or malformed var keeps its default. */
+export function rateLimitConfig(vars: Record<string, unknown>): RateLimitConfig {
+  const positive = (name: string, fallback: number): number => {
+    const value = vars[name];
+    const n = typeof value === "string" && /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
+    return n >= 1 ? n : fallback;
+  };
+  return {
+    limit: positive("RATE_LIMIT_REQUESTS", DEFAULT_RATE_LIMIT.limit),
+    windowSeconds: positive("RATE_LIMIT_WINDOW_SECONDS", DEFAULT_RATE_LIMIT.windowSeconds),
+    maxClients: positive("RATE_LIMIT_MAX_CLIENTS", DEFAULT_RATE_LIMIT.maxClients),
+  };
+}
+
+export class RateLimiter {
+  private readonly counters = new Map<string, Counter>();
+
+  constructor(readonly config: RateLimitConfig) {}
+
+  /** Counters held now (for tests and the memory bound). */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  /** Counts a request of `client` at `nowMs` and says whether it is allowed. */
+  hit(client: string, nowMs: number): RateDecision {
+    const windowMs = this.config.windowSeconds * 1000;
+    let counter = this.counters.get(client);
+    if (counter === undefined || nowMs >= counter.start + windowMs) {
+      // A new window: re-insert so the Map stays ordered by window start.
+      this.counters.delete(client);
+      this.makeRoom(nowMs, windowMs);
+      counter = { start: nowMs, count: 0 };
+      this.counters.set(client, counter);
+    }
+    const resetSeconds = Math.max(1, Math.ceil((counter.start + windowMs - nowMs) / 1000));
+    if (counter.count >= this.config.limit) return { allowed: false, remaining: 0, resetSeconds };
+    counter.count++;
+    return { allowed: true, remaining: this.config.limit - counter.count, resetSeconds };
+  }
+
+  private makeRoom(nowMs: number, windowMs: number): void {
+    if (this.counters.size < this.config.maxClients) return;
+    for (const [client, counter] of this.counters) {
+      if (nowMs < counter.start + windowMs) break;
+      this.counters.delete(client);
+    }
+    while (this.counters.size >= this.config.maxClients) {
+      const oldest = this.counters.keys().next().value as string;
+      this.counters.delete(oldest);
+    }
+  }
+}
+
+/** The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers-10 §4). */
+export function rateLimitPolicyHeader(config: RateLimitConfig): string {
+  return `"default";q=${config.limit};w=${config.windowSeconds}`;
+}
+
+/** The IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers-10 §5). */
+export function rateLimitHeader(decision: RateDecision): string {
+  return `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
+}

@@ -1,0 +1,155 @@
+/**
+ * The runtime-agnostic handler called directly in Node (the same code workerd runs),
+ * with `env.ASSETS` played by a reader of a real built output folder. Behaviour users
+ * see is proven again through workerd in test/e2e; this covers what is hard to
+ * provoke there: a broken output folder, the clock, thousands of property runs.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DataStore, apiMiddleware, notFound, serveIndicator, type Assets } from "../src/api.js";
+import { RateLimiter } from "../src/rate-limit.js";
+import { runCli, tempDir } from "./helpers.js";
+
+let out: string;
+
+/** `env.ASSETS`: the files of the output folder, 404 for anything else. */
+function folderAssets(dir: string): Assets {
+  return {
+    async fetch(url) {
+      const { pathname } = new URL(url);
+      try {
+        return new Response(await readFile(join(dir, decodeURIComponent(pathname))));
+      } catch {
+        return new Response("not found", { status: 404 });
+      }
+    },
+  };
+}
+
+beforeAll(async () => {
+  out = join(await tempDir(), "dist");
+  const r = await runCli(["build", "--data", "test/fixtures/golden/data", "--out", out, "--limits", "2"], { SOURCE_DATE_EPOCH: "1700000000" });
+  expect(r.code, r.stderr).toBe(0);
+});
+
+function handler(assets: Assets, limiter = new RateLimiter({ limit: 1_000_000, windowSeconds: 60, maxClients: 10 })) {
+  const store = new DataStore();
+  return (path: string, init: RequestInit = {}, now = 0) => {
+    const request = new Request(`http://api.test${path}`, init);
+    const match = /^\/api\/v1\/([^/?]+)/.exec(new URL(request.url).pathname);
+    const next = () => (match ? serveIndicator(request, decodeURIComponent(match[1] as string), assets, store) : Promise.resolve(notFound(request)));
+    return apiMiddleware(request, limiter, next, now);
+  };
+}
+
+describe("the handler in Node", () => {
+  it("computes, for a build without prebuilt pages, the exact bytes of the prebuilt files", async () => {
+    const files = folderAssets(out);
+    // The same output folder, but a manifest that lists no prebuilt page: every answer is computed.
+    const unlisted: Assets = {
+      async fetch(url) {
+        const response = await files.fetch(url);
+        if (!url.endsWith("/_data/manifest.json")) return response;
+        const manifest = (await response.json()) as { indicators: Record<string, { pages: object }> };
+        for (const entry of Object.values(manifest.indicators)) entry.pages = {};
+        return Response.json(manifest);
+      },
+    };
+    const served = handler(files);
+    const computed = handler(unlisted);
+    for (const [query, file] of [
+      ["limit=2&offset=0", "limit-2/offset-0.json"],
+      ["limit=2&offset=2", "limit-2/offset-2.json"],
+      ["", "index.json"],
+    ]) {
+      const expected = await readFile(join(out, "api/v1/tiny-wages", file as string), "utf8");
+      const [a, b] = await Promise.all([served(`/api/v1/tiny-wages?${query}`), computed(`/api/v1/tiny-wages?${query}`)]);
+      expect(await a.text()).toBe(expected);
+      expect(await b.text()).toBe(expected);
+      expect(b.headers.get("ETag")).toBe(a.headers.get("ETag"));
+    }
+  });
+
+  it("answers 304 for a prebuilt page without reading the file", async () => {
+    const files = folderAssets(out);
+    const read: string[] = [];
+    const spy: Assets = { fetch: (url) => (read.push(url), files.fetch(url)) };
+    const call = handler(spy);
+    const first = await call("/api/v1/tiny-wages?limit=2");
+    const etag = first.headers.get("ETag") as string;
+    read.length = 0;
+    const again = await call("/api/v1/tiny-wages?limit=2", { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    const head = await call("/api/v1/tiny-wages?limit=2", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(read).toEqual([]);
+  });
+
+  it("turns a broken output folder into a 500 error object without details", async () => {
+    const call = handler({ fetch: () => Promise.resolve(new Response("gone", { status: 500 })) });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (e: unknown) => errors.push(e);
+    try {
+      const r = await call("/api/v1/tiny-wages");
+      expect(r.status).toBe(500);
+      expect(r.headers.get("Cache-Control")).toBe("no-store");
+      const body = (await r.json()) as { error: { code: string; detail: string } };
+      expect(body.error.code).toBe("internal_error");
+      expect(JSON.stringify(body)).not.toContain("manifest");
+      expect(errors).toHaveLength(1); // logged for the operator
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it("does not cache a failed load: the next request retries", async () => {
+    const files = folderAssets(out);
+    let fail = true;
+    const call = handler({ fetch: (url) => (fail ? Promise.reject(new Error("network")) : files.fetch(url)) });
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      expect((await call("/api/v1/tiny-wages")).status).toBe(500);
+    } finally {
+      console.error = original;
+    }
+    fail = false;
+    expect((await call("/api/v1/tiny-wages")).status).toBe(200);
+  });
+
+  it("counts every endpoint against one limit and reports the seconds to wait", async () => {
+    const call = handler(folderAssets(out), new RateLimiter({ limit: 2, windowSeconds: 10, maxClients: 10 }));
+    const ip = { headers: { "CF-Connecting-IP": "192.0.2.7" } };
+    expect((await call("/api/v1/tiny-wages", ip, 1_000)).status).toBe(200);
+    expect((await call("/api/v1/missing", ip, 2_000)).status).toBe(404);
+    const refused = await call("/api/v1/tiny-wages", ip, 4_500);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("7");
+    // Another address is not affected; the same one is served again after the window.
+    expect((await call("/api/v1/tiny-wages", { headers: { "CF-Connecting-IP": "192.0.2.8" } }, 4_500)).status).toBe(200);
+    expect((await call("/api/v1/tiny-wages", ip, 11_000)).status).toBe(200);
+  });
+
+  it("never answers an arbitrary query string with anything but 200 or 400 (property, 3000 runs)", async () => {
+    const call = handler(folderAssets(out));
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 60 }), async (qs) => {
+        let path: string;
+        try {
+          path = `/api/v1/tiny-wages?${qs}`;
+          new URL(`http://api.test${path}`);
+        } catch {
+          return; // not a URL a client could send
+        }
+        const r = await call(path);
+        expect([200, 400]).toContain(r.status);
+        const body = (await r.json()) as Record<string, unknown>;
+        expect(Object.keys(body)).toEqual(r.status === 200 ? ["data", "meta"] : ["error"]);
+      }),
+      { numRuns: 3000, seed: 42 },
+    );
+  });
+});
