@@ -14,7 +14,9 @@ import { DataError, formatIssue } from "../src/errors.js";
 import { loadData, type LoadResult } from "../src/load.js";
 import { MAX_LIMIT } from "../src/model.js";
 import { nodeFileEffects, writeOutput } from "../src/output.js";
+import { PAGE_SCRIPT } from "../src/site.js";
 import { dataVersion, parseSourceDateEpoch } from "../src/version.js";
+import { bundleClient } from "./bundle-client.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 
@@ -43,11 +45,13 @@ function parseSiteUrl(text: string): string {
   return text;
 }
 
+/** The files of `public/` and the bundled page script, copied into the output as they are. */
 async function readPublicFiles(): Promise<Map<string, Uint8Array>> {
   const dir = join(root, "public");
   const paths = (await fg("**/*", { cwd: dir, dot: true, onlyFiles: true })).sort();
   const files = new Map<string, Uint8Array>();
   for (const path of paths) files.set(path, await readFile(join(dir, path)));
+  files.set(PAGE_SCRIPT, await bundleClient(root));
   return files;
 }
 

@@ -178,7 +178,7 @@ export async function renderOutput(
   tree.set("index.html", renderHome(config, built));
   tree.set("404.html", renderNotFound(config));
   tree.set("api/v1/index.json", renderCatalog(config, built));
-  tree.set("api/v1/openapi.json", renderOpenApi(config, built));
+  tree.set("api/v1/openapi.json", renderOpenApi(config, built, options.limits));
   tree.set("_data/manifest.json", JSON.stringify(manifest));
   tree.set("_routes.json", routesJson());
   tree.set("_headers", headersFile(staticHeaders, lastModified));

@@ -5,7 +5,10 @@
 import type { BuiltIndicator } from "./catalog.js";
 import type { SiteConfig } from "./config.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./model.js";
+import { selectPage } from "./page.js";
 import { EXPOSED_HEADERS } from "./pages-config.js";
+import { MAX_OFFSET } from "./query.js";
+import { renderPage } from "./render.js";
 
 const dateParam = (name: string, edge: string) => ({
   name,
@@ -17,20 +20,27 @@ const dateParam = (name: string, edge: string) => ({
 
 const header = (description: string, schema: object = { type: "string" }) => ({ description, schema });
 
-const errorResponse = (description: string, code: string) => ({
+const errorResponse = (description: string, code: string, detail: string) => ({
   description,
-  headers: { "Cache-Control": header("Always `no-store`: an error is never cached.") },
+  headers: {
+    "Cache-Control": header("Always `no-store`: an error is never cached."),
+    "Access-Control-Allow-Origin": header("`*`."),
+  },
   content: {
     "application/json": {
       schema: { $ref: "#/components/schemas/Error" },
-      example: { error: { code, message: description, detail: "…" } },
+      example: { error: { code, message: description, detail } },
     },
   },
 });
 
 /** Renders the OpenAPI document (compact, deterministic JSON). */
-export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
+export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[]): string {
   const ids = indicators.map((i) => i.source.meta.id);
+  const first = indicators[0];
+  const example =
+    first === undefined ? undefined : (JSON.parse(renderPage(selectPage(first.dataset, { from: null, to: null, limit: 1, offset: 0 }))) as unknown);
+  const indicatorParam = { name: "indicator", in: "path", required: true, schema: { type: "string", enum: ids } };
   const successHeaders = {
     "Cache-Control": header("`public, max-age=900`."),
     ETag: header("Strong validator of the body."),
@@ -57,7 +67,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
           operationId: "getSeries",
           summary: "Points of an indicator's sub-series, newest first",
           parameters: [
-            { name: "indicator", in: "path", required: true, schema: { type: "string", enum: ids } },
+            indicatorParam,
             dateParam("from", "first"),
             dateParam("to", "last"),
             {
@@ -72,27 +82,73 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
               in: "query",
               required: false,
               description: "Points skipped per sub-series, from the newest end.",
-              schema: { type: "integer", minimum: 0, default: 0 },
+              schema: { type: "integer", minimum: 0, maximum: MAX_OFFSET, default: 0 },
             },
           ],
           responses: {
             "200": {
               description: "A page of points.",
               headers: successHeaders,
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } } },
+              content: {
+                "application/json": {
+                  schema: { $ref: "#/components/schemas/Page" },
+                  ...(example === undefined ? {} : { example }),
+                },
+              },
             },
             "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
-            "400": errorResponse("Bad request parameters.", "bad_request"),
-            "404": errorResponse("Unknown indicator.", "not_found"),
-            "405": errorResponse("Method not allowed.", "method_not_allowed"),
+            "400": errorResponse("Bad request parameters.", "bad_request", 'limit: expected an integer from 1 to 5000, got "0"'),
+            "404": errorResponse("Unknown indicator.", "not_found", 'indicator: there is no indicator "gdp"; the list is at /api/v1/index.json'),
+            "405": {
+              ...errorResponse("Method not allowed.", "method_not_allowed", 'method: "POST" is not allowed; use GET, HEAD, OPTIONS'),
+              headers: { Allow: header("`GET, HEAD, OPTIONS`."), "Cache-Control": header("`no-store`.") },
+            },
             "429": {
-              ...errorResponse("Usage limit exceeded.", "too_many_requests"),
+              ...errorResponse("Usage limit exceeded.", "too_many_requests", "rate: over the limit of 300 requests per 60 s for this address; retry in 42 s"),
               headers: {
                 "Retry-After": header("Whole seconds until a request is allowed again.", { type: "integer", minimum: 1 }),
                 "Cache-Control": header("`no-store`."),
+                RateLimit: header("IETF RateLimit header: `r=0`."),
+                "RateLimit-Policy": header("IETF RateLimit-Policy header."),
               },
             },
-            "500": errorResponse("Internal error.", "internal_error"),
+            "500": errorResponse("Internal error.", "internal_error", "an unexpected error occurred; it has been logged"),
+          },
+        },
+        options: {
+          operationId: "preflight",
+          summary: "CORS preflight",
+          parameters: [indicatorParam],
+          responses: { "204": { description: "Any origin may GET and HEAD with any request headers." } },
+        },
+      },
+      "/api/v1/index.json": {
+        get: {
+          operationId: "getCatalog",
+          summary: "The catalog: indicators, sub-series with titles and facets, sources and links (static file)",
+          responses: { "200": { description: "The catalog.", content: { "application/json": { schema: { $ref: "#/components/schemas/Catalog" } } } } },
+        },
+      },
+      "/api/v1/{indicator}/data.csv": {
+        get: {
+          operationId: "getCsv",
+          summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
+          parameters: [indicatorParam],
+          responses: { "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } } },
+        },
+      },
+      "/api/v1/{indicator}/limit-{limit}/offset-{offset}.json": {
+        get: {
+          operationId: "getPrebuiltPage",
+          summary: "A prebuilt page (static file): the same bytes as `/api/v1/{indicator}?limit={limit}&offset={offset}`",
+          parameters: [
+            indicatorParam,
+            { name: "limit", in: "path", required: true, schema: { type: "integer", enum: [...limits] } },
+            { name: "offset", in: "path", required: true, description: "A multiple of limit that holds points.", schema: { type: "integer", minimum: 0 } },
+          ],
+          responses: {
+            "200": { description: "A page of points.", content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } } } },
+            "404": { description: "No such prebuilt page (the site's 404 page)." },
           },
         },
       },
@@ -133,6 +189,37 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
                 last_updated: { type: ["string", "null"], format: "date" },
                 license: { type: "string" },
                 attribution: { type: "string" },
+              },
+            },
+          },
+        },
+        Catalog: {
+          type: "object",
+          required: ["name", "license", "indicators"],
+          properties: {
+            name: { type: "string" },
+            license: { type: "string" },
+            openapi: { type: "string" },
+            indicators: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["id", "title", "unit", "series", "links"],
+                properties: {
+                  id: { type: "string" },
+                  title: { type: "string" },
+                  unit: { type: "string" },
+                  last_updated: { type: ["string", "null"], format: "date" },
+                  links: { type: "object", additionalProperties: { type: "string" } },
+                  series: {
+                    type: "array",
+                    items: {
+                      type: "object",
+                      required: ["id", "title", "facets"],
+                      properties: { id: { type: "string" }, title: { type: "string" }, facets: { type: "object", additionalProperties: { type: "string" } } },
+                    },
+                  },
+                },
               },
             },
           },

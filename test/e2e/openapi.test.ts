@@ -1,0 +1,100 @@
+/**
+ * The OpenAPI description: valid OpenAPI 3.1 by a real validator, and the live
+ * responses of the end-to-end server (200, 304, 400, 404, 405, 429) match it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers.js";
+import { startPagesDev, type PagesDev } from "./pages-dev.js";
+
+// ajv-formats is CommonJS: under ESM its function may sit on `.default`.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+interface OpenApiResponse {
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: object }>;
+}
+interface OpenApiDoc {
+  paths: Record<string, Record<string, { responses: Record<string, OpenApiResponse> }>>;
+  components: { schemas: Record<string, object> };
+}
+
+let out: string;
+let server: PagesDev;
+let doc: OpenApiDoc;
+
+beforeAll(async () => {
+  out = join(await tempDir(), "dist");
+  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: "1700000000" });
+  expect(built.code, built.stderr).toBe(0);
+  doc = JSON.parse(readFileSync(join(out, "api/v1/openapi.json"), "utf8")) as OpenApiDoc;
+  server = await startPagesDev(out, { RATE_LIMIT_REQUESTS: "12", RATE_LIMIT_WINDOW_SECONDS: "30" });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("describes the live responses of the server: 200, 304, 400, 404, 405 and 429", async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    const operation = doc.paths["/api/v1/{indicator}"]?.get;
+    expect(operation).toBeDefined();
+
+    const check = async (path: string, init: RequestInit = {}, method = "get") => {
+      const response = await fetch(server.url + path, init);
+      const text = await response.text();
+      const op = method === "get" ? operation : doc.paths["/api/v1/{indicator}"]?.[method];
+      const spec = op?.responses[String(response.status)];
+      expect(spec, `${response.status} for ${path} is documented`).toBeDefined();
+      for (const name of Object.keys(spec?.headers ?? {})) {
+        if (name === "Link" || name === "Content-Type") continue; // conditional headers
+        expect(response.headers.has(name), `${response.status} ${path}: ${name}`).toBe(true);
+      }
+      const schema = spec?.content?.["application/json"]?.schema as { $ref?: string } | undefined;
+      if (response.status === 304 || schema === undefined) {
+        expect(text).toBe("");
+      } else {
+        const validate = ajv.getSchema(`openapi.json${schema.$ref}`);
+        expect(validate, schema.$ref).toBeDefined();
+        const valid = validate?.(JSON.parse(text));
+        expect(valid, JSON.stringify(validate?.errors)).toBe(true);
+      }
+      return response;
+    };
+
+    const ok = await check("/api/v1/domestic-worker-wages?from=2020&limit=3");
+    await check("/api/v1/health-insurance-prices?limit=10&offset=10");
+    await check("/api/v1/domestic-worker-wages?from=2020&limit=3", { headers: { "If-None-Match": ok.headers.get("ETag") ?? "" } });
+    await check("/api/v1/domestic-worker-wages?limit=0");
+    await check("/api/v1/no-such-indicator");
+    await check("/api/v1/domestic-worker-wages", { method: "POST" });
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 429; i++) status = (await check("/api/v1/domestic-worker-wages?limit=1")).status;
+    expect(status).toBe(429);
+
+    // The example in the document is a real response.
+    const example = (operation?.responses["200"]?.content?.["application/json"] as { example?: unknown } | undefined)?.example;
+    const validate = ajv.getSchema("openapi.json#/components/schemas/Page");
+    expect(validate?.(example)).toBe(true);
+  });
+
+  it("lists exactly the indicators the build published", () => {
+    const get = doc.paths["/api/v1/{indicator}"]?.get as unknown as { parameters: { name: string; schema: { enum?: string[] } }[] };
+    expect(get.parameters.find((p) => p.name === "indicator")?.schema.enum).toEqual(["domestic-worker-wages", "health-insurance-prices"]);
+  });
+});
