@@ -83,15 +83,11 @@ async function build(opts: { data: string; out: string; siteUrl?: string; limits
   printWarnings(load);
   const versions = new Map<string, number>();
   for (const indicator of load.indicators) versions.set(indicator.meta.id, await dataVersion(indicator.folder, sourceDateEpoch));
-  const { tree, stats } = await renderOutput(load.indicators, {
-    config,
-    limits: opts.limits,
-    maxFiles: opts.maxFiles,
-    versions,
-    publicFiles: await readPublicFiles(),
-  });
-  await writeOutput(tree, resolve(opts.out), await nodeFileEffects());
-  printSummary(stats, tree.size, (performance.now() - started) / 1000, opts.out);
+  const options = { config, limits: opts.limits, maxFiles: opts.maxFiles, versions, publicFiles: await readPublicFiles() };
+  const { stats, files } = await writeOutput(resolve(opts.out), await nodeFileEffects(), (write) =>
+    renderOutput(load.indicators, options, write),
+  );
+  printSummary(stats, files, (performance.now() - started) / 1000, opts.out);
 }
 
 async function validate(opts: { data: string }) {

@@ -9,6 +9,7 @@
  */
 import { ApiError, asApiError, errorResponse } from "./api-error.js";
 import type { Manifest } from "./build.js";
+import { decodeDataset } from "./columnar.js";
 import { notModified } from "./conditional.js";
 import { strongEtag } from "./etag.js";
 import { quote } from "./errors.js";
@@ -105,15 +106,17 @@ export class DataStore {
   private manifestPromise: Promise<Manifest> | undefined;
   private readonly datasets = new Map<string, Promise<Dataset>>();
 
-  private async fetchJson<T>(assets: Assets, url: URL): Promise<T> {
+  private async fetchAsset(assets: Assets, url: URL): Promise<Response> {
     const response = await assets.fetch(url.toString());
     if (!response.ok) throw new Error(`${url.pathname}: static asset answered ${response.status}`);
-    return (await response.json()) as T;
+    return response;
   }
 
   /** The build's manifest (`/_data/manifest.json`). */
   manifest(assets: Assets, origin: URL): Promise<Manifest> {
-    this.manifestPromise ??= this.fetchJson<Manifest>(assets, new URL("/_data/manifest.json", origin)).catch((error: unknown) => {
+    this.manifestPromise ??= this.fetchAsset(assets, new URL("/_data/manifest.json", origin))
+      .then((response) => response.json() as Promise<Manifest>)
+      .catch((error: unknown) => {
       this.manifestPromise = undefined; // do not cache a failure
       throw error;
     });
@@ -125,7 +128,9 @@ export class DataStore {
     const key = `${path}@${version}`;
     let promise = this.datasets.get(key);
     if (promise === undefined) {
-      promise = this.fetchJson<Dataset>(assets, new URL(path, origin)).catch((error: unknown) => {
+      promise = this.fetchAsset(assets, new URL(path, origin))
+        .then(async (response) => decodeDataset(await response.arrayBuffer()))
+        .catch((error: unknown) => {
         this.datasets.delete(key);
         throw error;
       });

@@ -1,13 +1,13 @@
 /**
- * The build (DESIGN §4): validated indicators → the whole output tree in memory
- * (`renderOutput`, pure), then written through a temporary folder that replaces
- * the old output only when complete (`writeOutput`, effects passed in).
+ * The build (DESIGN §4): validated indicators → every output file, each handed to
+ * `write` as soon as it is rendered (`renderOutput`), which src/output.ts writes
+ * into a temporary folder that replaces the old output only when complete.
  */
 import { stringify } from "csv-stringify/sync";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog, type BuiltIndicator } from "./catalog.js";
 import { attributionAnchor, type SiteConfig } from "./config.js";
-import { toDataset } from "./dataset.js";
+import { indicatorData } from "./dataset.js";
 import { BuildError } from "./errors.js";
 import { strongEtag } from "./etag.js";
 import type { IndicatorSource } from "./load.js";
@@ -16,15 +16,13 @@ import { renderOpenApi } from "./openapi.js";
 import { longestSeries, selectPage } from "./page.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { nextUrl, renderPage } from "./render.js";
+import type { WriteFile } from "./output.js";
 import { renderHome, renderIndicatorPage, renderNotFound } from "./site.js";
 
 /** The prebuilt limits when `--limits` is not given (DESIGN §4). */
 export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, 5000];
 /** Cloudflare Pages' per-site file limit on the free plan. */
 export const DEFAULT_MAX_FILES = 20_000;
-
-/** The output tree: POSIX paths relative to the output folder → file contents. */
-export type OutputTree = Map<string, string | Uint8Array>;
 
 export interface BuildOptions {
   readonly config: SiteConfig;
@@ -54,7 +52,7 @@ export interface Manifest {
     {
       /** HTTP-date of the data version: `Last-Modified` of every response. */
       readonly lastModified: string;
-      /** Path of the full dataset (`_data/<indicator>.json`). */
+      /** Path of the full dataset (`_data/<indicator>.bin`, src/columnar.ts). */
       readonly dataset: string;
       /** Prebuilt pages by `"<limit>/<offset>"`: their path, strong ETag and `meta.next`. */
       readonly pages: Record<string, PrebuiltPage>;
@@ -104,24 +102,21 @@ function renderCsv(source: IndicatorSource): string {
   );
 }
 
-/** JSON of the dataset for the function (`_data/<indicator>.json`). */
-export function renderDatasetFile(dataset: Dataset): string {
-  return JSON.stringify(dataset);
-}
-
 /**
- * Renders every output file in memory. Pure but for hashing: the same indicators
- * and options give the same bytes.
- * @throws BuildError when the output would exceed the file budget.
+ * Renders every output file and hands it to `write`, in a fixed order. The same
+ * indicators and options give the same bytes. Returns the per-indicator figures
+ * and the number of files written.
+ * @throws BuildError when the output would exceed the file budget (before any write).
  */
 export async function renderOutput(
   indicators: readonly IndicatorSource[],
   options: BuildOptions,
-): Promise<{ tree: OutputTree; stats: IndicatorStats[] }> {
+  write: WriteFile,
+): Promise<{ stats: IndicatorStats[]; files: number }> {
   const { config } = options;
-  const built: BuiltIndicator[] = indicators.map((source) => ({
+  const built: (BuiltIndicator & { file: Uint8Array })[] = indicators.map((source) => ({
     source,
-    dataset: toDataset(source, attributionAnchor(config, source.meta.id)),
+    ...indicatorData(source, attributionAnchor(config, source.meta.id)),
   }));
   const fileCount = countFiles(
     built.map((b) => b.dataset),
@@ -134,53 +129,56 @@ export async function renderOutput(
     );
   }
 
-  const tree: OutputTree = new Map();
+  let written = 0;
+  const emit: WriteFile = async (path, body) => {
+    written++;
+    await write(path, body);
+  };
   const stats: IndicatorStats[] = [];
   const manifest: Manifest = { indicators: {} };
   const lastModified = new Map<string, string>();
   for (const indicator of built) {
-    const { source, dataset } = indicator;
+    const { source, dataset, file } = indicator;
     const id = source.meta.id;
     const base = `api/v1/${id}`;
-    const files: [string, string][] = [];
+    let files = 0;
+    let bytes = 0;
+    const add = async (path: string, body: string | Uint8Array) => {
+      files++;
+      bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
+      await emit(path, body);
+    };
     const pages: Record<string, PrebuiltPage> = {};
     const addPage = async (path: string, query: PageQuery) => {
       const page = selectPage(dataset, query);
       const body = renderPage(page);
-      files.push([path, body]);
       pages[`${query.limit}/${query.offset}`] ??= { path: `/${path}`, etag: await strongEtag(body), next: nextUrl(page) };
+      await add(path, body);
     };
     for (const query of prebuiltQueries(dataset, options.limits)) {
       await addPage(`${base}/limit-${query.limit}/offset-${query.offset}.json`, query);
     }
     await addPage(`${base}/index.json`, DEFAULT_QUERY);
-    files.push([`${base}/data.csv`, renderCsv(source)]);
-    files.push([`series/${id}/index.html`, renderIndicatorPage(config, indicator)]);
-    files.push([`_data/${id}.json`, renderDatasetFile(dataset)]);
+    await add(`${base}/data.csv`, renderCsv(source));
+    await add(`series/${id}/index.html`, renderIndicatorPage(config, indicator));
+    await add(`_data/${id}.bin`, file);
 
     const version = options.versions.get(id);
     if (version === undefined) throw new BuildError(`no data version time for ${id}`);
     const httpDate = formatRFC7231(new Date(version * 1000));
     lastModified.set(id, httpDate);
-    manifest.indicators[id] = { lastModified: httpDate, dataset: `/_data/${id}.json`, pages };
-    for (const [path, body] of files) tree.set(path, body);
-    stats.push({
-      id,
-      series: dataset.series.length,
-      points: source.rows.length,
-      files: files.length,
-      bytes: files.reduce((sum, [, body]) => sum + Buffer.byteLength(body), 0),
-    });
+    manifest.indicators[id] = { lastModified: httpDate, dataset: `/_data/${id}.bin`, pages };
+    stats.push({ id, series: dataset.series.length, points: source.rows.length, files, bytes });
   }
 
-  for (const [path, bytes] of options.publicFiles) if (path !== "_headers") tree.set(path, bytes);
+  for (const [path, bytes] of options.publicFiles) if (path !== "_headers") await emit(path, bytes);
   const staticHeaders = new TextDecoder().decode(options.publicFiles.get("_headers") ?? new Uint8Array());
-  tree.set("index.html", renderHome(config, built));
-  tree.set("404.html", renderNotFound(config));
-  tree.set("api/v1/index.json", renderCatalog(config, built));
-  tree.set("api/v1/openapi.json", renderOpenApi(config, built, options.limits));
-  tree.set("_data/manifest.json", JSON.stringify(manifest));
-  tree.set("_routes.json", routesJson());
-  tree.set("_headers", headersFile(staticHeaders, lastModified));
-  return { tree, stats };
+  await emit("index.html", renderHome(config, built));
+  await emit("404.html", renderNotFound(config));
+  await emit("api/v1/index.json", renderCatalog(config, built));
+  await emit("api/v1/openapi.json", renderOpenApi(config, built, options.limits));
+  await emit("_data/manifest.json", JSON.stringify(manifest));
+  await emit("_routes.json", routesJson());
+  await emit("_headers", headersFile(staticHeaders, lastModified));
+  return { stats, files: written };
 }

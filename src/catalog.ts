@@ -4,12 +4,14 @@
  */
 import { indicatorPageUrl, type SiteConfig } from "./config.js";
 import type { IndicatorSource } from "./load.js";
+import type { PlainSeries } from "./columnar.js";
 import type { Dataset } from "./model.js";
 import { endpointPath } from "./render.js";
 
-/** One indicator with the dataset computed from it. */
+/** One indicator with its data: sub-series as plain arrays and the decoded dataset. */
 export interface BuiltIndicator {
   readonly source: IndicatorSource;
+  readonly plain: readonly PlainSeries[];
   readonly dataset: Dataset;
 }
 
@@ -19,7 +21,7 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
     name: config.name,
     license: "CC-BY-4.0",
     openapi: "/api/v1/openapi.json",
-    indicators: indicators.map(({ source, dataset }) => {
+    indicators: indicators.map(({ source, plain, dataset }) => {
       const { meta } = source;
       const endpoint = endpointPath(meta.id);
       const declared = new Map(meta.series.map((d) => [d.id, d]));
@@ -40,7 +42,7 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
           json: `${endpoint}/index.json`,
           csv: `${endpoint}/data.csv`,
         },
-        series: dataset.series.map((s) => {
+        series: plain.map((s) => {
           const d = declared.get(s.id);
           return {
             id: s.id,

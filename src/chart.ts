@@ -3,6 +3,7 @@
  * needed to see them), and in the browser by the page script when the visitor
  * changes the selection. Pure and deterministic; every text is escaped.
  */
+import { dayNumber } from "./columnar.js";
 import { escapeHtml } from "./html.js";
 
 /** One line of a line chart. */
@@ -27,7 +28,6 @@ export function formatValue(value: number): string {
 }
 
 const DAY_MS = 86_400_000;
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const r1 = (n: number): string => String(Math.round(n * 10) / 10);
 
 /** "Nice" tick step (1, 2 or 5 × 10^k) giving about `count` intervals over `span`. */
@@ -77,12 +77,19 @@ export function lineChartSvg(options: {
   if (all.length === 0) {
     return `${head}<text x="${f.width / 2}" y="${f.height / 2}" text-anchor="middle" class="empty">No data for this selection</text></svg>`;
   }
-  const days = all.map((p) => dayNumber(p.date));
-  let x0 = Math.min(...days);
-  let x1 = Math.max(...days);
+  // Loops, not Math.max(...array): a long series would overflow the call stack.
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let minValue = 0;
+  let maxValue = 0;
+  for (const p of all) {
+    const day = dayNumber(p.date);
+    x0 = Math.min(x0, day);
+    x1 = Math.max(x1, day);
+    minValue = Math.min(minValue, p.value);
+    maxValue = Math.max(maxValue, p.value);
+  }
   if (x1 - x0 < 60) [x0, x1] = [x0 - 182, x1 + 182];
-  const maxValue = Math.max(0, ...all.map((p) => p.value));
-  const minValue = Math.min(0, ...all.map((p) => p.value));
   const step = niceStep(maxValue - minValue || 1, 5);
   const y0 = Math.floor(minValue / step) * step;
   const y1 = Math.max(Math.ceil(maxValue / step) * step, y0 + step);
@@ -145,7 +152,7 @@ export function barChartSvg(options: { bars: readonly Bar[]; title: string; desc
   const valueWidth = 70;
   const bars = [...options.bars].sort((a, b) => b.value - a.value || (a.label < b.label ? -1 : 1));
   const height = Math.max(rowHeight, bars.length * rowHeight) + 8;
-  const max = Math.max(1, ...bars.map((b) => b.value));
+  const max = bars.reduce((m, b) => Math.max(m, b.value), 1);
   const span = width - labelWidth - valueWidth;
   const titleId = `${options.idPrefix}-title`;
   const descId = `${options.idPrefix}-desc`;

@@ -44,10 +44,40 @@ function isHttpUrl(text: string): boolean {
   return protocol === "http:" || protocol === "https:";
 }
 
+/** A parsed record with the physical line it starts on. */
 interface CsvRecord {
   record: string[];
-  info: { lines: number };
-  raw: string;
+  line: number;
+}
+
+/**
+ * Parses CSV text into records with their line numbers. Without any quote
+ * character no field can span lines, so record `k` (empty lines included) is on
+ * line `k + 1`; that fast path skips csv-parse's per-record info objects, which
+ * cost a third of the build on a million rows. With quotes, csv-parse's `info`
+ * gives where each record ends and the line breaks inside it give where it starts.
+ */
+function parseRecords(text: string): CsvRecord[] {
+  const common = { bom: true, relax_column_count: true } as const;
+  if (!text.includes('"')) {
+    const records: string[][] = parse(text, { ...common, skip_empty_lines: false });
+    const out: CsvRecord[] = [];
+    records.forEach((record, k) => {
+      if (!(record.length === 1 && record[0] === "")) out.push({ record, line: k + 1 });
+    });
+    return out;
+  }
+  const records = parse(text, { ...common, info: true, raw: true, skip_empty_lines: true }) as unknown as {
+    record: string[];
+    info: { lines: number };
+    raw: string;
+  }[];
+  // info.lines is the line where the record ends (before its delimiter); step back
+  // over the line breaks inside the record.
+  return records.map(({ record, info, raw }) => ({
+    record,
+    line: info.lines - (raw.replace(/\r?\n$|\r$/, "").match(/\n/g)?.length ?? 0),
+  }));
 }
 
 /** Result of parsing one file: its valid rows and the issues of the others. */
@@ -65,13 +95,7 @@ export function parseCsvFile(text: string, file: string, declared: ReadonlySet<s
   const issues: DataIssue[] = [];
   let records: CsvRecord[];
   try {
-    records = parse(text, {
-      bom: true,
-      info: true,
-      raw: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as unknown as CsvRecord[];
+    records = parseRecords(text);
   } catch (error) {
     const e = error as Error & { lines?: number };
     const reason = `not valid CSV: ${e.message}`;
@@ -95,10 +119,7 @@ export function parseCsvFile(text: string, file: string, declared: ReadonlySet<s
   if (headerIssues.length > 0) return { rows, issues: headerIssues };
 
   const at = (name: string): number => columns.indexOf(name);
-  for (const { record, info, raw } of body) {
-    // info.lines is the line where the record ends (before its delimiter); a quoted
-    // field may span lines, so step back over the line breaks inside the record.
-    const line = info.lines - (raw.replace(/\r?\n$|\r$/, "").match(/\n/g)?.length ?? 0);
+  for (const { record, line } of body) {
     if (record.length !== columns.length) {
       issues.push({ file, line, reason: `expected ${columns.length} fields, got ${record.length}` });
       continue;

@@ -1,15 +1,17 @@
 /**
  * From validated source rows to the `Dataset` the pager reads: sub-series sorted by
- * id, each column-wise and newest first.
+ * id, newest first, encoded into the binary dataset file and decoded back, so the
+ * build renders its pages from exactly what the function will read.
  */
+import { decodeDataset, encodeDataset, type PlainSeries } from "./columnar.js";
 import type { SourceRow } from "./csv.js";
 import type { IndicatorSource } from "./load.js";
-import type { Dataset, SeriesColumns } from "./model.js";
+import type { Dataset } from "./model.js";
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Groups rows by sub-series, newest first; declared sub-series without points are kept, empty. */
-export function seriesColumns(source: IndicatorSource): SeriesColumns[] {
+export function plainSeries(source: IndicatorSource): PlainSeries[] {
   const bySeries = new Map<string, SourceRow[]>(source.meta.series.map((s) => [s.id, []]));
   for (const row of source.rows) bySeries.get(row.series)?.push(row);
   return [...bySeries.entries()]
@@ -20,20 +22,22 @@ export function seriesColumns(source: IndicatorSource): SeriesColumns[] {
     });
 }
 
-/** Builds the dataset of one indicator. `attribution` is the ready-made anchor. */
-export function toDataset(source: IndicatorSource, attribution: string): Dataset {
-  const series = seriesColumns(source);
+/** An indicator's data in its three forms: plain arrays, the dataset file, and the decoded dataset. */
+export interface IndicatorData {
+  readonly plain: readonly PlainSeries[];
+  readonly file: Uint8Array;
+  readonly dataset: Dataset;
+}
+
+/** Builds the data of one indicator. `attribution` is the ready-made anchor. */
+export function indicatorData(source: IndicatorSource, attribution: string): IndicatorData {
+  const plain = plainSeries(source);
   let lastUpdated: string | null = null;
-  for (const s of series) {
+  for (const s of plain) {
     const newest = s.dates[0];
     if (newest !== undefined && (lastUpdated === null || newest > lastUpdated)) lastUpdated = newest;
   }
-  return {
-    indicator: source.meta.id,
-    unit: source.meta.unit,
-    license: source.meta.license,
-    lastUpdated,
-    attribution,
-    series,
-  };
+  const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
+  const file = encodeDataset(fields, plain);
+  return { plain, file, dataset: decodeDataset(file) };
 }

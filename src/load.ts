@@ -68,28 +68,40 @@ async function loadIndicator(dataDir: string, name: string, issues: DataIssue[],
     const text = await readText(file, issues);
     if (text === null) continue;
     const result = parseCsvFile(text, file, declared);
-    issues.push(...result.issues);
-    rows.push(...result.rows);
+    // Loops, not push(...array): a file of a million rows would overflow the call stack.
+    for (const issue of result.issues) issues.push(issue);
+    for (const row of result.rows) rows.push(row);
   }
 
-  // A (series, date) pair may appear once across all files of the indicator.
-  const firstSeen = new Map<string, SourceRow>();
+  // A (series, date) pair may appear once across all files of the indicator. Rows
+  // are grouped by series and stably sorted by date, so a duplicate sits right
+  // after its first occurrence (the earlier in file and line order).
+  const bySeries = new Map<string, SourceRow[]>();
   for (const row of rows) {
-    const key = `${row.series}\u0000${row.date}`;
-    const first = firstSeen.get(key);
-    if (first === undefined) firstSeen.set(key, row);
-    else {
-      issues.push({
-        file: row.file,
-        line: row.line,
-        column: "series",
-        reason: `duplicate point ${row.series} ${row.date}: already at ${first.file}:${first.line}`,
-      });
+    let list = bySeries.get(row.series);
+    if (list === undefined) bySeries.set(row.series, (list = []));
+    list.push(row);
+  }
+  const duplicates: DataIssue[] = [];
+  for (const list of bySeries.values()) {
+    list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    for (let i = 1, first = list[0]; i < list.length; i++) {
+      const row = list[i] as SourceRow;
+      if (first !== undefined && row.date === first.date) {
+        duplicates.push({
+          file: row.file,
+          line: row.line,
+          column: "series",
+          reason: `duplicate point ${row.series} ${row.date}: already at ${first.file}:${first.line}`,
+        });
+      } else first = row;
     }
   }
-  const withPoints = new Set(rows.map((r) => r.series));
+  const fileOrder = new Map(files.map((f, i) => [f, i]));
+  duplicates.sort((a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || (a.line ?? 0) - (b.line ?? 0));
+  for (const issue of duplicates) issues.push(issue);
   meta.series.forEach((s, i) => {
-    if (!withPoints.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });
+    if (!bySeries.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });
   });
   if (files.length === 0) warnings.push({ file: folder, reason: "no CSV files" });
   return { meta, folder, files, rows };

@@ -3,18 +3,23 @@
  *
  * A `Dataset` is what an API response is computed from: the indicator's fixed
  * `meta` fields and its sub-series, each stored column-wise and newest first so a
- * page is a slice found by binary search. The build writes it as the internal file
- * `_data/<indicator>.json`; the function reads that file back once per isolate.
+ * page is a slice found by binary search. The build encodes it into the internal
+ * file `_data/<indicator>.bin` (src/columnar.ts) and renders its pages from the
+ * decoded file; the function decodes the same file once per isolate.
  */
 
-/** One sub-series: parallel columns, `dates` strictly descending (newest first). */
+/** One sub-series: points by rank, 0 = newest, dates strictly descending. */
 export interface SeriesColumns {
   /** Sub-series id, e.g. `monthly`. */
   readonly id: string;
-  /** `YYYY-MM-DD` dates, strictly descending. */
-  readonly dates: readonly string[];
-  /** Values as the source wrote them: each a valid JSON number literal. */
-  readonly values: readonly string[];
+  /** Number of points. */
+  readonly length: number;
+  /** Day number (days since 1970-01-01) of point `i`. */
+  day(i: number): number;
+  /** `YYYY-MM-DD` date of point `i`. */
+  date(i: number): string;
+  /** Value of point `i` as the source wrote it: a valid JSON number literal. */
+  value(i: number): string;
 }
 
 /** Everything an API page needs from an indicator. */

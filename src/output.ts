@@ -1,10 +1,13 @@
 /**
- * Writing the output folder atomically: the tree goes into a fresh sibling folder
- * `<out>.tmp-<pid>`, which replaces `<out>` only once every file is written. A build
- * that fails or is killed leaves the previous output as it was.
+ * Writing the output folder atomically: files go into a fresh sibling folder
+ * `<out>.tmp-<pid>` as the build produces them (so the whole output never has to
+ * sit in memory), and that folder replaces `<out>` only once every file is
+ * written. A build that fails or is killed leaves the previous output as it was.
  */
 import { basename, dirname, join } from "node:path";
-import type { OutputTree } from "./build.js";
+
+/** Writes one file of the output: a POSIX path relative to the output folder, and its contents. */
+export type WriteFile = (path: string, body: string | Uint8Array) => Promise<void>;
 
 /** The file system operations the writer uses: passed in so tests can inject faults. */
 export interface FileEffects {
@@ -49,16 +52,27 @@ async function recover(outDir: string, fx: FileEffects): Promise<void> {
   for (const s of leftovers) if (await fx.exists(join(parent, s))) await fx.remove(join(parent, s));
 }
 
-/** Writes `tree` to `outDir`, replacing its old contents only when every file is written. */
-export async function writeOutput(tree: OutputTree, outDir: string, fx: FileEffects): Promise<void> {
+/**
+ * Runs `produce`, which writes the output's files through the function it is
+ * given, into a temporary folder; when it resolves, the folder replaces `outDir`.
+ * When it throws, the temporary folder is removed and `outDir` is untouched.
+ */
+export async function writeOutput<T>(outDir: string, fx: FileEffects, produce: (write: WriteFile) => Promise<T>): Promise<T> {
   await recover(outDir, fx);
   const tmp = `${outDir}.tmp-${process.pid}`;
   const old = `${outDir}.old-${process.pid}`;
   await fx.mkdir(tmp);
+  const made = new Set<string>();
+  let result: T;
   try {
-    const dirs = new Set([...tree.keys()].map((p) => dirname(p)).filter((d) => d !== "."));
-    for (const dir of [...dirs].sort()) await fx.mkdir(join(tmp, dir));
-    for (const [path, body] of tree) await fx.writeFile(join(tmp, path), body);
+    result = await produce(async (path, body) => {
+      const dir = dirname(path);
+      if (dir !== "." && !made.has(dir)) {
+        await fx.mkdir(join(tmp, dir));
+        made.add(dir);
+      }
+      await fx.writeFile(join(tmp, path), body);
+    });
   } catch (error) {
     await fx.remove(tmp);
     throw error;
@@ -70,4 +84,5 @@ export async function writeOutput(tree: OutputTree, outDir: string, fx: FileEffe
   } else {
     await fx.rename(tmp, outDir);
   }
+  return result;
 }

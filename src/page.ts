@@ -6,9 +6,10 @@
  * within the window `[from, to]`. Each sub-series is sorted newest first, so its
  * window is found with two binary searches and the page is a slice: no full scan.
  */
+import { dayNumber } from "./columnar.js";
 import type { Dataset, PageQuery, SeriesColumns } from "./model.js";
 
-/** The points of one sub-series that a page holds: `series.dates[start..end)`. */
+/** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */
 export interface SeriesSlice {
   readonly series: SeriesColumns;
   readonly start: number;
@@ -26,25 +27,25 @@ export interface Page {
   readonly hasMore: boolean;
 }
 
-/** First index `i` in the descending `dates` with `dates[i] <= day` (or `dates.length`). */
-export function firstAtOrBefore(dates: readonly string[], day: string): number {
+/** First rank `i` of the newest-first `series` with `day(i) <= day` (or its length). */
+export function firstAtOrBefore(series: SeriesColumns, day: number): number {
   let lo = 0;
-  let hi = dates.length;
+  let hi = series.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((dates[mid] as string) > day) lo = mid + 1;
+    if (series.day(mid) > day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** First index `i` in the descending `dates` with `dates[i] < day` (or `dates.length`). */
-export function firstBefore(dates: readonly string[], day: string): number {
+/** First rank `i` of the newest-first `series` with `day(i) < day` (or its length). */
+export function firstBefore(series: SeriesColumns, day: number): number {
   let lo = 0;
-  let hi = dates.length;
+  let hi = series.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((dates[mid] as string) >= day) lo = mid + 1;
+    if (series.day(mid) >= day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -55,9 +56,11 @@ export function selectPage(dataset: Dataset, query: PageQuery): Page {
   const slices: SeriesSlice[] = [];
   let total = 0;
   let hasMore = false;
+  const to = query.to === null ? null : dayNumber(query.to);
+  const from = query.from === null ? null : dayNumber(query.from);
   for (const series of dataset.series) {
-    const windowStart = query.to === null ? 0 : firstAtOrBefore(series.dates, query.to);
-    const windowEnd = query.from === null ? series.dates.length : firstBefore(series.dates, query.from);
+    const windowStart = to === null ? 0 : firstAtOrBefore(series, to);
+    const windowEnd = from === null ? series.length : firstBefore(series, from);
     if (windowEnd <= windowStart) continue;
     total += windowEnd - windowStart;
     const start = windowStart + query.offset;
@@ -74,6 +77,6 @@ export function selectPage(dataset: Dataset, query: PageQuery): Page {
  */
 export function longestSeries(dataset: Dataset): number {
   let longest = 0;
-  for (const series of dataset.series) longest = Math.max(longest, series.dates.length);
+  for (const series of dataset.series) longest = Math.max(longest, series.length);
   return longest;
 }

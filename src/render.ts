@@ -33,35 +33,45 @@ export function nextUrl(page: Page): string | null {
   return queryUrl(page.dataset.indicator, { ...query, offset: query.offset + query.limit });
 }
 
-interface PointRef {
-  readonly date: string;
-  readonly text: string;
-}
-
 /**
- * The page's points in response order: `date` descending, then `series` ascending.
- * Slices come in series-id order and each is newest first, so a stable sort on the
- * date alone gives the full order.
+ * The page's points, rendered, in response order: `date` descending, then
+ * `series` ascending. Each point gets the numeric key `(newest - day) × slices +
+ * slice`, unique because a sub-series has one point per day, so one numeric sort
+ * of a Float64Array orders them all (no comparator, no per-point objects). Slices
+ * come in series-id order and each is newest first, so a cursor per slice hands
+ * out its points in key order.
  */
-function orderedPoints(page: Page): PointRef[] {
-  const points: PointRef[] = [];
-  for (const { series, start, end } of page.slices) {
-    const prefix = `,"series":${JSON.stringify(series.id)},"value":`;
-    for (let i = start; i < end; i++) {
-      const date = series.dates[i] as string;
-      points.push({ date, text: `{"date":"${date}"${prefix}${series.values[i] as string}}` });
-    }
+function orderedPoints(page: Page): string[] {
+  const { slices } = page;
+  let n = 0;
+  let newest = -Infinity;
+  for (const { series, start, end } of slices) {
+    n += end - start;
+    newest = Math.max(newest, series.day(start));
   }
-  points.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-  return points;
+  const k = slices.length;
+  const keys = new Float64Array(n);
+  let j = 0;
+  slices.forEach(({ series, start, end }, s) => {
+    for (let i = start; i < end; i++) keys[j++] = (newest - series.day(i)) * k + s;
+  });
+  keys.sort();
+  const cursor = slices.map((slice) => slice.start);
+  const prefixes = slices.map((slice) => `,"series":${JSON.stringify(slice.series.id)},"value":`);
+  const texts = new Array<string>(n);
+  for (let m = 0; m < n; m++) {
+    const s = (keys[m] as number) % k;
+    const { series } = slices[s] as (typeof slices)[number];
+    const i = (cursor[s] as number)++;
+    texts[m] = `{"date":"${series.date(i)}"${prefixes[s] as string}${series.value(i)}}`;
+  }
+  return texts;
 }
 
 /** Renders a page to its JSON text (the response body, byte for byte). */
 export function renderPage(page: Page): string {
   const { dataset, query } = page;
-  const data = orderedPoints(page)
-    .map((p) => p.text)
-    .join(",");
+  const data = orderedPoints(page).join(",");
   const meta = {
     indicator: dataset.indicator,
     unit: dataset.unit,

@@ -74,11 +74,24 @@ export function normaliseSelection(series: readonly ViewSeries[], wanted: Select
   return selection;
 }
 
-const points = (s: ViewSeries) => s.dates.map((date, i) => ({ date, value: Number(s.values[i]) }));
+/** Most points drawn per line: longer series are thinned evenly (the newest and oldest kept). */
+export const MAX_LINE_POINTS = 1_000;
+/** Most rows of the data table; the CSV download has every point. */
+export const MAX_TABLE_ROWS = 1_000;
+
+/** The points of a line, thinned to at most `MAX_LINE_POINTS`. */
+function points(s: ViewSeries): { date: string; value: number }[] {
+  const n = s.dates.length;
+  const step = Math.max(1, Math.ceil(n / MAX_LINE_POINTS));
+  const out: { date: string; value: number }[] = [];
+  for (let i = 0; i < n; i += step) out.push({ date: s.dates[i] as string, value: Number(s.values[i]) });
+  if ((n - 1) % step !== 0) out.push({ date: s.dates[n - 1] as string, value: Number(s.values[n - 1]) });
+  return out;
+}
 
 /** Groups sub-series whose typical values are within a factor of 20 of each other. */
 export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
-  const typical = (s: ViewSeries) => Math.max(...s.values.map((v) => Math.abs(Number(v))), 0);
+  const typical = (s: ViewSeries) => s.values.reduce((m, v) => Math.max(m, Math.abs(Number(v))), 0);
   const sorted = [...series].filter((s) => s.dates.length > 0).sort((a, b) => typical(b) - typical(a));
   const groups: ViewSeries[][] = [];
   for (const s of sorted) {
@@ -133,11 +146,16 @@ function latestTable(unit: string, series: readonly ViewSeries[], label: RowLabe
 }
 
 function dataTable(unit: string, series: readonly ViewSeries[], label: RowLabel): SafeHtml {
-  const rows = series
-    .flatMap((s) => s.dates.map((date, i) => ({ date, label: label.of(s), id: s.id, value: s.values[i] as string })))
-    .sort((a, b) => byText(b.date, a.date) || byText(a.id, b.id))
+  // The newest MAX_TABLE_ROWS points at most: enough of each series, never all of them.
+  const all = series
+    .flatMap((s) => s.dates.slice(0, MAX_TABLE_ROWS).map((date, i) => ({ date, label: label.of(s), id: s.id, value: s.values[i] as string })))
+    .sort((a, b) => byText(b.date, a.date) || byText(a.id, b.id));
+  const total = series.reduce((n, s) => n + s.dates.length, 0);
+  const rows = all
+    .slice(0, MAX_TABLE_ROWS)
     .map((r) => html`<tr><td>${r.date}</td><td>${r.label}</td><td class="num">${formatValue(Number(r.value))}</td></tr>`);
-  return html`<table><thead><tr><th scope="col">Date</th><th scope="col">${label.heading}</th><th scope="col" class="num">Value (${unit})</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const caption = total > MAX_TABLE_ROWS ? html`<caption>The newest ${MAX_TABLE_ROWS} of ${total} points; the CSV has them all.</caption>` : "";
+  return html`<table>${caption}<thead><tr><th scope="col">Date</th><th scope="col">${label.heading}</th><th scope="col" class="num">Value (${unit})</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function facetedView(input: ViewInput, primary: string): View {
@@ -175,7 +193,11 @@ function facetedView(input: ViewInput, primary: string): View {
     bars,
     idPrefix: "chart-compare",
     title: `${context} on ${latestDate}, by ${primary}`,
-    description: `${bars.length} bars, largest first${bars.length > 0 ? `: from ${formatValue(Math.max(...bars.map((b) => b.value)))} to ${formatValue(Math.min(...bars.map((b) => b.value)))} ${input.unit}` : ""}.`,
+    description: `${bars.length} bars, largest first${
+      bars.length > 0
+        ? `: from ${formatValue(bars.reduce((m, b) => Math.max(m, b.value), -Infinity))} to ${formatValue(bars.reduce((m, b) => Math.min(m, b.value), Infinity))} ${input.unit}`
+        : ""
+    }.`,
   });
   const charts = html`<figure class="chart-figure" id="figure-main">
 <figcaption>${context}: ${input.unit} by ${primary} over time, ${chosen} highlighted</figcaption>

@@ -104,9 +104,9 @@ ${attributionBlock(config, first, "attribution-home")}
 }
 
 /** The sub-series of an indicator with their metadata, in the dataset's order. */
-export function viewSeries({ source, dataset }: BuiltIndicator): ViewSeries[] {
+export function viewSeries({ source, plain }: BuiltIndicator): ViewSeries[] {
   const declared = new Map(source.meta.series.map((s) => [s.id, s]));
-  return dataset.series.map((s) => ({
+  return plain.map((s) => ({
     id: s.id,
     title: declared.get(s.id)?.title ?? s.id,
     facets: declared.get(s.id)?.facets ?? {},
@@ -138,7 +138,7 @@ ${specs.map(
     indicator: meta.id,
     title: meta.title,
     unit: meta.unit,
-    dataset: `/_data/${meta.id}.json`,
+    dataset: `/_data/${meta.id}.bin`,
     catalog: "/api/v1/index.json",
   }).replace(/</g, "\\u003c");
   return layout(

@@ -47,7 +47,7 @@ describe("npm run build on the real data", () => {
     const files = new Set(treeDigest(outA).keys());
     const required = ["index.html", "api/v1/index.json", "api/v1/openapi.json", "_headers", "_routes.json", "_data/manifest.json"];
     for (const id of IDS) {
-      required.push(`series/${id}/index.html`, `api/v1/${id}/index.json`, `api/v1/${id}/data.csv`, `_data/${id}.json`);
+      required.push(`series/${id}/index.html`, `api/v1/${id}/index.json`, `api/v1/${id}/data.csv`, `_data/${id}.bin`);
       for (const limit of [10, 50, 100, 500, 1000, 5000]) required.push(`api/v1/${id}/limit-${limit}/offset-0.json`);
     }
     for (const path of required) expect(files, path).toContain(path);

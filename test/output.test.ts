@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { OutputTree } from "../src/build.js";
-import { nodeFileEffects, writeOutput, type FileEffects } from "../src/output.js";
+import { nodeFileEffects, writeOutput as writeWith, type FileEffects } from "../src/output.js";
 import { tempDir, treeDigest } from "./helpers.js";
 
 async function existingOutput(): Promise<{ parent: string; out: string; before: Map<string, string> }> {
@@ -14,11 +13,17 @@ async function existingOutput(): Promise<{ parent: string; out: string; before: 
   return { parent, out, before: treeDigest(out) };
 }
 
-const tree: OutputTree = new Map<string, string | Uint8Array>([
+const tree = new Map<string, string | Uint8Array>([
   ["index.html", "new home"],
   ["api/v1/x/index.json", "{}"],
   ["_headers", new TextEncoder().encode("/*\n  X: y\n")],
 ]);
+
+/** Writes the tree through the writer, as the build does file by file. */
+const writeOutput = (files: Map<string, string | Uint8Array>, out: string, fx: FileEffects) =>
+  writeWith(out, fx, async (write) => {
+    for (const [path, body] of files) await write(path, body);
+  });
 
 describe("writeOutput", () => {
   it("replaces the old output with exactly the new tree", async () => {

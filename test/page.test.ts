@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decodeDataset, encodeDataset } from "../src/columnar.js";
 import type { Dataset, PageQuery } from "../src/model.js";
 import { selectPage } from "../src/page.js";
 import { renderPage } from "../src/render.js";
@@ -25,14 +26,19 @@ function columns(id: string) {
   return { id, dates: own.map((p) => p[1]), values: own.map((p) => p[2]) };
 }
 
-const dataset: Dataset = {
-  indicator: "tiny",
-  unit: "UYU",
-  license: "CC-BY-4.0",
-  lastUpdated: "2024-01-01",
-  attribution: `<a href="${SITE}/series/tiny/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks">${PHRASE}</a>`,
-  series: ["a", "b", "c", "d"].map(columns),
-};
+// Through the binary dataset file, as the build and the function use it.
+const dataset: Dataset = decodeDataset(
+  encodeDataset(
+    {
+      indicator: "tiny",
+      unit: "UYU",
+      license: "CC-BY-4.0",
+      lastUpdated: "2024-01-01",
+      attribution: `<a href="${SITE}/series/tiny/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks">${PHRASE}</a>`,
+    },
+    ["a", "b", "c", "d"].map(columns),
+  ),
+);
 const reference: RefIndicator = { id: "tiny", unit: "UYU", points: points.map(([series, date, raw]) => ({ series, date, raw })) };
 
 const q = (over: Partial<PageQuery>): PageQuery => ({ from: null, to: null, limit: 500, offset: 0, ...over });
@@ -82,6 +88,15 @@ describe("pager", () => {
     expect(text).toContain('"series":"d","value":1e3}');
   });
 
+  it("reads back from the dataset file exactly what was encoded", () => {
+    const a = dataset.series[0];
+    expect(a?.id).toBe("a");
+    expect(a?.length).toBe(5);
+    expect([a?.date(0), a?.value(0), a?.date(4), a?.value(1)]).toEqual(["2024-01-01", "15", "2022-01-01", "14.50"]);
+    expect(dataset.series.map((s) => s.length)).toEqual([5, 2, 0, 1]);
+    expect(dataset.attribution).toContain("utm_campaign=backlinks");
+  });
+
   it("reports last_updated of the whole indicator, not of the window", () => {
     expect(page(q({ to: "2022-12-31" })).meta.last_updated).toBe("2024-01-01");
   });
@@ -95,5 +110,21 @@ describe("pager", () => {
         JSON.stringify(dataset.attribution) +
         "}}",
     );
+  });
+});
+
+describe("day numbers", () => {
+  it("agree with the platform's UTC calendar from year 0 to 9999", async () => {
+    const { dayNumber, dateOfDay } = await import("../src/columnar.js");
+    for (let t = Date.UTC(0, 0, 1) - 1_000 * 86_400_000; t <= Date.UTC(9999, 11, 31); t += 86_400_000 * 97) {
+      const d = new Date(t);
+      if (d.getUTCFullYear() < 0) continue;
+      const iso = d.toISOString().slice(0, 10);
+      expect(dayNumber(iso)).toBe(Math.round(t / 86_400_000));
+      expect(dateOfDay(dayNumber(iso))).toBe(iso);
+    }
+    expect(dayNumber("1970-01-01")).toBe(0);
+    expect(dayNumber("2000-03-01") - dayNumber("2000-02-28")).toBe(2);
+    expect(dayNumber("1900-03-01") - dayNumber("1900-02-28")).toBe(1);
   });
 });

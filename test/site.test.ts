@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BuiltIndicator } from "../src/catalog.js";
 import { barChartSvg, lineChartSvg, niceStep } from "../src/chart.js";
+import { decodeDataset, encodeDataset } from "../src/columnar.js";
 import { parseSiteConfig } from "../src/config.js";
 import { escapeHtml, html, raw } from "../src/html.js";
 import type { IndicatorMeta } from "../src/metadata.js";
@@ -23,17 +24,9 @@ function indicator(meta: Partial<IndicatorMeta>, series: ViewSeries[]): BuiltInd
     series: series.map((s) => ({ id: s.id, title: s.title, facets: s.facets })),
     ...meta,
   };
-  return {
-    source: { meta: full, folder: "data/evil", files: [], rows: [] },
-    dataset: {
-      indicator: full.id,
-      unit: full.unit,
-      license: full.license,
-      lastUpdated: "2024-02-01",
-      attribution: "",
-      series: series.map((s) => ({ id: s.id, dates: s.dates, values: s.values })),
-    },
-  };
+  const plain = series.map((s) => ({ id: s.id, dates: s.dates, values: s.values }));
+  const fields = { indicator: full.id, unit: full.unit, license: full.license, lastUpdated: "2024-02-01", attribution: "" };
+  return { source: { meta: full, folder: "data/evil", files: [], rows: [] }, plain, dataset: decodeDataset(encodeDataset(fields, plain)) };
 }
 
 const plain: ViewSeries[] = [

@@ -5,6 +5,7 @@
  * uses, src/series-view.ts), a shareable `#provider=…` address, and the copy button
  * of the attribution snippet. It only requests files of the same site.
  */
+import { decodeDataset } from "../columnar.js";
 import { normaliseSelection, renderView, type Selection, type ViewSeries } from "../series-view.js";
 
 interface PageConfig {
@@ -13,10 +14,6 @@ interface PageConfig {
   unit: string;
   dataset: string;
   catalog: string;
-}
-
-interface DatasetFile {
-  series: { id: string; dates: string[]; values: string[] }[];
 }
 
 interface Catalog {
@@ -39,17 +36,20 @@ function setupCopyButtons(): void {
 
 async function setupSelection(config: PageConfig, form: HTMLFormElement): Promise<void> {
   const [dataset, catalog] = await Promise.all([
-    fetch(config.dataset).then((r) => r.json() as Promise<DatasetFile>),
+    fetch(config.dataset).then(async (r) => decodeDataset(await r.arrayBuffer())),
     fetch(config.catalog).then((r) => r.json() as Promise<Catalog>),
   ]);
   const meta = new Map(catalog.indicators.find((i) => i.id === config.indicator)?.series.map((s) => [s.id, s]));
-  const series: ViewSeries[] = dataset.series.map((s) => ({
-    id: s.id,
-    title: meta.get(s.id)?.title ?? s.id,
-    facets: meta.get(s.id)?.facets ?? {},
-    dates: s.dates,
-    values: s.values,
-  }));
+  const series: ViewSeries[] = dataset.series.map((s) => {
+    const ranks = Array.from({ length: s.length }, (_, i) => i);
+    return {
+      id: s.id,
+      title: meta.get(s.id)?.title ?? s.id,
+      facets: meta.get(s.id)?.facets ?? {},
+      dates: ranks.map((i) => s.date(i)),
+      values: ranks.map((i) => s.value(i)),
+    };
+  });
   const selects = [...form.querySelectorAll<HTMLSelectElement>("select")];
   const targets = {
     charts: document.getElementById("charts") as HTMLElement,
