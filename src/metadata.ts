@@ -12,7 +12,10 @@ export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
  */
 export const INDICATOR_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-const text = z.string().trim().min(1, "must not be empty");
+const text = z
+  .string({ error: (issue) => (issue.input === undefined ? "required" : "expected a string") })
+  .trim()
+  .min(1, "must not be empty");
 const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 
 const seriesSchema = z.strictObject({
@@ -48,7 +51,12 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
   try {
     raw = JSON.parse(jsonText);
   } catch (error) {
-    return { ok: false, issues: [{ file, reason: `invalid JSON: ${(error as Error).message}` }] };
+    // JSON.parse names a character position; a maintainer wants the line.
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message)?.[1];
+    const line = position === undefined ? undefined : jsonText.slice(0, Number(position)).split("\n").length;
+    const reason = `invalid JSON: ${message}`;
+    return { ok: false, issues: [line === undefined ? { file, reason } : { file, line, reason }] };
   }
   const result = indicatorSchema.safeParse(raw);
   if (!result.success) {
