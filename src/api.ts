@@ -58,9 +58,14 @@ function preflight(): Response {
   });
 }
 
+/** Paths the endpoint answers: `/api/v1/{indicator}`, with or without a final slash. */
+const ENDPOINT_PATH = /^\/api\/v1\/[^/]+\/?$/;
+
 /**
  * The policy every `/api/*` request passes through before `next` answers it.
- * `now` is the clock in milliseconds (passed in for tests).
+ * Any other path under `/api/` gets the JSON 404 here, without `next`: falling
+ * through to the static files would answer odd paths (`/api//x`, `%00`) with the
+ * site's HTML 404 page, or worse. `now` is the clock in milliseconds (for tests).
  */
 export async function apiMiddleware(
   request: Request,
@@ -90,6 +95,7 @@ export async function apiMiddleware(
         { "Retry-After": String(decision.resetSeconds) },
       );
     }
+    if (!ENDPOINT_PATH.test(new URL(request.url).pathname)) notFound(request);
     return withHeaders(await next(), headers);
   } catch (thrown) {
     const error = asApiError(thrown);

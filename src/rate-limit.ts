@@ -2,11 +2,14 @@
  * The usage limit (DESIGN §2): one fixed-window counter per client address, shared
  * by every API endpoint, in the isolate's memory.
  *
- * Memory is bounded: at most `maxClients` counters are kept. Counters sit in a Map
- * in the order their windows opened, so expired ones are dropped from the front;
+ * Memory is bounded: at most `maxClients` counters are kept. A queue records the
+ * order in which windows opened, so expired counters are dropped from its front;
  * when every kept counter is still live and a new client arrives, the oldest is
  * evicted (that client gets a fresh window: under attack by more addresses than
  * the cap, the limiter fails open for the longest-idle of them rather than grow).
+ * Every operation is O(1) amortised (a Map's own insertion order is not used:
+ * taking its first key after many deletions walks the deleted entries, which made
+ * a million distinct clients take a minute).
  */
 
 export interface RateLimitConfig {
@@ -32,6 +35,8 @@ export interface RateDecision {
 interface Counter {
   start: number;
   count: number;
+  /** Position of this window's entry in the queue. */
+  slot: number;
 }
 
 /** Reads the limit from `wrangler.toml` vars; a missing or malformed var keeps its default. */
@@ -50,6 +55,9 @@ export function rateLimitConfig(vars: Record<string, unknown>): RateLimitConfig 
 
 export class RateLimiter {
   private readonly counters = new Map<string, Counter>();
+  /** Clients in the order their current windows opened; stale entries are skipped. */
+  private queue: string[] = [];
+  private head = 0;
 
   constructor(readonly config: RateLimitConfig) {}
 
@@ -63,10 +71,10 @@ export class RateLimiter {
     const windowMs = this.config.windowSeconds * 1000;
     let counter = this.counters.get(client);
     if (counter === undefined || nowMs >= counter.start + windowMs) {
-      // A new window: re-insert so the Map stays ordered by window start.
       this.counters.delete(client);
       this.makeRoom(nowMs, windowMs);
-      counter = { start: nowMs, count: 0 };
+      counter = { start: nowMs, count: 0, slot: this.queue.length };
+      this.queue.push(client);
       this.counters.set(client, counter);
     }
     const resetSeconds = Math.max(1, Math.ceil((counter.start + windowMs - nowMs) / 1000));
@@ -75,15 +83,32 @@ export class RateLimiter {
     return { allowed: true, remaining: this.config.limit - counter.count, resetSeconds };
   }
 
+  /** The live counter of the queue's front entry, or `undefined` when that entry is stale. */
+  private front(): [string, Counter | undefined] {
+    const client = this.queue[this.head] as string;
+    const counter = this.counters.get(client);
+    return [client, counter !== undefined && counter.slot === this.head ? counter : undefined];
+  }
+
   private makeRoom(nowMs: number, windowMs: number): void {
-    if (this.counters.size < this.config.maxClients) return;
-    for (const [client, counter] of this.counters) {
-      if (nowMs < counter.start + windowMs) break;
-      this.counters.delete(client);
+    // Drop expired counters (and stale entries) from the front.
+    while (this.head < this.queue.length) {
+      const [client, counter] = this.front();
+      if (counter !== undefined && nowMs < counter.start + windowMs) break;
+      if (counter !== undefined) this.counters.delete(client);
+      this.head++;
     }
-    while (this.counters.size >= this.config.maxClients) {
-      const oldest = this.counters.keys().next().value as string;
-      this.counters.delete(oldest);
+    // Still full: evict the oldest live counters.
+    while (this.counters.size >= this.config.maxClients && this.head < this.queue.length) {
+      const [client, counter] = this.front();
+      if (counter !== undefined) this.counters.delete(client);
+      this.head++;
+    }
+    // Compact the queue once most of it is behind the head.
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      for (const counter of this.counters.values()) counter.slot -= this.head;
+      this.head = 0;
     }
   }
 }

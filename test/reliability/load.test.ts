@@ -1,0 +1,97 @@
+/**
+ * Load and the usage limit: many simulated clients against `wrangler pages dev`
+ * (loopback only, bounded in requests and time), and the limiter's memory with a
+ * million distinct clients.
+ *
+ * Locally a client-sent CF-Connecting-IP reaches the function (wrangler sets it
+ * only when absent), so each simulated client has its own address. On Cloudflare
+ * the edge overwrites the header with the real client address.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RateLimiter } from "../../src/rate-limit.js";
+import { runCli, tempDir } from "../helpers.js";
+import { startPagesDev, type PagesDev } from "../e2e/pages-dev.js";
+
+const LIMIT = 20;
+const WINDOW = 10;
+let server: PagesDev;
+
+beforeAll(async () => {
+  const out = join(await tempDir(), "dist");
+  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: "1700000000" });
+  expect(built.code, built.stderr).toBe(0);
+  server = await startPagesDev(out, { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW) });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Outcome {
+  status: number;
+  retryAfter: string | null;
+  body: string;
+}
+
+async function request(client: string, i: number): Promise<Outcome> {
+  const paths = ["/api/v1/domestic-worker-wages?limit=1", "/api/v1/health-insurance-prices?limit=1&from=2026", "/api/v1/domestic-worker-wages?from=2010&limit=3", "/api/v1/nope"];
+  const response = await fetch(server.url + (paths[i % paths.length] as string), { headers: { "CF-Connecting-IP": client } });
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text() };
+}
+
+describe("load through wrangler pages dev", () => {
+  it("refuses only clients over the limit, with well-formed 429s, and never fails", async () => {
+    // 60 clients: 45 polite (15 requests each, under the limit of 20), 15 greedy (35 each).
+    const clients = Array.from({ length: 60 }, (_, i) => ({ ip: `198.51.100.${i + 1}`, requests: i < 45 ? 15 : 35 }));
+    const started = Date.now();
+    const outcomes = new Map<string, Outcome[]>();
+    await Promise.all(
+      clients.map(async ({ ip, requests }) => {
+        const list: Outcome[] = [];
+        for (let i = 0; i < requests; i++) list.push(await request(ip, i));
+        outcomes.set(ip, list);
+      }),
+    );
+    const elapsed = (Date.now() - started) / 1000;
+    const all = [...outcomes.values()].flat();
+    const refused = all.filter((o) => o.status === 429);
+    const failed = all.filter((o) => o.status >= 500);
+    console.log(`load: ${all.length} requests from ${clients.length} clients in ${elapsed.toFixed(1)} s; 429: ${refused.length}; 5xx: ${failed.length}`);
+    expect(failed).toEqual([]);
+    // The run fits in one window, so each greedy client is refused exactly its excess.
+    for (const { ip, requests } of clients) {
+      const list = outcomes.get(ip) ?? [];
+      const count429 = list.filter((o) => o.status === 429).length;
+      if (requests <= LIMIT) expect(count429, ip).toBe(0);
+      else expect(count429, ip).toBe(requests - LIMIT);
+      for (const o of list.filter((x) => x.status === 429)) {
+        const seconds = Number(o.retryAfter);
+        expect(Number.isInteger(seconds) && seconds >= 1 && seconds <= WINDOW).toBe(true);
+        expect((JSON.parse(o.body) as { error: { code: string } }).error.code).toBe("too_many_requests");
+      }
+    }
+    // A refused client is served again once its window has passed.
+    const greedy = clients.at(-1)?.ip as string;
+    const wait = Number((await request(greedy, 0)).retryAfter ?? "0");
+    await new Promise((r) => setTimeout(r, wait * 1000 + 100));
+    expect((await request(greedy, 0)).status).toBe(200);
+  });
+});
+
+describe("limiter memory", () => {
+  it("stays bounded with a million distinct clients", () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const started = performance.now();
+    gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const limiter = new RateLimiter({ limit: 300, windowSeconds: 60, maxClients: 50_000 });
+    for (let i = 0; i < 1_000_000; i++) limiter.hit(`2001:db8::${i.toString(16)}`, i);
+    gc?.();
+    const grown = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`limiter: ${limiter.size} counters after 1,000,000 clients in ${seconds.toFixed(2)} s; heap grew ${grown.toFixed(1)} MB`);
+    expect(limiter.size).toBe(50_000);
+    expect(grown).toBeLessThan(64);
+  });
+});
