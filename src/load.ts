@@ -49,7 +49,9 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 async function loadIndicator(dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[]) {
   const folder = join(dataDir, name);
   const metaFile = join(folder, "indicator.json");
-  const csvNames = (await fg("*.csv", { cwd: folder, onlyFiles: true })).sort(byCodeUnits);
+  // Every entry named *.csv, files or not: a folder or a broken link by that name is
+  // reported ("cannot read"), never silently skipped.
+  const csvNames = (await fg("*.csv", { cwd: folder, onlyFiles: false })).sort(byCodeUnits);
   const metaText = await readText(metaFile, []);
   if (metaText === null) {
     issues.push({ file: metaFile, reason: "missing or unreadable: every folder under the data folder is an indicator and needs one" });
