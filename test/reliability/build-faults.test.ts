@@ -80,7 +80,7 @@ describe("files as maintainers write them", () => {
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(join(out, "api/v1/tiny/index.json"), "utf8");
     // No BOM in a column name, no \r in a value: exactly the two points.
-    expect(JSON.parse(text).data).toEqual([
+    expect((JSON.parse(text) as { data: unknown }).data).toEqual([
       { date: "2024-02-01", series: "b", value: 2 },
       { date: "2024-01-01", series: "a", value: 1.5 },
     ]);
