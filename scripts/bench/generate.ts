@@ -1,0 +1,87 @@
+/**
+ * A deterministic, seeded generator of synthetic indicators in the project's data
+ * format (DESIGN §3), for the benchmarks: the same size, shape and seed always give
+ * the same files.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export type Shape = "few-long" | "many-short";
+
+/** mulberry32: a small, fast, seeded PRNG. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DAY_MS = 86_400_000;
+const END = Date.UTC(2026, 0, 1);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The sub-series and dates of a shape: few long daily series, or many short semiannual ones. */
+function layout(points: number, shape: Shape): { series: string[]; dates: string[] } {
+  if (shape === "few-long") {
+    const perSeries = Math.ceil(points / 5);
+    return {
+      series: Array.from({ length: 5 }, (_, i) => `s${i + 1}`),
+      dates: Array.from({ length: perSeries }, (_, k) => isoDay(END - k * DAY_MS)),
+    };
+  }
+  const perSeries = 16;
+  const count = Math.ceil(points / perSeries);
+  return {
+    series: Array.from({ length: count }, (_, i) => `p${String(Math.floor(i / 42)).padStart(5, "0")}.item-${(i >> 1) % 21}.r${i % 2}`),
+    dates: Array.from({ length: perSeries }, (_, k) => `${2026 - Math.floor(k / 2)}-${k % 2 === 0 ? "01" : "07"}-01`).sort().reverse(),
+  };
+}
+
+/**
+ * Writes `data/<id>/indicator.json` and CSV files (at most 50,000 rows each) for an
+ * indicator of `points` points, and returns its id.
+ */
+export async function generateIndicator(dataDir: string, points: number, shape: Shape, seed = 1): Promise<string> {
+  const id = `synthetic-${shape}-${points}`;
+  const dir = join(dataDir, id);
+  await mkdir(dir, { recursive: true });
+  const random = prng(seed);
+  const { series, dates } = layout(points, shape);
+  const meta = {
+    id,
+    title: `Synthetic ${shape} indicator of ${points} points`,
+    description: "Generated for the benchmarks.",
+    unit: "UYU",
+    rhythm: shape === "few-long" ? "daily" : "semiannual",
+    license: "CC-BY-4.0",
+    source: { name: "Benchmark generator", url: "https://example.test/" },
+    notes: [],
+    series: series.map((s, i) =>
+      shape === "many-short"
+        ? { id: s, title: `Series ${s}`, facets: { provider: `Provider ${Math.floor(i / 42)}`, item: `Item ${(i >> 1) % 21}`, regime: `R${i % 2}` } }
+        : { id: s, title: `Series ${s}` },
+    ),
+  };
+  await writeFile(join(dir, "indicator.json"), JSON.stringify(meta, null, 1));
+  let rows: string[] = [];
+  let written = 0;
+  let file = 0;
+  const flush = async () => {
+    if (rows.length === 0) return;
+    await writeFile(join(dir, `part-${String(file++).padStart(4, "0")}.csv`), `date,series,value,source\n${rows.join("\n")}\n`);
+    rows = [];
+  };
+  outer: for (const s of series) {
+    for (const date of dates) {
+      if (written >= points) break outer;
+      rows.push(`${date},${s},${(50 + random() * 1000).toFixed(2)},https://example.test/${s}`);
+      written++;
+      if (rows.length >= 50_000) await flush();
+    }
+  }
+  await flush();
+  return id;
+}

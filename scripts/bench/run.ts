@@ -1,0 +1,22 @@
+/**
+ * `npm run bench [-- --quick]`: the three performance tables (README "Performance").
+ * Not part of `npm test`: nothing here asserts a speed.
+ */
+import { cpus, totalmem } from "node:os";
+import { buildScaling } from "./build-scaling.js";
+import { functionCpu } from "./function-cpu.js";
+import { httpThroughRuntime } from "./http.js";
+
+const quick = process.argv.includes("--quick");
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
+
+console.log(`Open Series UY benchmark${quick ? " (quick)" : ""}: ${new Date().toISOString()}`);
+console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
+
+if (only === undefined || only === "build" || only === "function") {
+  const { text, runs } = await buildScaling(sizes, ["few-long", "many-short"]);
+  if (only !== "function") console.log(text);
+  if (only === undefined || only === "function") console.log(await functionCpu(runs, quick ? 50 : 200));
+}
+if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10));
