@@ -33,7 +33,7 @@ beforeAll(async () => {
   await new Promise<void>((done) => otherOrigin.listen(port, "127.0.0.1", done));
   otherUrl = `http://127.0.0.1:${port}/`;
   browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   mkdirSync(SHOTS, { recursive: true });

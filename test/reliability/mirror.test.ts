@@ -1,0 +1,115 @@
+/**
+ * Offline mirrors: the output folder served by plain static servers. Python's
+ * http.server serves the files as they are; Debian's nginx with deploy/nginx.conf
+ * also maps the API's query parameters onto the prebuilt pages.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runCli, tempDir } from "../helpers.js";
+import { freePort } from "../e2e/pages-dev.js";
+
+const IDS = ["domestic-worker-wages", "health-insurance-prices"];
+let out: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  out = join(await tempDir(), "dist");
+  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: "1700000000" });
+  expect(built.code, built.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGTERM");
+});
+
+async function waitFor(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url} did not answer`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const file = (path: string) => readFileSync(join(out, path));
+const get = async (url: string) => {
+  const response = await fetch(url);
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+};
+
+describe("the output folder on a plain static server (python3 -m http.server)", () => {
+  it("serves every indicator's pages, the CSV, the catalog, the OpenAPI file and the site", async () => {
+    const port = await freePort();
+    const child = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", out], { stdio: "ignore" });
+    children.push(child);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(base);
+    const paths = ["/api/v1/index.json", "/api/v1/openapi.json", "/index.html", "/style.css", "/assets/series-page.js"];
+    for (const id of IDS) {
+      paths.push(`/api/v1/${id}/index.json`, `/api/v1/${id}/limit-10/offset-10.json`, `/api/v1/${id}/data.csv`, `/series/${id}/index.html`);
+    }
+    for (const path of paths) {
+      const r = await get(base + path);
+      expect(r.status, path).toBe(200);
+      expect(r.bytes.equals(file(path)), path).toBe(true);
+    }
+    // Directory addresses work as on Pages: /series/<id>/ is the page.
+    expect((await get(`${base}/series/${IDS[0] as string}/`)).bytes.equals(file(`series/${IDS[0] as string}/index.html`))).toBe(true);
+  });
+});
+
+describe("the example nginx configuration (deploy/nginx.conf) with Debian's nginx", () => {
+  const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-nginx.sh")], { encoding: "utf8" });
+  it.skipIf(ensured.status !== 0)("maps the API's query parameters onto the prebuilt files", async () => {
+    const port = await freePort();
+    const prefix = await tempDir("nginx-");
+    // Started as root, nginx's workers run as nobody: the output must be readable by others.
+    chmodSync(dirname(out), 0o755);
+    mkdirSync(join(prefix, "logs"));
+    const server = readFileSync(join(ROOT, "deploy/nginx.conf"), "utf8")
+      .replace("listen 8080;", `listen 127.0.0.1:${port};`)
+      .replace("root /srv/open-series-uy/dist;", `root ${out};`);
+    writeFileSync(
+      join(prefix, "nginx.conf"),
+      `daemon off;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/logs/error.log;\nevents {}\nhttp {\naccess_log off;\nclient_body_temp_path ${prefix};\n${server}\n}\n`,
+    );
+    const child = spawn("/usr/sbin/nginx", ["-p", prefix, "-c", join(prefix, "nginx.conf")], { stdio: "ignore" });
+    children.push(child);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(base);
+
+    for (const id of IDS) {
+      const cases: [string, string][] = [
+        [`/api/v1/${id}`, `api/v1/${id}/index.json`],
+        [`/api/v1/${id}?limit=10&offset=10`, `api/v1/${id}/limit-10/offset-10.json`],
+        [`/api/v1/${id}?offset=10&limit=10`, `api/v1/${id}/limit-10/offset-10.json`],
+        [`/api/v1/${id}?limit=50`, `api/v1/${id}/limit-50/offset-0.json`],
+        [`/api/v1/${id}/data.csv`, `api/v1/${id}/data.csv`],
+      ];
+      for (const [path, target] of cases) {
+        const r = await get(base + path);
+        expect(r.status, path).toBe(200);
+        expect(r.bytes.equals(file(target)), path).toBe(true);
+        expect(r.headers.get("access-control-allow-origin")).toBe("*");
+        expect(r.headers.get("cache-control")).toBe("public, max-age=900");
+      }
+      const json = await get(`${base}/api/v1/${id}`);
+      expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    }
+    for (const path of ["/api/v1/domestic-worker-wages?from=2020", "/api/v1/domestic-worker-wages?limit=7", "/api/v1/nope/index.json"]) {
+      const r = await get(base + path);
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get("cache-control")).toBe("no-store");
+      const body = JSON.parse(r.bytes.toString("utf8")) as { error: { code: string; detail: string } };
+      expect(body.error.code).toBe("not_found");
+    }
+    expect((await get(`${base}/series/health-insurance-prices/`)).status).toBe(200);
+    expect((await get(`${base}/_headers`)).status).toBe(404);
+  });
+});
