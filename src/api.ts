@@ -111,6 +111,13 @@ export async function apiMiddleware(
 export class DataStore {
   private manifestPromise: Promise<Manifest> | undefined;
   private readonly datasets = new Map<string, Promise<Dataset>>();
+  /** Recently served prebuilt pages (path → bytes), least recently used first. */
+  private readonly pages = new Map<string, Uint8Array<ArrayBuffer>>();
+  private pageBytes = 0;
+
+  /** Bytes of prebuilt pages kept in memory, and the largest page kept. */
+  static readonly PAGE_CACHE_BYTES = 16 * 2 ** 20;
+  static readonly PAGE_CACHE_MAX_PAGE = 2 * 2 ** 20;
 
   private async fetchAsset(assets: Assets, url: URL): Promise<Response> {
     const response = await assets.fetch(url.toString());
@@ -127,6 +134,33 @@ export class DataStore {
       throw error;
     });
     return this.manifestPromise;
+  }
+
+  /**
+   * The bytes of a prebuilt page. Pages up to 2 MiB stay in the isolate's memory
+   * (16 MiB in all, least recently used evicted), so a hot page costs no asset
+   * subrequest; larger ones are streamed from the asset each time. A deployment's
+   * files never change, so nothing kept can go stale.
+   */
+  async prebuilt(assets: Assets, url: URL, size: number): Promise<BodyInit> {
+    const key = url.pathname;
+    const kept = this.pages.get(key);
+    if (kept !== undefined) {
+      this.pages.delete(key);
+      this.pages.set(key, kept);
+      return kept;
+    }
+    const response = await this.fetchAsset(assets, url);
+    if (size > DataStore.PAGE_CACHE_MAX_PAGE || response.body === null) return response.body ?? "";
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    this.pages.set(key, bytes);
+    this.pageBytes += bytes.length;
+    for (const [oldKey, old] of this.pages) {
+      if (this.pageBytes <= DataStore.PAGE_CACHE_BYTES) break;
+      this.pages.delete(oldKey);
+      this.pageBytes -= old.length;
+    }
+    return bytes;
   }
 
   /** The full dataset of an indicator at the manifest's data version. */
@@ -185,11 +219,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
   if (prebuilt !== undefined) {
     // The ETag comes from the manifest, so a 304 or a HEAD never reads the file.
     const headers = successHeaders(prebuilt.etag, entry.lastModified, prebuilt.next);
-    return answer(request, headers, async () => {
-      const file = await assets.fetch(new URL(prebuilt.path, url).toString());
-      if (!file.ok) throw new Error(`${prebuilt.path}: static asset answered ${file.status}`);
-      return file.body;
-    });
+    return answer(request, headers, () => store.prebuilt(assets, new URL(prebuilt.path, url), prebuilt.bytes));
   }
 
   const dataset = await store.dataset(assets, url, entry.dataset, entry.lastModified);

@@ -66,6 +66,8 @@ export interface PrebuiltPage {
   readonly etag: string;
   /** The page's `meta.next`, for the `Link` header. */
   readonly next: string | null;
+  /** Its size in bytes (the function keeps small pages in memory). */
+  readonly bytes: number;
 }
 
 /** The prebuilt page queries of one limit: offsets `0, L, 2L, …` below the longest sub-series. */
@@ -152,7 +154,12 @@ export async function renderOutput(
     const addPage = async (path: string, query: PageQuery) => {
       const page = selectPage(dataset, query);
       const body = renderPage(page);
-      pages[`${query.limit}/${query.offset}`] ??= { path: `/${path}`, etag: await strongEtag(body), next: nextUrl(page) };
+      pages[`${query.limit}/${query.offset}`] ??= {
+        path: `/${path}`,
+        etag: await strongEtag(body),
+        next: nextUrl(page),
+        bytes: Buffer.byteLength(body),
+      };
       await add(path, body);
     };
     for (const query of prebuiltQueries(dataset, options.limits)) {

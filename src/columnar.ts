@@ -1,8 +1,8 @@
 /**
  * The dataset file the function reads (`_data/<indicator>.bin`): a compact binary,
  * column-wise layout that is usable the moment it is fetched. Decoding creates
- * typed-array views over the bytes and one string of all values; no per-point
- * object or string is made until a page needs that point. So a cold isolate
+ * typed-array views over the bytes and nothing else; no per-point object or
+ * string is made until a page needs that point. So a cold isolate
  * indexes even a million points in a few milliseconds, and a request touches only
  * the points of its page (binary search on the day numbers, then a slice).
  *
@@ -121,7 +121,7 @@ class ColumnSeries implements SeriesColumns {
     readonly length: number,
     private readonly days: Int32Array,
     private readonly ends: Uint32Array,
-    private readonly text: string,
+    private readonly text: Uint8Array,
   ) {}
 
   day(i: number): number {
@@ -134,7 +134,13 @@ class ColumnSeries implements SeriesColumns {
 
   value(i: number): string {
     const k = this.start + i;
-    return this.text.slice(k === 0 ? 0 : (this.ends[k - 1]), this.ends[k]);
+    const from = k === 0 ? 0 : (this.ends[k - 1] as number);
+    const to = this.ends[k] as number;
+    // Values are short ASCII literals: building the string here is cheaper than
+    // decoding the whole value text when a page needs a handful of them.
+    let value = "";
+    for (let j = from; j < to; j++) value += String.fromCharCode(this.text[j] as number);
+    return value;
   }
 }
 
@@ -158,7 +164,7 @@ export function decodeDataset(input: ArrayBuffer | Uint8Array): Dataset {
   if (textOffset > bytes.length) throw new Error("not a dataset file (truncated)");
   const days = new Int32Array(bytes.buffer, bytes.byteOffset + daysOffset, n);
   const ends = new Uint32Array(bytes.buffer, bytes.byteOffset + endsOffset, n);
-  const text = decoder.decode(bytes.subarray(textOffset));
+  const text = bytes.subarray(textOffset);
   let start = 0;
   const series = header.series.map(([id, count]) => {
     const s = new ColumnSeries(id, start, count, days, ends, text);

@@ -87,6 +87,15 @@ describe("the handler in Node", () => {
     expect(read).toEqual([]);
   });
 
+  it("keeps small prebuilt pages in memory: a hot page costs one asset read", async () => {
+    const files = folderAssets(out);
+    const read: string[] = [];
+    const call = handler({ fetch: (url) => (read.push(new URL(url).pathname), files.fetch(url)) });
+    const expected = await readFile(join(out, "api/v1/tiny-wages/limit-2/offset-2.json"), "utf8");
+    for (let i = 0; i < 3; i++) expect(await (await call("/api/v1/tiny-wages?limit=2&offset=2")).text()).toBe(expected);
+    expect(read.filter((p) => p.endsWith("offset-2.json"))).toEqual(["/api/v1/tiny-wages/limit-2/offset-2.json"]);
+  });
+
   it("turns a broken output folder into a 500 error object without details", async () => {
     const call = handler({ fetch: () => Promise.resolve(new Response("gone", { status: 500 })) });
     const errors: unknown[] = [];
