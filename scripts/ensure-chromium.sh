@@ -8,13 +8,5 @@ if [ -n "${CHROMIUM_PATH:-}" ]; then
   echo "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable" >&2
   exit 1
 fi
-if [ -x /usr/bin/chromium ]; then exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null 2>&1 || { echo "chromium is missing: apt-get install -y chromium (as root)" >&2; exit 1; }
-  SUDO="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq chromium >/dev/null
+[ -x /usr/bin/chromium ] || bash "$(dirname "$0")/apt-install.sh" chromium
 [ -x /usr/bin/chromium ]
