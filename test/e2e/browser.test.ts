@@ -161,6 +161,23 @@ describe("the site in Chromium", () => {
     await page.close();
   });
 
+  it("passes the axe-core accessibility rules (WCAG 2.1 A and AA) on every page", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    for (const path of ["/", ...IDS.map((id) => `/series/${id}/`)]) {
+      await page.goto(`${server.url}${path}`);
+      if (path.includes("health")) await page.locator("#selection").waitFor({ state: "visible" });
+      await page.addScriptTag({ path: join(ROOT, "node_modules/axe-core/axe.min.js") });
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+        const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+        return result.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
+      });
+      expect(violations, path).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("renders every page at desktop and phone width without errors (screenshots saved)", async () => {
     for (const [name, width, height] of [
       ["desktop", 1280, 900],
