@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { DataStore, serveIndicator, type Assets } from "../../src/api.js";
+import { decodeDataset } from "../../src/columnar.js";
 import type { BuildRun } from "./build-scaling.js";
 import { fmt, percentile, table } from "./table.js";
 
@@ -49,8 +50,20 @@ async function time(f: () => Promise<unknown>): Promise<number> {
   return (performance.now() - t) * 1000;
 }
 
+/** Median time of `f` over `n` calls, in µs. */
+function median(n: number, f: () => unknown): number {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    f();
+    times.push((performance.now() - t) * 1000);
+  }
+  return percentile(times, 50);
+}
+
 export async function functionCpu(runs: readonly BuildRun[], repetitions: number): Promise<string> {
   const rows: string[][] = [];
+  const coldRows: string[][] = [];
   for (const run of runs.filter((r) => r.ok)) {
     const assets = memoryAssets(run.out);
     const manifest = JSON.parse(readFileSync(join(run.out, "_data/manifest.json"), "utf8")) as Manifest;
@@ -61,7 +74,18 @@ export async function functionCpu(runs: readonly BuildRun[], repetitions: number
     const series = catalog.indicators[0]?.series ?? [];
     const first = series.reduce((m, s) => (s.first < m ? s.first : m), "9999");
     const last = series.reduce((m, s) => (s.last > m ? s.last : m), "0000");
-    const longest = Math.max(...series.map((s) => s.points));
+    const longest = series.reduce((m, s) => Math.max(m, s.points), 0);
+    // The isolate's own cold-start work, without the transport of the bytes.
+    const bin = new Uint8Array(readFileSync(join(run.out, `_data/${id}.bin`)));
+    const manifestText = readFileSync(join(run.out, "_data/manifest.json"), "utf8");
+    coldRows.push([
+      run.shape,
+      fmt(run.points),
+      fmt(bin.length / 1e6, 1),
+      fmt(median(9, () => decodeDataset(bin)), 0),
+      fmt(manifestText.length / 1e3),
+      fmt(median(9, () => JSON.parse(manifestText)), 0),
+    ]);
     for (const [name, path] of queries(id, first, last, longest)) {
       const request = () => new Request(`http://bench.test${path}`);
       let bodyBytes = 0;
@@ -81,7 +105,12 @@ export async function functionCpu(runs: readonly BuildRun[], repetitions: number
       rows.push([run.shape, fmt(run.points), name, fmt(cold), fmt(percentile(warm, 50)), fmt(percentile(warm, 99)), String(warm.length), fmt(bodyBytes / 1e3)]);
     }
   }
-  return table(
+  const cold = table(
+    "2b. Cold start of the isolate's own work: decoding the dataset file and parsing the manifest (median of 9, µs)",
+    ["shape", "points", "dataset MB", "decode µs", "manifest KB", "parse µs"],
+    coldRows,
+  );
+  return `${cold}\n` + table(
     `2. Function time per request in Node (src/api.ts over in-memory output files; µs; warm over n requests, up to ${repetitions})`,
     ["shape", "points", "query", "cold µs", "warm p50 µs", "warm p99 µs", "n", "body KB"],
     rows,
