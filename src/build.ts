@@ -13,6 +13,7 @@ import { strongEtag } from "./etag.js";
 import type { IndicatorSource } from "./load.js";
 import { DEFAULT_QUERY, type Dataset, type PageQuery } from "./model.js";
 import { renderOpenApi } from "./openapi.js";
+import { byCodeUnits } from "./order.js";
 import { longestSeries, selectPage } from "./page.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { nextUrl, renderPage } from "./render.js";
@@ -95,9 +96,7 @@ export function countFiles(datasets: readonly Dataset[], options: BuildOptions):
 
 /** The full series as CSV, in API order (date descending, then sub-series ascending). */
 function renderCsv(source: IndicatorSource): string {
-  const rows = [...source.rows].sort((a, b) =>
-    a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.series < b.series ? -1 : a.series > b.series ? 1 : 0,
-  );
+  const rows = [...source.rows].sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
   return stringify(
     rows.map((r) => [r.date, r.series, r.value, r.source, r.note]),
     { header: true, columns: ["date", "series", "value", "source", "note"] },

@@ -7,8 +7,7 @@ import { decodeDataset, encodeDataset, type PlainSeries } from "./columnar.js";
 import type { SourceRow } from "./csv.js";
 import type { IndicatorSource } from "./load.js";
 import type { Dataset } from "./model.js";
-
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { byCodeUnits } from "./order.js";
 
 /** Groups rows by sub-series, newest first; declared sub-series without points are kept, empty. */
 export function plainSeries(source: IndicatorSource): PlainSeries[] {

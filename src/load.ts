@@ -9,6 +9,7 @@ import fg from "fast-glob";
 import { parseCsvFile, type SourceRow } from "./csv.js";
 import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
+import { byCodeUnits } from "./order.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -43,8 +44,6 @@ async function readText(file: string, issues: DataIssue[]): Promise<string | nul
     return null;
   }
 }
-
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function loadIndicator(dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[]) {
   const folder = join(dataDir, name);
@@ -86,7 +85,7 @@ async function loadIndicator(dataDir: string, name: string, issues: DataIssue[],
   }
   const duplicates: DataIssue[] = [];
   for (const list of bySeries.values()) {
-    list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    list.sort((a, b) => byCodeUnits(a.date, b.date));
     for (let i = 1, first = list[0]; i < list.length; i++) {
       const row = list[i] as SourceRow;
       if (first !== undefined && row.date === first.date) {

@@ -13,6 +13,7 @@
  */
 import { barChartSvg, formatValue, lineChartSvg, seriesColor, type ChartSeries } from "./chart.js";
 import { html, raw, type SafeHtml } from "./html.js";
+import { byCodeUnits } from "./order.js";
 
 /** A sub-series with its metadata and points (dates newest first, values as written). */
 export interface ViewSeries {
@@ -31,8 +32,6 @@ export interface FacetSpec {
 /** Chosen value per facet. */
 export type Selection = Record<string, string>;
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * The facets every sub-series has, in order of first appearance, each with its
  * sorted values. A facet only some sub-series declare cannot select among all of
@@ -48,7 +47,7 @@ export function facetSpecs(series: readonly ViewSeries[]): FacetSpec[] {
   }
   return [...values]
     .filter(([name]) => series.every((s) => s.facets[name] !== undefined))
-    .map(([name, set]) => ({ name, values: [...set].sort(byText) }));
+    .map(([name, set]) => ({ name, values: [...set].sort(byCodeUnits) }));
 }
 
 /** The facet compared across in the charts: the one with the most values. */
@@ -101,7 +100,7 @@ export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
     else groups.push([s]);
   }
   // Within a group, the declared order (ids ascending) keeps colours stable.
-  return groups.map((g) => g.sort((a, b) => byText(a.id, b.id)));
+  return groups.map((g) => g.sort((a, b) => byCodeUnits(a.id, b.id)));
 }
 
 export interface ViewInput {
@@ -149,7 +148,7 @@ function dataTable(unit: string, series: readonly ViewSeries[], label: RowLabel)
   // The newest MAX_TABLE_ROWS points at most: enough of each series, never all of them.
   const all = series
     .flatMap((s) => s.dates.slice(0, MAX_TABLE_ROWS).map((date, i) => ({ date, label: label.of(s), id: s.id, value: s.values[i] as string })))
-    .sort((a, b) => byText(b.date, a.date) || byText(a.id, b.id));
+    .sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.id, b.id));
   const total = series.reduce((n, s) => n + s.dates.length, 0);
   const rows = all
     .slice(0, MAX_TABLE_ROWS)
