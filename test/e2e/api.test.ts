@@ -14,6 +14,7 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 import { expectedResponse, readIndicator, resolveRef, type RefIndicator } from "../reference.js";
+import { prng } from "../../scripts/bench/generate.js";
 import { startPagesDev, type PagesDev } from "./pages-dev.js";
 
 const EPOCH = "1700000000";
@@ -104,17 +105,6 @@ function expectPage(r: Fetched, id: string, query: { from?: string | null; to?: 
   expectSuccessHeaders(r);
 }
 
-/** A small seeded PRNG (mulberry32), so every run checks the same windows. */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Runs `task` over `items` with at most `width` at once. */
 async function inBatches<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
@@ -128,7 +118,7 @@ describe("the API through wrangler pages dev", () => {
   });
 
   it.each(IDS)("%s: 200 random windows and pages equal the reference", async (id) => {
-    const random = prng(id.length * 7919);
+    const random = prng(id.length * 7919); // seeded: every run checks the same windows
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
     const dates = [...new Set((refs.get(id) as RefIndicator).points.map((p) => p.date))];
     const dateText = (): string | undefined => {
