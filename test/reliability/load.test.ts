@@ -8,13 +8,15 @@
  * the edge overwrites the header with the real client address.
  */
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimiter } from "../../src/rate-limit.js";
 import { runCli, tempDir } from "../helpers.js";
 import { startPagesDev, type PagesDev } from "../e2e/pages-dev.js";
 
 const LIMIT = 20;
-const WINDOW = 10;
+const WINDOW = 20;
 let server: PagesDev;
 
 beforeAll(async () => {
@@ -32,12 +34,16 @@ interface Outcome {
   status: number;
   retryAfter: string | null;
   body: string;
+  /** When the request was sent and when its response arrived (ms since the epoch). */
+  sent: number;
+  at: number;
 }
 
 async function request(client: string, i: number): Promise<Outcome> {
+  const sent = Date.now();
   const paths = ["/api/v1/domestic-worker-wages?limit=1", "/api/v1/health-insurance-prices?limit=1&from=2026", "/api/v1/domestic-worker-wages?from=2010&limit=3", "/api/v1/nope"];
   const response = await fetch(server.url + (paths[i % paths.length] as string), { headers: { "CF-Connecting-IP": client } });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text() };
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text(), sent, at: Date.now() };
 }
 
 describe("load through wrangler pages dev", () => {
@@ -59,39 +65,44 @@ describe("load through wrangler pages dev", () => {
     const failed = all.filter((o) => o.status >= 500);
     console.log(`load: ${all.length} requests from ${clients.length} clients in ${elapsed.toFixed(1)} s; 429: ${refused.length}; 5xx: ${failed.length}`);
     expect(failed).toEqual([]);
-    // The run fits in one window, so each greedy client is refused exactly its excess.
+    // Checked without depending on speed: a client's window opens at its first request;
+    // while its requests stay within that window it is refused exactly its excess.
     for (const { ip, requests } of clients) {
       const list = outcomes.get(ip) ?? [];
       const count429 = list.filter((o) => o.status === 429).length;
+      // The window opened while the first request was in flight: not before it was sent.
+      const first = (list[0] as Outcome).sent;
+      const oneWindow = (list.at(-1) as Outcome).at - first < (WINDOW - 1) * 1000;
       if (requests <= LIMIT) expect(count429, ip).toBe(0);
-      else expect(count429, ip).toBe(requests - LIMIT);
+      else if (oneWindow) expect(count429, ip).toBe(requests - LIMIT);
+      else expect(count429, ip).toBeLessThanOrEqual(requests - LIMIT);
       for (const o of list.filter((x) => x.status === 429)) {
         const seconds = Number(o.retryAfter);
         expect(Number.isInteger(seconds) && seconds >= 1 && seconds <= WINDOW).toBe(true);
+        // Retry-After points at the end of the window that opened with the first request.
+        if (oneWindow) expect(o.at + seconds * 1000).toBeGreaterThanOrEqual(first + WINDOW * 1000 - 50);
         expect((JSON.parse(o.body) as { error: { code: string } }).error.code).toBe("too_many_requests");
       }
     }
-    // A refused client is served again once its window has passed.
-    const greedy = clients.at(-1)?.ip as string;
-    const wait = Number((await request(greedy, 0)).retryAfter ?? "0");
-    await new Promise((r) => setTimeout(r, wait * 1000 + 100));
-    expect((await request(greedy, 0)).status).toBe(200);
+    // Service again after the window is checked in test/e2e/api.test.ts (3-s window).
   });
 });
 
 describe("limiter memory", () => {
   it("stays bounded with a million distinct clients", () => {
-    const gc = (globalThis as { gc?: () => void }).gc;
+    // A real collection before each reading, so the figure is what the limiter retains.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    gc();
     const started = performance.now();
-    gc?.();
     const before = process.memoryUsage().heapUsed;
     const limiter = new RateLimiter({ limit: 300, windowSeconds: 60, maxClients: 50_000 });
     for (let i = 0; i < 1_000_000; i++) limiter.hit(`2001:db8::${i.toString(16)}`, i);
-    gc?.();
-    const grown = (process.memoryUsage().heapUsed - before) / 2 ** 20;
     const seconds = (performance.now() - started) / 1000;
+    gc();
+    const grown = (process.memoryUsage().heapUsed - before) / 2 ** 20;
     console.log(`limiter: ${limiter.size} counters after 1,000,000 clients in ${seconds.toFixed(2)} s; heap grew ${grown.toFixed(1)} MB`);
     expect(limiter.size).toBe(50_000);
-    expect(grown).toBeLessThan(64);
+    expect(grown).toBeLessThan(32);
   });
 });
