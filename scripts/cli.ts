@@ -8,15 +8,15 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import fg from "fast-glob";
-import { DEFAULT_LIMITS, DEFAULT_MAX_FILES, renderOutput, type IndicatorStats } from "../src/build.js";
-import { parseSiteConfig } from "../src/config.js";
-import { DataError, formatIssue } from "../src/errors.js";
-import { loadData, type LoadResult } from "../src/load.js";
-import { MAX_LIMIT } from "../src/model.js";
-import { nodeFileEffects, writeOutput } from "../src/output.js";
-import { PAGE_SCRIPT } from "../src/site.js";
-import { dataVersion, parseSourceDateEpoch } from "../src/version.js";
-import { bundleClient } from "./bundle-client.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_FILES, renderOutput, type IndicatorStats } from "../src/build/build.js";
+import { parseSiteConfig } from "../src/core/config.js";
+import { DataError, formatIssue } from "../src/source/errors.js";
+import { loadData, type LoadResult } from "../src/source/load.js";
+import { MAX_LIMIT } from "../src/core/model.js";
+import { nodeFileEffects, writeOutput } from "../src/build/output.js";
+import { PAGE_SCRIPT } from "../src/site/site.js";
+import { dataVersion, parseSourceDateEpoch } from "../src/source/version.js";
+import { bundleClient } from "../src/build/bundle-client.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 

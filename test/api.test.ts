@@ -8,8 +8,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DataStore, apiMiddleware, notFound, serveIndicator, type Assets } from "../src/api.js";
-import { RateLimiter } from "../src/rate-limit.js";
+import { DataStore, apiMiddleware, notFound, serveIndicator, type Assets } from "../src/api/handler.js";
+import { RateLimiter } from "../src/api/rate-limit.js";
 import { runCli, tempDir } from "./helpers.js";
 
 let out: string;

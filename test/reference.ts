@@ -1,6 +1,6 @@
 /**
  * An independent reference for API pages, written naively and separately from
- * src/page.ts and src/render.ts: filter, group, sort and slice plain arrays. Tests
+ * src/core/page.ts and src/core/render.ts: filter, group, sort and slice plain arrays. Tests
  * compare what the build (and the function) produce with what this computes.
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -88,7 +88,7 @@ export function rawValues(body: string): string[] {
 
 /**
  * Resolves a query date of full or reduced precision to a day, independently of
- * src/dates.ts: with the platform's UTC calendar arithmetic. `null` when invalid.
+ * src/core/dates.ts: with the platform's UTC calendar arithmetic. `null` when invalid.
  */
 export function resolveRef(text: string, edge: "start" | "end"): string | null {
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(text);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { BuiltIndicator } from "../src/catalog.js";
-import { barChartSvg, lineChartSvg, niceStep } from "../src/chart.js";
-import { decodeDataset, encodeDataset } from "../src/columnar.js";
-import { parseSiteConfig } from "../src/config.js";
-import { escapeHtml, html, raw } from "../src/html.js";
-import type { IndicatorMeta } from "../src/metadata.js";
-import { magnitudeGroups, renderView, type ViewSeries } from "../src/series-view.js";
-import { renderHome, renderIndicatorPage } from "../src/site.js";
+import type { BuiltIndicator } from "../src/build/catalog.js";
+import { barChartSvg, lineChartSvg, niceStep } from "../src/site/chart.js";
+import { decodeDataset, encodeDataset } from "../src/core/columnar.js";
+import { parseSiteConfig } from "../src/core/config.js";
+import { escapeHtml, html, raw } from "../src/core/html.js";
+import type { IndicatorMeta } from "../src/source/metadata.js";
+import { magnitudeGroups, renderView, type ViewSeries } from "../src/site/series-view.js";
+import { renderHome, renderIndicatorPage } from "../src/site/site.js";
 
 const config = parseSiteConfig({ name: "Open Series UY", baseUrl: "https://example.test/", attributionText: "Data: Open Series UY" });
 const EVIL = `<script>alert("x")</script>`;

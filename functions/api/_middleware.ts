@@ -1,8 +1,8 @@
 // Every request routed to the function under /api/: CORS, method check, usage
-// limit and error mapping (src/api.ts). One limiter per isolate.
-import { apiMiddleware } from "../../src/api.js";
-import type { PagesContext } from "../../src/pages-context.js";
-import { RateLimiter, rateLimitConfig } from "../../src/rate-limit.js";
+// limit and error mapping (src/api/handler.ts). One limiter per isolate.
+import { apiMiddleware } from "../../src/api/handler.js";
+import type { PagesContext } from "../../src/api/pages-context.js";
+import { RateLimiter, rateLimitConfig } from "../../src/api/rate-limit.js";
 
 let limiter: RateLimiter | undefined;
 

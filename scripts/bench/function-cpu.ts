@@ -1,5 +1,5 @@
 /**
- * Table 2: time per request of the runtime-agnostic handler (src/api.ts: the code
+ * Table 2: time per request of the runtime-agnostic handler (src/api/handler.ts: the code
  * workerd runs) in Node, over the built synthetic outputs. `env.ASSETS` is played
  * by an in-memory map of the output files, so the times are our code's CPU: no
  * disk or network. Cold = the first request of a fresh isolate (fetch the manifest
@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { DataStore, serveIndicator, type Assets } from "../../src/api.js";
-import { decodeDataset } from "../../src/columnar.js";
+import { DataStore, serveIndicator, type Assets } from "../../src/api/handler.js";
+import { decodeDataset } from "../../src/core/columnar.js";
 import type { BuildRun } from "./build-scaling.js";
 import { fmt, percentile, table } from "./table.js";
 
@@ -111,7 +111,7 @@ export async function functionCpu(runs: readonly BuildRun[], repetitions: number
     coldRows,
   );
   return `${cold}\n` + table(
-    `2. Function time per request in Node (src/api.ts over in-memory output files; µs; warm over n requests, up to ${repetitions})`,
+    `2. Function time per request in Node (src/api/handler.ts over in-memory output files; µs; warm over n requests, up to ${repetitions})`,
     ["shape", "points", "query", "cold µs", "warm p50 µs", "warm p99 µs", "n", "body KB"],
     rows,
   );

@@ -7,8 +7,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DataError } from "../../src/errors.js";
-import { loadData } from "../../src/load.js";
+import { DataError } from "../../src/source/errors.js";
+import { loadData } from "../../src/source/load.js";
 import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 
 const EPOCH = { SOURCE_DATE_EPOCH: "1700000000" };

@@ -13,7 +13,7 @@ import { startPagesDev, type PagesDev } from "../e2e/pages-dev.js";
 let server: PagesDev;
 let tried = 0;
 const statuses = new Map<number, number>();
-const SECRETS = ["wrangler.toml", "package.json", "src/api.ts", "site.config.json"].map((f) => readFileSync(join(ROOT, f), "utf8"));
+const SECRETS = ["wrangler.toml", "package.json", "src/api/handler.ts", "site.config.json"].map((f) => readFileSync(join(ROOT, f), "utf8"));
 
 beforeAll(async () => {
   const out = join(await tempDir(), "dist");

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RateLimiter } from "../../src/rate-limit.js";
+import { RateLimiter } from "../../src/api/rate-limit.js";
 import { runCli, tempDir } from "../helpers.js";
 import { startPagesDev, type PagesDev } from "../e2e/pages-dev.js";
 

@@ -1,7 +1,7 @@
-// GET|HEAD /api/v1/{indicator}: prebuilt file or computed answer (src/api.ts).
+// GET|HEAD /api/v1/{indicator}: prebuilt file or computed answer (src/api/handler.ts).
 // The data cache lives as long as the isolate.
-import { DataStore, serveIndicator } from "../../../src/api.js";
-import type { PagesContext } from "../../../src/pages-context.js";
+import { DataStore, serveIndicator } from "../../../src/api/handler.js";
+import type { PagesContext } from "../../../src/api/pages-context.js";
 
 const store = new DataStore();
 

@@ -3,8 +3,8 @@
  * needed to see them), and in the browser by the page script when the visitor
  * changes the selection. Pure and deterministic; every text is escaped.
  */
-import { dayNumber } from "./columnar.js";
-import { escapeHtml } from "./html.js";
+import { dayNumber } from "../core/columnar.js";
+import { escapeHtml } from "../core/html.js";
 
 /** One line of a line chart. */
 export interface ChartSeries {

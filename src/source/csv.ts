@@ -4,7 +4,7 @@
  * every row is checked and every fault is reported, not just the first.
  */
 import { parse } from "csv-parse/sync";
-import { isCalendarDate } from "./dates.js";
+import { isCalendarDate } from "../core/dates.js";
 import { quote, type DataIssue } from "./errors.js";
 
 /** One validated data row, with where it came from. */

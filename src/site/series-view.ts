@@ -1,7 +1,7 @@
 /**
  * What an indicator page shows for a selection of its sub-series: the charts, the
  * latest values and the data table, as HTML. The build renders the default
- * selection into the static page; the page script (src/client/series-page.ts)
+ * selection into the static page; the page script (src/site/client/series-page.ts)
  * renders the visitor's choice with this same code.
  *
  * - Indicators whose sub-series have facets (health insurance prices: provider,
@@ -12,8 +12,8 @@
  *   similar magnitude so that no line is flattened against the axis.
  */
 import { barChartSvg, formatValue, lineChartSvg, seriesColor, type ChartSeries } from "./chart.js";
-import { html, raw, type SafeHtml } from "./html.js";
-import { byCodeUnits } from "./order.js";
+import { html, raw, type SafeHtml } from "../core/html.js";
+import { byCodeUnits } from "../core/order.js";
 
 /** A sub-series with its metadata and points (dates newest first, values as written). */
 export interface ViewSeries {

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { ApiError } from "./api-error.js";
-import { resolveDate } from "./dates.js";
-import { quote } from "./errors.js";
-import { DEFAULT_LIMIT, MAX_LIMIT, type PageQuery } from "./model.js";
+import { resolveDate } from "../core/dates.js";
+import { quote } from "../source/errors.js";
+import { DEFAULT_LIMIT, MAX_LIMIT, type PageQuery } from "../core/model.js";
 
 /** The parameters the endpoint reads. */
 export const PARAMETERS = ["from", "to", "limit", "offset"] as const;

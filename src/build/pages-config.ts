@@ -3,7 +3,7 @@
  * `_routes.json` (which paths invoke the function) and `_headers` (headers of the
  * static files, which the function does not touch).
  */
-import { endpointPath } from "./render.js";
+import { endpointPath } from "../core/render.js";
 
 /** Cloudflare's limit on `_headers` rules. */
 export const MAX_HEADER_RULES = 100;

@@ -2,11 +2,11 @@
  * `api/v1/index.json`: the catalog of indicators, their sub-series, units,
  * sources and the links to the endpoint, the site page and the downloads.
  */
-import { indicatorPageUrl, type SiteConfig } from "./config.js";
-import type { IndicatorSource } from "./load.js";
-import type { PlainSeries } from "./columnar.js";
-import type { Dataset } from "./model.js";
-import { endpointPath } from "./render.js";
+import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
+import type { IndicatorSource } from "../source/load.js";
+import type { PlainSeries } from "../core/columnar.js";
+import type { Dataset } from "../core/model.js";
+import { endpointPath } from "../core/render.js";
 
 /** One indicator with its data: sub-series as plain arrays and the decoded dataset. */
 export interface BuiltIndicator {

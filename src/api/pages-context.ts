@@ -2,7 +2,7 @@
  * The part of Cloudflare Pages' `EventContext` the functions use, typed here so
  * the project needs no runtime-specific type package.
  */
-import type { Assets } from "./api.js";
+import type { Assets } from "./handler.js";
 
 /** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
 export interface Env {

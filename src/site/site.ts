@@ -4,14 +4,14 @@
  * by default; charts are inline SVG, so every page is complete without a script.
  * Nothing is requested from another site (no fonts, CDNs or analytics).
  */
-import type { BuiltIndicator } from "./catalog.js";
-import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "./config.js";
-import { html, raw, type SafeHtml } from "./html.js";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "./model.js";
-import { endpointPath } from "./render.js";
+import type { BuiltIndicator } from "../build/catalog.js";
+import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
+import { html, raw, type SafeHtml } from "../core/html.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../core/model.js";
+import { endpointPath } from "../core/render.js";
 import { defaultSelection, facetSpecs, renderView, type ViewSeries } from "./series-view.js";
 
-/** Path of the bundled page script (src/client/series-page.ts). */
+/** Path of the bundled page script (src/site/client/series-page.ts). */
 export const PAGE_SCRIPT = "assets/series-page.js";
 
 function layout(config: SiteConfig, title: string, description: string, body: SafeHtml, script = false): string {

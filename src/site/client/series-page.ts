@@ -5,7 +5,7 @@
  * uses, src/series-view.ts), a shareable `#provider=…` address, and the copy button
  * of the attribution snippet. It only requests files of the same site.
  */
-import { decodeDataset } from "../columnar.js";
+import { decodeDataset } from "../../core/columnar.js";
 import { normaliseSelection, renderView, type Selection, type ViewSeries } from "../series-view.js";
 
 interface PageConfig {

@@ -3,12 +3,12 @@
  * indicators the build publishes so the list of ids can never drift from the data.
  */
 import type { BuiltIndicator } from "./catalog.js";
-import type { SiteConfig } from "./config.js";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "./model.js";
-import { selectPage } from "./page.js";
+import type { SiteConfig } from "../core/config.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../core/model.js";
+import { selectPage } from "../core/page.js";
 import { EXPOSED_HEADERS } from "./pages-config.js";
-import { MAX_OFFSET } from "./query.js";
-import { renderPage } from "./render.js";
+import { MAX_OFFSET } from "../api/query.js";
+import { renderPage } from "../core/render.js";
 
 const dateParam = (name: string, edge: string) => ({
   name,

@@ -3,11 +3,11 @@
  * id, newest first, encoded into the binary dataset file and decoded back, so the
  * build renders its pages from exactly what the function will read.
  */
-import { decodeDataset, encodeDataset, type PlainSeries } from "./columnar.js";
-import type { SourceRow } from "./csv.js";
-import type { IndicatorSource } from "./load.js";
-import type { Dataset } from "./model.js";
-import { byCodeUnits } from "./order.js";
+import { decodeDataset, encodeDataset, type PlainSeries } from "../core/columnar.js";
+import type { SourceRow } from "../source/csv.js";
+import type { IndicatorSource } from "../source/load.js";
+import type { Dataset } from "../core/model.js";
+import { byCodeUnits } from "../core/order.js";
 
 /** Groups rows by sub-series, newest first; declared sub-series without points are kept, empty. */
 export function plainSeries(source: IndicatorSource): PlainSeries[] {

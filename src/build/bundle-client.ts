@@ -1,5 +1,5 @@
 /**
- * Bundles the page script (src/client/series-page.ts and what it imports from
+ * Bundles the page script (src/site/client/series-page.ts and what it imports from
  * src/) into one dependency-free file for browsers. Deterministic: the same
  * sources give the same bytes.
  */
@@ -8,7 +8,7 @@ import { build } from "esbuild";
 
 export async function bundleClient(root: string): Promise<Uint8Array> {
   const result = await build({
-    entryPoints: [join(root, "src/client/series-page.ts")],
+    entryPoints: [join(root, "src/site/client/series-page.ts")],
     bundle: true,
     format: "iife",
     target: "es2020",

@@ -8,17 +8,17 @@
  *   served from that file; any other is computed with the build's own renderer.
  */
 import { ApiError, asApiError, errorResponse } from "./api-error.js";
-import type { Manifest } from "./build.js";
-import { decodeDataset } from "./columnar.js";
-import { notModified } from "./conditional.js";
-import { strongEtag } from "./etag.js";
-import { quote } from "./errors.js";
-import type { Dataset } from "./model.js";
-import { selectPage } from "./page.js";
-import { EXPOSED_HEADERS } from "./pages-config.js";
+import type { Manifest } from "../build/build.js";
+import { decodeDataset } from "../core/columnar.js";
+import { notModified } from "../core/conditional.js";
+import { strongEtag } from "../core/etag.js";
+import { quote } from "../source/errors.js";
+import type { Dataset } from "../core/model.js";
+import { selectPage } from "../core/page.js";
+import { EXPOSED_HEADERS } from "../build/pages-config.js";
 import { parseQuery } from "./query.js";
 import { rateLimitHeader, rateLimitPolicyHeader, type RateLimiter } from "./rate-limit.js";
-import { nextUrl, renderPage } from "./render.js";
+import { nextUrl, renderPage } from "../core/render.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
 export interface Assets {

@@ -9,7 +9,7 @@ import fg from "fast-glob";
 import { parseCsvFile, type SourceRow } from "./csv.js";
 import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
-import { byCodeUnits } from "./order.js";
+import { byCodeUnits } from "../core/order.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {

@@ -6,19 +6,19 @@
 import { stringify } from "csv-stringify/sync";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog, type BuiltIndicator } from "./catalog.js";
-import { attributionAnchor, type SiteConfig } from "./config.js";
+import { attributionAnchor, type SiteConfig } from "../core/config.js";
 import { indicatorData } from "./dataset.js";
-import { BuildError } from "./errors.js";
-import { strongEtag } from "./etag.js";
-import type { IndicatorSource } from "./load.js";
-import { DEFAULT_QUERY, type Dataset, type PageQuery } from "./model.js";
+import { BuildError } from "../source/errors.js";
+import { strongEtag } from "../core/etag.js";
+import type { IndicatorSource } from "../source/load.js";
+import { DEFAULT_QUERY, type Dataset, type PageQuery } from "../core/model.js";
 import { renderOpenApi } from "./openapi.js";
-import { byCodeUnits } from "./order.js";
-import { longestSeries, selectPage } from "./page.js";
+import { byCodeUnits } from "../core/order.js";
+import { longestSeries, selectPage } from "../core/page.js";
 import { headersFile, routesJson } from "./pages-config.js";
-import { nextUrl, renderPage } from "./render.js";
+import { nextUrl, renderPage } from "../core/render.js";
 import type { WriteFile } from "./output.js";
-import { renderHome, renderIndicatorPage, renderNotFound } from "./site.js";
+import { renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
 
 /** The prebuilt limits when `--limits` is not given (DESIGN §4). */
 export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, 5000];
