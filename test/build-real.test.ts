@@ -39,7 +39,7 @@ describe("npm run build on the real data", () => {
   it("exits 0 and prints a summary table", () => {
     expect(buildA.code).toBe(0);
     expect(buildA.stdout).toMatch(/^indicator\s+sub-series\s+points\s+files\s+bytes$/m);
-    expect(buildA.stdout).toMatch(/^health-insurance-prices\s+1512\s+22872\s/m);
+    expect(buildA.stdout).toMatch(/^health-insurance-prices\s+1554\s+22914\s/m);
     expect(buildA.stdout).toMatch(/^domestic-worker-wages\s+6\s+46\s/m);
   });
 
@@ -96,8 +96,8 @@ describe("npm run build on the real data", () => {
     };
     expect(catalog.indicators.map((i) => i.id)).toEqual(IDS);
     const hip = catalog.indicators[1];
-    expect(hip?.series).toHaveLength(1512);
-    expect(hip?.points).toBe(22872);
+    expect(hip?.series).toHaveLength(1554);
+    expect(hip?.points).toBe(22914);
     expect(Object.keys(hip?.series[0]?.facets ?? {}).sort()).toEqual(["item", "provider", "regime"]);
     expect(hip?.links).toEqual({
       endpoint: "/api/v1/health-insurance-prices",
