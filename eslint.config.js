@@ -1,5 +1,21 @@
-// Lint configuration: typescript-eslint's recommended type-aware rules, zero warnings allowed.
+// Lint configuration: typescript-eslint's recommended type-aware rules, zero warnings
+// allowed, and the runtime boundaries of src/ (docs/DESIGN.md §5): `core/` runs in
+// Node, workerd and the browser, `api/` in workerd, `site/client/` in the browser,
+// so none of them may import Node's modules or the Node-only folders.
 import tseslint from "typescript-eslint";
+
+const NODE_ONLY = ["node:*", "fast-glob", "commander", "esbuild", "csv-parse", "csv-parse/*", "csv-stringify", "csv-stringify/*"];
+const boundary = (folders, message) => ({
+  "no-restricted-imports": [
+    "error",
+    {
+      patterns: [
+        { group: NODE_ONLY, message: `${message}: no Node-only module here.` },
+        { group: folders.map((folder) => `**/${folder}/*`), message: `${message}: it may not import ${folders.join(", ")}.` },
+      ],
+    },
+  ],
+});
 
 export default tseslint.config(
   { ignores: ["dist/", "dist.*/", "node_modules/", ".wrangler/", "test-artifacts/", "test/fixtures/**/expected/**"] },
@@ -11,5 +27,8 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  { files: ["src/core/**/*.ts"], rules: boundary(["api", "build", "source", "site"], "src/core/ runs in every runtime") },
+  { files: ["src/api/**/*.ts", "functions/**/*.ts"], rules: boundary(["build", "source", "site"], "src/api/ runs in workerd") },
+  { files: ["src/site/client/**/*.ts"], rules: boundary(["api", "build", "source"], "src/site/client/ runs in the browser") },
   { files: ["*.js"], ...tseslint.configs.disableTypeChecked },
 );

@@ -1,4 +1,4 @@
-/** Shared helpers of the tests: running the real CLI and reading output trees. */
+/** Shared helpers of the tests: the CLI in process (and as a child process), output trees. */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -6,6 +6,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fg from "fast-glob";
+import { bundleClient } from "../src/build/bundle-client.js";
+import { runCli as run } from "../src/build/cli.js";
+import { nodeBuildEffects } from "../src/build/effects.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 
@@ -15,8 +18,31 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `scripts/cli.ts` with the given arguments in a child process, as npm scripts do. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** The page script, bundled once per test process (a stand-in for the build's bundling effect). */
+let bundle: Promise<Uint8Array> | undefined;
+
+/**
+ * Runs the CLI in process, as `npm run build|validate` would from the project
+ * folder, with its output captured. The real effects, but the page script is
+ * bundled once per test process.
+ */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(args, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    env,
+    root: ROOT,
+    cwd: ROOT,
+    effects: async (log) => ({ ...(await nodeBuildEffects(ROOT, log)), bundleClient: () => (bundle ??= bundleClient(ROOT)) }),
+  });
+  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
+  return { code, stdout: text(out), stderr: text(err) };
+}
+
+/** Runs `scripts/cli.ts` in a child process, exactly as npm scripts do (for what only a process shows). */
+export function runCliProcess(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((done) => {
     execFile(
       process.execPath,

@@ -1,12 +1,12 @@
-// Every request routed to the function under /api/: CORS, method check, usage
-// limit and error mapping (src/api/handler.ts). One limiter per isolate.
-import { apiMiddleware } from "../../src/api/handler.js";
-import type { PagesContext } from "../../src/api/pages-context.js";
-import { RateLimiter, rateLimitConfig } from "../../src/api/rate-limit.js";
+// Every request under /api/ that _routes.json sends to the function, answered by the
+// one portable handler (src/api/handler.ts), which routes, limits and answers. A
+// middleware rather than a `[[path]]` route: Pages runs a middleware for every path
+// under /api/, also one with an empty segment (`/api//x`) that no route matches.
+// One Api per isolate: its usage limiter and data cache live as long as the isolate.
+import { Api, type Env } from "../../src/api/handler.js";
 
-let limiter: RateLimiter | undefined;
+const api = new Api();
 
-export function onRequest(context: PagesContext): Promise<Response> {
-  limiter ??= new RateLimiter(rateLimitConfig(context.env));
-  return apiMiddleware(context.request, limiter, () => context.next());
+export function onRequest(context: { request: Request; env: Env }): Promise<Response> {
+  return api.fetch(context.request, context.env);
 }

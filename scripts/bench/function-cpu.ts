@@ -8,8 +8,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { DataStore, serveIndicator, type Assets } from "../../src/api/handler.js";
+import type { Assets } from "../../src/api/data-store.js";
+import { Api } from "../../src/api/handler.js";
 import { decodeDataset } from "../../src/core/columnar.js";
+import { MANIFEST_PATH, type Manifest } from "../../src/core/manifest.js";
+import { CATALOG_PATH, datasetPath, endpointPath, outputFile } from "../../src/core/paths.js";
 import type { BuildRun } from "./build-scaling.js";
 import { fmt, percentile, table } from "./table.js";
 
@@ -26,10 +29,6 @@ function memoryAssets(dir: string): Assets {
   };
 }
 
-interface Manifest {
-  indicators: Record<string, unknown>;
-}
-
 /** The queries of the table, for an indicator whose points span `first`…`last` with `longest` per sub-series. */
 function queries(id: string, first: string, last: string, longest: number): [string, string][] {
   const t0 = Date.parse(first);
@@ -37,10 +36,10 @@ function queries(id: string, first: string, last: string, longest: number): [str
   const at = (f: number) => new Date(t0 + (t1 - t0) * f).toISOString().slice(0, 10);
   const deep = Math.max(0, longest - 13);
   return [
-    ["prebuilt (default page)", `/api/v1/${id}`],
-    ["computed window, limit 100", `/api/v1/${id}?from=${at(1 / 3)}&to=${at(2 / 3)}&limit=100`],
-    ["deep offset, limit 10", `/api/v1/${id}?from=${first}&limit=10&offset=${deep}`],
-    ["narrow from/to", `/api/v1/${id}?from=${at(0.5)}&to=${at(0.52)}`],
+    ["prebuilt (default page)", endpointPath(id)],
+    ["computed window, limit 100", `${endpointPath(id)}?from=${at(1 / 3)}&to=${at(2 / 3)}&limit=100`],
+    ["deep offset, limit 10", `${endpointPath(id)}?from=${first}&limit=10&offset=${deep}`],
+    ["narrow from/to", `${endpointPath(id)}?from=${at(0.5)}&to=${at(0.52)}`],
   ];
 }
 
@@ -66,9 +65,10 @@ export async function functionCpu(runs: readonly BuildRun[], repetitions: number
   const coldRows: string[][] = [];
   for (const run of runs.filter((r) => r.ok)) {
     const assets = memoryAssets(run.out);
-    const manifest = JSON.parse(readFileSync(join(run.out, "_data/manifest.json"), "utf8")) as Manifest;
+    const manifestText = readFileSync(join(run.out, outputFile(MANIFEST_PATH)), "utf8");
+    const manifest = JSON.parse(manifestText) as Manifest;
     const id = Object.keys(manifest.indicators)[0] as string;
-    const catalog = JSON.parse(readFileSync(join(run.out, "api/v1/index.json"), "utf8")) as {
+    const catalog = JSON.parse(readFileSync(join(run.out, outputFile(CATALOG_PATH)), "utf8")) as {
       indicators: { series: { first: string; last: string; points: number }[] }[];
     };
     const series = catalog.indicators[0]?.series ?? [];
@@ -76,8 +76,7 @@ export async function functionCpu(runs: readonly BuildRun[], repetitions: number
     const last = series.reduce((m, s) => (s.last > m ? s.last : m), "0000");
     const longest = series.reduce((m, s) => Math.max(m, s.points), 0);
     // The isolate's own cold-start work, without the transport of the bytes.
-    const bin = new Uint8Array(readFileSync(join(run.out, `_data/${id}.bin`)));
-    const manifestText = readFileSync(join(run.out, "_data/manifest.json"), "utf8");
+    const bin = new Uint8Array(readFileSync(join(run.out, outputFile(datasetPath(id)))));
     coldRows.push([
       run.shape,
       fmt(run.points),
@@ -89,19 +88,21 @@ export async function functionCpu(runs: readonly BuildRun[], repetitions: number
     for (const [name, path] of queries(id, first, last, longest)) {
       const request = () => new Request(`http://bench.test${path}`);
       let bodyBytes = 0;
-      const answer = async (store: DataStore) => {
-        const response = await serveIndicator(request(), id, assets, store);
+      // The entry workerd calls; a fresh `Api` is a fresh isolate.
+      const env = { ASSETS: assets, RATE_LIMIT_REQUESTS: "1000000000" };
+      const answer = async (api: Api) => {
+        const response = await api.fetch(request(), env);
         bodyBytes = (await response.arrayBuffer()).byteLength;
         if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
       };
-      const cold = await time(() => answer(new DataStore()));
-      const store = new DataStore();
-      await answer(store);
+      const cold = await time(() => answer(new Api()));
+      const api = new Api();
+      await answer(api);
       // Up to `repetitions` requests, but at most ~3 s per query (at least 5): a
       // query answering a million points takes long enough to need fewer.
       const warm: number[] = [];
       const until = performance.now() + 3_000;
-      for (let i = 0; i < repetitions && (i < 5 || performance.now() < until); i++) warm.push(await time(() => answer(store)));
+      for (let i = 0; i < repetitions && (i < 5 || performance.now() < until); i++) warm.push(await time(() => answer(api)));
       rows.push([run.shape, fmt(run.points), name, fmt(cold), fmt(percentile(warm, 50)), fmt(percentile(warm, 99)), String(warm.length), fmt(bodyBytes / 1e3)]);
     }
   }

@@ -1,26 +1,11 @@
 /**
- * The API's few error kinds and their one JSON shape (DESIGN §2, "Errors"):
+ * The API's few error kinds and their one JSON shape (docs/DESIGN.md §2, "Errors"):
  * `{"error":{"code","message","detail"}}`, never cached, never a stack trace.
+ * Each error the API sends is made by one constructor here, which the function
+ * and the OpenAPI examples both call.
  */
-
-export type ErrorCode = "bad_request" | "not_found" | "method_not_allowed" | "too_many_requests" | "internal_error";
-
-const STATUS: Record<ErrorCode, number> = {
-  bad_request: 400,
-  not_found: 404,
-  method_not_allowed: 405,
-  too_many_requests: 429,
-  internal_error: 500,
-};
-
-/** General human text per code; `detail` says what exactly was wrong. */
-const MESSAGE: Record<ErrorCode, string> = {
-  bad_request: "The request's parameters are not valid.",
-  not_found: "There is no such resource.",
-  method_not_allowed: "This method is not allowed here.",
-  too_many_requests: "Too many requests: the usage limit is exceeded; retry later.",
-  internal_error: "Internal error: the request could not be answered.",
-};
+import { ALLOWED_METHODS, CACHE_CONTROL, ERRORS, JSON_CONTENT_TYPE, quote, type ErrorCode } from "../core/contract.js";
+import { CATALOG_PATH } from "../core/paths.js";
 
 /** An error the API answers with its JSON error object. */
 export class ApiError extends Error {
@@ -35,21 +20,51 @@ export class ApiError extends Error {
   }
 
   get status(): number {
-    return STATUS[this.code];
+    return ERRORS[this.code].status;
   }
 }
 
 /** The error body's text. */
 export function errorBody(code: ErrorCode, detail: string): string {
-  return JSON.stringify({ error: { code, message: MESSAGE[code], detail } });
+  return JSON.stringify({ error: { code, message: ERRORS[code].message, detail } });
 }
 
 /** The response for an error: JSON, `no-store` (an error must not be pinned at the edge). */
 export function errorResponse(error: ApiError, method: string): Response {
   const headers = new Headers(error.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
-  headers.set("Cache-Control", "no-store");
+  headers.set("Content-Type", JSON_CONTENT_TYPE);
+  headers.set("Cache-Control", CACHE_CONTROL.error);
   return new Response(method === "HEAD" ? null : errorBody(error.code, error.detail), { status: error.status, headers });
+}
+
+/** A 400 whose `detail` begins with the parameter's name. */
+export function badRequest(detail: string): ApiError {
+  return new ApiError("bad_request", detail);
+}
+
+/** A 404 for an indicator id that is not published. */
+export function unknownIndicator(indicator: string): ApiError {
+  return new ApiError("not_found", `indicator: there is no indicator ${quote(indicator)}; the list is at ${CATALOG_PATH}`);
+}
+
+/** A 404 for any other path under `/api/` that reaches the function. */
+export function unknownPath(path: string): ApiError {
+  return new ApiError("not_found", `path: nothing at ${quote(path, 80)}; the API's endpoints are listed at ${CATALOG_PATH}`);
+}
+
+/** A 405, with `Allow`. */
+export function methodNotAllowed(method: string): ApiError {
+  const allowed = ALLOWED_METHODS.join(", ");
+  return new ApiError("method_not_allowed", `method: ${quote(method)} is not allowed; use ${allowed}`, { Allow: allowed });
+}
+
+/** A 429, with `Retry-After` in whole seconds. */
+export function tooManyRequests(limit: number, windowSeconds: number, retrySeconds: number): ApiError {
+  return new ApiError(
+    "too_many_requests",
+    `rate: over the limit of ${limit} requests per ${windowSeconds} s for this address; retry in ${retrySeconds} s`,
+    { "Retry-After": String(retrySeconds) },
+  );
 }
 
 /** Any thrown value as an `ApiError`: unknown errors become `internal_error` without their details. */

@@ -11,6 +11,7 @@
  * taking its first key after many deletions walks the deleted entries, which made
  * a million distinct clients take a minute).
  */
+import { RATE_LIMIT } from "../core/contract.js";
 
 export interface RateLimitConfig {
   /** Requests allowed per client and window. */
@@ -20,8 +21,6 @@ export interface RateLimitConfig {
   /** Most counters kept at once. */
   readonly maxClients: number;
 }
-
-export const DEFAULT_RATE_LIMIT: RateLimitConfig = { limit: 300, windowSeconds: 60, maxClients: 50_000 };
 
 /** The verdict on one request, with what the RateLimit headers report. */
 export interface RateDecision {
@@ -46,10 +45,11 @@ export function rateLimitConfig(vars: Record<string, unknown>): RateLimitConfig 
     const n = typeof value === "string" && /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
     return n >= 1 ? n : fallback;
   };
+  const { defaults, vars: names } = RATE_LIMIT;
   return {
-    limit: positive("RATE_LIMIT_REQUESTS", DEFAULT_RATE_LIMIT.limit),
-    windowSeconds: positive("RATE_LIMIT_WINDOW_SECONDS", DEFAULT_RATE_LIMIT.windowSeconds),
-    maxClients: positive("RATE_LIMIT_MAX_CLIENTS", DEFAULT_RATE_LIMIT.maxClients),
+    limit: positive(names.limit, defaults.limit),
+    windowSeconds: positive(names.windowSeconds, defaults.windowSeconds),
+    maxClients: positive(names.maxClients, defaults.maxClients),
   };
 }
 
@@ -115,10 +115,10 @@ export class RateLimiter {
 
 /** The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers-10 §4). */
 export function rateLimitPolicyHeader(config: RateLimitConfig): string {
-  return `"default";q=${config.limit};w=${config.windowSeconds}`;
+  return `"${RATE_LIMIT.policy}";q=${config.limit};w=${config.windowSeconds}`;
 }
 
 /** The IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers-10 §5). */
 export function rateLimitHeader(decision: RateDecision): string {
-  return `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
+  return `"${RATE_LIMIT.policy}";r=${decision.remaining};t=${decision.resetSeconds}`;
 }

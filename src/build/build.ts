@@ -1,40 +1,62 @@
 /**
- * The build (DESIGN §4): validated indicators → every output file, each handed to
- * `write` as soon as it is rendered (`renderOutput`), which src/output.ts writes
- * into a temporary folder that replaces the old output only when complete.
+ * The build (docs/DESIGN.md §4) as one in-process function, `build(options,
+ * effects)`: read and validate `data/`, plan every output file, check the plan
+ * against the file budget, then render and write the files one by one into a
+ * temporary folder that replaces the old output only when complete
+ * (src/build/output.ts). Everything it touches outside memory comes in `effects`.
  */
+import { resolve } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { formatRFC7231 } from "date-fns";
-import { renderCatalog, type BuiltIndicator } from "./catalog.js";
-import { attributionAnchor, type SiteConfig } from "../core/config.js";
-import { indicatorData } from "./dataset.js";
-import { BuildError } from "../source/errors.js";
-import { strongEtag } from "../core/etag.js";
-import type { IndicatorSource } from "../source/load.js";
-import { DEFAULT_QUERY, type Dataset, type PageQuery } from "../core/model.js";
+import { renderCatalog } from "./catalog.js";
+import { buildIndicator, type BuiltIndicator } from "./dataset.js";
+import type { BuildEffects, Log } from "./effects.js";
 import { renderOpenApi } from "./openapi.js";
+import { writeOutput } from "./output.js";
+import { headersFile, routesJson } from "./pages-config.js";
+import { parseSiteConfig } from "./site-config.js";
+import { attributionAnchor, type SiteConfig } from "../core/config.js";
+import { LIMIT } from "../core/contract.js";
+import { strongEtag } from "../core/etag.js";
+import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
+import { DEFAULT_QUERY, type PageQuery } from "../core/model.js";
 import { byCodeUnits } from "../core/order.js";
 import { longestSeries, selectPage } from "../core/page.js";
-import { headersFile, routesJson } from "./pages-config.js";
+import {
+  CATALOG_PATH,
+  OPENAPI_PATH,
+  PAGE_SCRIPT_PATH,
+  csvPath,
+  datasetPath,
+  defaultPagePath,
+  outputFile,
+  seriesPagePath,
+} from "../core/paths.js";
 import { nextUrl, renderPage } from "../core/render.js";
-import type { WriteFile } from "./output.js";
+import { BuildError, DataError, formatIssue } from "../source/errors.js";
+import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
 import { renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
 
-/** The prebuilt limits when `--limits` is not given (DESIGN §4). */
-export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, 5000];
+/** The prebuilt limits when `--limits` is not given (docs/DESIGN.md §4). */
+export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, LIMIT.max];
 /** Cloudflare Pages' per-site file limit on the free plan. */
 export const DEFAULT_MAX_FILES = 20_000;
 
 export interface BuildOptions {
-  readonly config: SiteConfig;
+  /** The data folder. */
+  readonly data: string;
+  /** The output folder. */
+  readonly out: string;
+  /** The site configuration file (`site.config.json`). */
+  readonly configFile: string;
+  /** Replaces the configuration's public base URL. */
+  readonly siteUrl?: string | undefined;
   /** Prebuilt page sizes; every offset `0, L, 2L, …` that holds points is written for each. */
   readonly limits: readonly number[];
   /** The file budget: the build stops before writing anything beyond it. */
   readonly maxFiles: number;
-  /** Data version time of each indicator, seconds since the epoch (DESIGN §4). */
-  readonly versions: ReadonlyMap<string, number>;
-  /** Files of `public/` copied as they are: relative path → bytes. */
-  readonly publicFiles: ReadonlyMap<string, Uint8Array>;
+  /** `SOURCE_DATE_EPOCH`: the data version time of every indicator, when set. */
+  readonly sourceDateEpoch?: number | undefined;
 }
 
 /** Per-indicator figures for the build summary. */
@@ -42,56 +64,45 @@ export interface IndicatorStats {
   readonly id: string;
   readonly series: number;
   readonly points: number;
+  files: number;
+  bytes: number;
+}
+
+export interface BuildResult {
+  readonly stats: readonly IndicatorStats[];
+  /** Files written. */
   readonly files: number;
-  readonly bytes: number;
 }
 
-/** The internal index the function reads: where each prebuilt page is and its ETag. */
-export interface Manifest {
-  readonly indicators: Record<
-    string,
-    {
-      /** HTTP-date of the data version: `Last-Modified` of every response. */
-      readonly lastModified: string;
-      /** Path of the full dataset (`_data/<indicator>.bin`, src/columnar.ts). */
-      readonly dataset: string;
-      /** Prebuilt pages by `"<limit>/<offset>"`: their path, strong ETag and `meta.next`. */
-      readonly pages: Record<string, PrebuiltPage>;
-    }
-  >;
-}
-
-/** Where a prebuilt page is, so the function can serve it (and answer 304 or HEAD) without reading it. */
-export interface PrebuiltPage {
+/** One file of the output, planned before any is rendered. */
+export interface PlannedFile {
+  /** Path relative to the output folder. */
   readonly path: string;
-  readonly etag: string;
-  /** The page's `meta.next`, for the `Link` header. */
-  readonly next: string | null;
-  /** Its size in bytes (the function keeps small pages in memory). */
-  readonly bytes: number;
+  /** The indicator the file belongs to, for the summary. */
+  readonly indicator?: string;
+  render(): string | Uint8Array | Promise<string | Uint8Array>;
 }
 
-/** The prebuilt page queries of one limit: offsets `0, L, 2L, …` below the longest sub-series. */
-function prebuiltQueries(dataset: Dataset, limits: readonly number[]): PageQuery[] {
-  const longest = longestSeries(dataset);
+/** What the plan is made from. */
+export interface PlanInput {
+  readonly config: SiteConfig;
+  readonly indicators: readonly BuiltIndicator[];
+  readonly limits: readonly number[];
+  /** Data version time of each indicator, seconds since the epoch. */
+  readonly versions: ReadonlyMap<string, number>;
+  /** Files of `public/`: relative path → bytes. */
+  readonly publicFiles: ReadonlyMap<string, Uint8Array>;
+  readonly pageScript: Uint8Array;
+}
+
+/** The prebuilt page queries: for each limit `L`, the offsets `0, L, 2L, …` below the longest sub-series. */
+function prebuiltQueries(indicator: BuiltIndicator, limits: readonly number[]): PageQuery[] {
+  const longest = longestSeries(indicator.dataset);
   const queries: PageQuery[] = [];
   for (const limit of limits) {
-    for (let offset = 0; offset < longest; offset += limit) queries.push({ from: null, to: null, limit, offset });
+    for (let offset = 0; offset < longest; offset += limit) queries.push({ ...DEFAULT_QUERY, limit, offset });
   }
   return queries;
-}
-
-/** Files an indicator adds besides its pages: index.json, data.csv, series page, `_data` file. */
-const FILES_PER_INDICATOR = 4;
-/** Files the build always writes besides `public/`: home, 404, catalog, OpenAPI, manifest, `_routes.json`, `_headers`. */
-const FIXED_FILES = 7;
-
-/** Counts the files a build would write, before rendering any of them. */
-export function countFiles(datasets: readonly Dataset[], options: BuildOptions): number {
-  const publicCount = [...options.publicFiles.keys()].filter((p) => p !== "_headers").length;
-  let count = FIXED_FILES + publicCount;
-  for (const dataset of datasets) count += FILES_PER_INDICATOR + prebuiltQueries(dataset, options.limits).length;
-  return count;
 }
 
 /** The full series as CSV, in API order (date descending, then sub-series ascending). */
@@ -104,87 +115,138 @@ function renderCsv(source: IndicatorSource): string {
 }
 
 /**
- * Renders every output file and hands it to `write`, in a fixed order. The same
- * indicators and options give the same bytes. Returns the per-indicator figures
- * and the number of files written.
- * @throws BuildError when the output would exceed the file budget (before any write).
+ * Every file of the output, in the order they are rendered: each indicator's
+ * pages, default page, CSV, site page and dataset; then the site-wide files; the
+ * manifest comes after every page, whose ETags it lists. Nothing is rendered
+ * here: the plan's length is the file budget's count.
  */
-export async function renderOutput(
-  indicators: readonly IndicatorSource[],
-  options: BuildOptions,
-  write: WriteFile,
-): Promise<{ stats: IndicatorStats[]; files: number }> {
-  const { config } = options;
-  const built: (BuiltIndicator & { file: Uint8Array })[] = indicators.map((source) => ({
-    source,
-    ...indicatorData(source, attributionAnchor(config, source.meta.id)),
-  }));
-  const fileCount = countFiles(
-    built.map((b) => b.dataset),
-    options,
-  );
-  if (fileCount > options.maxFiles) {
-    throw new BuildError(
-      `the output would hold ${fileCount} files, over the budget of ${options.maxFiles}: ` +
-        `prebuild fewer or larger limits (--limits, now ${options.limits.join(",")}) or raise --max-files`,
-    );
-  }
-
-  let written = 0;
-  const emit: WriteFile = async (path, body) => {
-    written++;
-    await write(path, body);
-  };
-  const stats: IndicatorStats[] = [];
+export function planOutput(input: PlanInput): PlannedFile[] {
+  const { config } = input;
+  const plan: PlannedFile[] = [];
   const manifest: Manifest = { indicators: {} };
   const lastModified = new Map<string, string>();
-  for (const indicator of built) {
-    const { source, dataset, file } = indicator;
-    const id = source.meta.id;
-    const base = `api/v1/${id}`;
-    let files = 0;
-    let bytes = 0;
-    const add = async (path: string, body: string | Uint8Array) => {
-      files++;
-      bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
-      await emit(path, body);
-    };
-    const pages: Record<string, PrebuiltPage> = {};
-    const addPage = async (path: string, query: PageQuery) => {
-      const page = selectPage(dataset, query);
-      const body = renderPage(page);
-      pages[`${query.limit}/${query.offset}`] ??= {
-        path: `/${path}`,
-        etag: await strongEtag(body),
-        next: nextUrl(page),
-        bytes: Buffer.byteLength(body),
-      };
-      await add(path, body);
-    };
-    for (const query of prebuiltQueries(dataset, options.limits)) {
-      await addPage(`${base}/limit-${query.limit}/offset-${query.offset}.json`, query);
-    }
-    await addPage(`${base}/index.json`, DEFAULT_QUERY);
-    await add(`${base}/data.csv`, renderCsv(source));
-    await add(`series/${id}/index.html`, renderIndicatorPage(config, indicator));
-    await add(`_data/${id}.bin`, file);
-
-    const version = options.versions.get(id);
+  for (const indicator of input.indicators) {
+    const id = indicator.source.meta.id;
+    const version = input.versions.get(id);
     if (version === undefined) throw new BuildError(`no data version time for ${id}`);
     const httpDate = formatRFC7231(new Date(version * 1000));
     lastModified.set(id, httpDate);
-    manifest.indicators[id] = { lastModified: httpDate, dataset: `/_data/${id}.bin`, pages };
-    stats.push({ id, series: dataset.series.length, points: source.rows.length, files, bytes });
-  }
+    const pages: Record<string, PrebuiltPage> = {};
+    manifest.indicators[id] = { lastModified: httpDate, dataset: datasetPath(id), pages };
 
-  for (const [path, bytes] of options.publicFiles) if (path !== "_headers") await emit(path, bytes);
-  const staticHeaders = new TextDecoder().decode(options.publicFiles.get("_headers") ?? new Uint8Array());
-  await emit("index.html", renderHome(config, built));
-  await emit("404.html", renderNotFound(config));
-  await emit("api/v1/index.json", renderCatalog(config, built));
-  await emit("api/v1/openapi.json", renderOpenApi(config, built, options.limits));
-  await emit("_data/manifest.json", JSON.stringify(manifest));
-  await emit("_routes.json", routesJson());
-  await emit("_headers", headersFile(staticHeaders, lastModified));
-  return { stats, files: written };
+    const page = (path: string, query: PageQuery): PlannedFile => ({
+      path: outputFile(path),
+      indicator: id,
+      async render() {
+        const selected = selectPage(indicator.dataset, query);
+        const body = renderPage(selected);
+        // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
+        pages[prebuiltKey(query) as string] ??= { path, etag: await strongEtag(body), next: nextUrl(selected), bytes: Buffer.byteLength(body) };
+        return body;
+      },
+    });
+    for (const query of prebuiltQueries(indicator, input.limits)) plan.push(page(prebuiltPagePath(id, query.limit, query.offset), query));
+    plan.push(page(defaultPagePath(id), DEFAULT_QUERY));
+    plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => renderCsv(indicator.source) });
+    plan.push({ path: outputFile(seriesPagePath(id)), indicator: id, render: () => renderIndicatorPage(config, indicator) });
+    plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
+  }
+  for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
+  plan.push(
+    { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },
+    { path: "index.html", render: () => renderHome(config, input.indicators) },
+    { path: "404.html", render: () => renderNotFound(config) },
+    { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
+    { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },
+    { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
+    { path: "_routes.json", render: routesJson },
+    { path: "_headers", render: () => headersFile(lastModified) },
+  );
+  return plan;
+}
+
+function printWarnings(load: LoadResult, log: Log): void {
+  for (const warning of load.warnings) log.warn(`warning: ${formatIssue(warning)}`);
+}
+
+async function readSiteConfig(options: BuildOptions, effects: BuildEffects): Promise<SiteConfig> {
+  let text: string;
+  try {
+    text = await effects.readConfig(options.configFile);
+  } catch (error) {
+    throw new DataError([{ file: options.configFile, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
+  }
+  return parseSiteConfig(text, options.configFile, options.siteUrl);
+}
+
+function printSummary(log: Log, stats: readonly IndicatorStats[], totalFiles: number, seconds: number, outDir: string): void {
+  const rows = stats.map((s) => [s.id, String(s.series), String(s.points), String(s.files), String(s.bytes)]);
+  const header = ["indicator", "sub-series", "points", "files", "bytes"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
+  log.info(line(header));
+  for (const row of rows) log.info(line(row));
+  log.info(`${totalFiles} files written to ${outDir} in ${seconds.toFixed(2)} s`);
+}
+
+/**
+ * Validates the data folder and writes the output folder. The same data, options
+ * and `SOURCE_DATE_EPOCH` give the same bytes.
+ * @throws DataError for faults in the data or the configuration, BuildError when
+ * the output would exceed the file budget; in both cases nothing is written.
+ */
+export async function build(options: BuildOptions, effects: BuildEffects): Promise<BuildResult> {
+  const started = effects.now();
+  const config = await readSiteConfig(options, effects);
+  const load = await loadData(options.data, effects.source);
+  printWarnings(load, effects.log);
+  const versions = new Map<string, number>();
+  for (const { meta, folder } of load.indicators) versions.set(meta.id, options.sourceDateEpoch ?? (await effects.folderVersion(folder)));
+  const indicators = load.indicators.map((source) => buildIndicator(source, attributionAnchor(config, source.meta.id)));
+  const plan = planOutput({
+    config,
+    indicators,
+    limits: options.limits,
+    versions,
+    publicFiles: await effects.publicFiles(),
+    pageScript: await effects.bundleClient(),
+  });
+  if (plan.length > options.maxFiles) {
+    throw new BuildError(
+      `the output would hold ${plan.length} files, over the budget of ${options.maxFiles}: ` +
+        `prebuild fewer or larger limits (--limits, now ${options.limits.join(",")}) or raise --max-files`,
+    );
+  }
+  const stats = new Map<string, IndicatorStats>(
+    indicators.map(({ source, dataset }) => [
+      source.meta.id,
+      { id: source.meta.id, series: dataset.series.length, points: source.rows.length, files: 0, bytes: 0 },
+    ]),
+  );
+  await writeOutput(resolve(options.out), effects.output, async (write) => {
+    for (const file of plan) {
+      const body = await file.render();
+      const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
+      if (tally !== undefined) {
+        tally.files++;
+        tally.bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
+      }
+      await write(file.path, body);
+    }
+  });
+  const result = { stats: [...stats.values()], files: plan.length };
+  printSummary(effects.log, result.stats, result.files, (effects.now() - started) / 1000, options.out);
+  return result;
+}
+
+/**
+ * Validates the data folder only (what a pull request needs).
+ * @throws DataError listing every fault.
+ */
+export async function validate(options: { readonly data: string }, effects: Pick<BuildEffects, "source" | "log">): Promise<LoadResult> {
+  const load = await loadData(options.data, effects.source);
+  printWarnings(load, effects.log);
+  const points = load.indicators.reduce((sum, i) => sum + i.rows.length, 0);
+  effects.log.info(`ok: ${load.indicators.length} indicators, ${points} points in ${options.data}`);
+  return load;
 }

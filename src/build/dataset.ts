@@ -4,10 +4,11 @@
  * build renders its pages from exactly what the function will read.
  */
 import { decodeDataset, encodeDataset, type PlainSeries } from "../core/columnar.js";
-import type { SourceRow } from "../source/csv.js";
-import type { IndicatorSource } from "../source/load.js";
 import type { Dataset } from "../core/model.js";
 import { byCodeUnits } from "../core/order.js";
+import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
+import type { SourceRow } from "../source/csv.js";
+import type { IndicatorSource } from "../source/load.js";
 
 /** Groups rows by sub-series, newest first; declared sub-series without points are kept, empty. */
 export function plainSeries(source: IndicatorSource): PlainSeries[] {
@@ -21,15 +22,22 @@ export function plainSeries(source: IndicatorSource): PlainSeries[] {
     });
 }
 
-/** An indicator's data in its three forms: plain arrays, the dataset file, and the decoded dataset. */
-export interface IndicatorData {
+/**
+ * An indicator as the build renders it: its source (metadata and rows), its
+ * sub-series as plain arrays with their labels, the dataset file and the dataset
+ * decoded from that file.
+ */
+export interface BuiltIndicator {
+  readonly source: IndicatorSource;
   readonly plain: readonly PlainSeries[];
+  /** Title and facets of each sub-series, in the order of `plain`. */
+  readonly labels: readonly SeriesLabel[];
   readonly file: Uint8Array;
   readonly dataset: Dataset;
 }
 
-/** Builds the data of one indicator. `attribution` is the ready-made anchor. */
-export function indicatorData(source: IndicatorSource, attribution: string): IndicatorData {
+/** Builds one indicator. `attribution` is the ready-made anchor. */
+export function buildIndicator(source: IndicatorSource, attribution: string): BuiltIndicator {
   const plain = plainSeries(source);
   let lastUpdated: string | null = null;
   for (const s of plain) {
@@ -38,5 +46,9 @@ export function indicatorData(source: IndicatorSource, attribution: string): Ind
   }
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
   const file = encodeDataset(fields, plain);
-  return { plain, file, dataset: decodeDataset(file) };
+  const labels = seriesLabels(
+    plain.map((s) => s.id),
+    source.meta.series,
+  );
+  return { source, plain, labels, file, dataset: decodeDataset(file) };
 }

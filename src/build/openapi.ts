@@ -2,13 +2,16 @@
  * `api/v1/openapi.json`: an OpenAPI 3.1 description of the API, generated from the
  * indicators the build publishes so the list of ids can never drift from the data.
  */
-import type { BuiltIndicator } from "./catalog.js";
+import type { BuiltIndicator } from "./dataset.js";
+import { ApiError, asApiError, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
+import { parseQuery } from "../api/query.js";
 import type { SiteConfig } from "../core/config.js";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../core/model.js";
+import { ALLOWED_METHODS, API_BASE, CACHE_CONTROL, ERROR_CODES, EXPOSED_HEADERS, LICENSE, LIMIT, OFFSET, RATE_LIMIT } from "../core/contract.js";
+import { DEFAULT_QUERY } from "../core/model.js";
 import { selectPage } from "../core/page.js";
-import { EXPOSED_HEADERS } from "./pages-config.js";
-import { MAX_OFFSET } from "../api/query.js";
+import { CATALOG_PATH, csvPath } from "../core/paths.js";
 import { renderPage } from "../core/render.js";
+import { prebuiltPagePath } from "../core/manifest.js";
 
 const dateParam = (name: string, edge: string) => ({
   name,
@@ -20,16 +23,27 @@ const dateParam = (name: string, edge: string) => ({
 
 const header = (description: string, schema: object = { type: "string" }) => ({ description, schema });
 
-const errorResponse = (description: string, code: string, detail: string) => ({
+/** The 400 the API sends for `?limit=0`, made by the real query parser. */
+function badRequestExample(): ApiError {
+  try {
+    parseQuery(new URLSearchParams("limit=0"));
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+  }
+  throw new Error("the query parser accepted limit=0");
+}
+
+/** An error response whose example is the body the API sends for `error`. */
+const errorResponse = (description: string, error: ApiError) => ({
   description,
   headers: {
-    "Cache-Control": header("Always `no-store`: an error is never cached."),
+    "Cache-Control": header(`Always \`${CACHE_CONTROL.error}\`: an error is never cached.`),
     "Access-Control-Allow-Origin": header("`*`."),
   },
   content: {
     "application/json": {
       schema: { $ref: "#/components/schemas/Error" },
-      example: { error: { code, message: description, detail } },
+      example: JSON.parse(errorBody(error.code, error.detail)) as unknown,
     },
   },
 });
@@ -39,10 +53,10 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
   const ids = indicators.map((i) => i.source.meta.id);
   const first = indicators[0];
   const example =
-    first === undefined ? undefined : (JSON.parse(renderPage(selectPage(first.dataset, { from: null, to: null, limit: 1, offset: 0 }))) as unknown);
+    first === undefined ? undefined : (JSON.parse(renderPage(selectPage(first.dataset, { ...DEFAULT_QUERY, limit: 1 }))) as unknown);
   const indicatorParam = { name: "indicator", in: "path", required: true, schema: { type: "string", enum: ids } };
   const successHeaders = {
-    "Cache-Control": header("`public, max-age=900`."),
+    "Cache-Control": header(`\`${CACHE_CONTROL.success}\`.`),
     ETag: header("Strong validator of the body."),
     "Last-Modified": header("The indicator's data version time."),
     Link: header('`<next page URL>; rel="next"` (RFC 8288) when `meta.has_more`.'),
@@ -58,11 +72,11 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
       version: "1",
       description:
         "Uruguayan statistical indicators as time series. `limit` and `offset` apply to each sub-series separately; points are ordered by date descending, then sub-series ascending.",
-      license: { name: "CC BY 4.0 (data)", identifier: "CC-BY-4.0" },
+      license: { name: "CC BY 4.0 (data)", identifier: LICENSE },
     },
     servers: [{ url: config.baseUrl }],
     paths: {
-      "/api/v1/{indicator}": {
+      [`${API_BASE}/{indicator}`]: {
         get: {
           operationId: "getSeries",
           summary: "Points of an indicator's sub-series, newest first",
@@ -75,14 +89,14 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
               in: "query",
               required: false,
               description: "Points per sub-series, counted from the newest.",
-              schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+              schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
             },
             {
               name: "offset",
               in: "query",
               required: false,
               description: "Points skipped per sub-series, from the newest end.",
-              schema: { type: "integer", minimum: 0, maximum: MAX_OFFSET, default: 0 },
+              schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
             },
           ],
           responses: {
@@ -97,22 +111,22 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
               },
             },
             "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
-            "400": errorResponse("Bad request parameters.", "bad_request", 'limit: expected an integer from 1 to 5000, got "0"'),
-            "404": errorResponse("Unknown indicator.", "not_found", 'indicator: there is no indicator "gdp"; the list is at /api/v1/index.json'),
+            "400": errorResponse("Bad request parameters.", badRequestExample()),
+            "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
             "405": {
-              ...errorResponse("Method not allowed.", "method_not_allowed", 'method: "POST" is not allowed; use GET, HEAD, OPTIONS'),
-              headers: { Allow: header("`GET, HEAD, OPTIONS`."), "Cache-Control": header("`no-store`.") },
+              ...errorResponse("Method not allowed.", methodNotAllowed("POST")),
+              headers: { Allow: header(`\`${ALLOWED_METHODS.join(", ")}\`.`), "Cache-Control": header(`\`${CACHE_CONTROL.error}\`.`) },
             },
             "429": {
-              ...errorResponse("Usage limit exceeded.", "too_many_requests", "rate: over the limit of 300 requests per 60 s for this address; retry in 42 s"),
+              ...errorResponse("Usage limit exceeded.", tooManyRequests(RATE_LIMIT.defaults.limit, RATE_LIMIT.defaults.windowSeconds, 42)),
               headers: {
                 "Retry-After": header("Whole seconds until a request is allowed again.", { type: "integer", minimum: 1 }),
-                "Cache-Control": header("`no-store`."),
+                "Cache-Control": header(`\`${CACHE_CONTROL.error}\`.`),
                 RateLimit: header("IETF RateLimit header: `r=0`."),
                 "RateLimit-Policy": header("IETF RateLimit-Policy header."),
               },
             },
-            "500": errorResponse("Internal error.", "internal_error", "an unexpected error occurred; it has been logged"),
+            "500": errorResponse("Internal error.", asApiError(new Error("example"))),
           },
         },
         options: {
@@ -122,14 +136,14 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
           responses: { "204": { description: "Any origin may GET and HEAD with any request headers." } },
         },
       },
-      "/api/v1/index.json": {
+      [CATALOG_PATH]: {
         get: {
           operationId: "getCatalog",
           summary: "The catalog: indicators, sub-series with titles and facets, sources and links (static file)",
           responses: { "200": { description: "The catalog.", content: { "application/json": { schema: { $ref: "#/components/schemas/Catalog" } } } } },
         },
       },
-      "/api/v1/{indicator}/data.csv": {
+      [csvPath("{indicator}")]: {
         get: {
           operationId: "getCsv",
           summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
@@ -137,7 +151,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
           responses: { "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } } },
         },
       },
-      "/api/v1/{indicator}/limit-{limit}/offset-{offset}.json": {
+      [prebuiltPagePath("{indicator}", "{limit}", "{offset}")]: {
         get: {
           operationId: "getPrebuiltPage",
           summary: "A prebuilt page (static file): the same bytes as `/api/v1/{indicator}?limit={limit}&offset={offset}`",
@@ -234,7 +248,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
               properties: {
                 code: {
                   type: "string",
-                  enum: ["bad_request", "not_found", "method_not_allowed", "too_many_requests", "internal_error"],
+                  enum: ERROR_CODES,
                 },
                 message: { type: "string" },
                 detail: { type: "string" },

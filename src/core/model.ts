@@ -4,9 +4,10 @@
  * A `Dataset` is what an API response is computed from: the indicator's fixed
  * `meta` fields and its sub-series, each stored column-wise and newest first so a
  * page is a slice found by binary search. The build encodes it into the internal
- * file `_data/<indicator>.bin` (src/columnar.ts) and renders its pages from the
+ * file `_data/<indicator>.bin` (src/core/columnar.ts) and renders its pages from the
  * decoded file; the function decodes the same file once per isolate.
  */
+import { LIMIT, OFFSET } from "./contract.js";
 
 /** One sub-series: points by rank, 0 = newest, dates strictly descending. */
 export interface SeriesColumns {
@@ -29,7 +30,7 @@ export interface Dataset {
   readonly license: string;
   /** Date of the indicator's newest point overall, or `null` when it has none. */
   readonly lastUpdated: string | null;
-  /** The ready-made HTML anchor crediting the service (DESIGN §2, `meta.attribution`). */
+  /** The ready-made HTML anchor crediting the service (docs/DESIGN.md §2, `meta.attribution`). */
   readonly attribution: string;
   /** Sub-series sorted by id ascending (code-unit order). */
   readonly series: readonly SeriesColumns[];
@@ -43,8 +44,5 @@ export interface PageQuery {
   readonly offset: number;
 }
 
-export const DEFAULT_LIMIT = 500;
-export const MAX_LIMIT = 5000;
-
 /** The query of the default page: what `/api/v1/<indicator>` answers with no parameters. */
-export const DEFAULT_QUERY: PageQuery = { from: null, to: null, limit: DEFAULT_LIMIT, offset: 0 };
+export const DEFAULT_QUERY: PageQuery = { from: null, to: null, limit: LIMIT.default, offset: OFFSET.default };

@@ -6,7 +6,7 @@
  * within the window `[from, to]`. Each sub-series is sorted newest first, so its
  * window is found with two binary searches and the page is a slice: no full scan.
  */
-import { dayNumber } from "./columnar.js";
+import { dayNumber } from "./dates.js";
 import type { Dataset, PageQuery, SeriesColumns } from "./model.js";
 
 /** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */

@@ -3,26 +3,24 @@
  *
  * The build writes prebuilt pages with it and the function computes every other
  * answer with it, so a computed answer is byte-identical to the prebuilt file for
- * the same query. Output is compact JSON with a fixed key order (DESIGN §2).
+ * the same query. Output is compact JSON with a fixed key order (docs/DESIGN.md §2).
  */
+import { PARAMETERS } from "./contract.js";
 import type { PageQuery } from "./model.js";
 import type { Page } from "./page.js";
-
-/** Path of an indicator's API endpoint. */
-export function endpointPath(indicator: string): string {
-  return `/api/v1/${indicator}`;
-}
+import { endpointPath } from "./paths.js";
 
 /**
- * The canonical relative URL of a query: parameters in the fixed order
- * `from, to, limit, offset`, dates as resolved days. `meta.next` and the `Link`
- * header use it.
+ * The canonical relative URL of a query: every parameter that is set, in the
+ * fixed order of `PARAMETERS` (`from, to, limit, offset`), dates as resolved
+ * days, so equal queries have equal URLs. `meta.next` and the `Link` header use it.
  */
 export function queryUrl(indicator: string, query: PageQuery): string {
   const params: string[] = [];
-  if (query.from !== null) params.push(`from=${query.from}`);
-  if (query.to !== null) params.push(`to=${query.to}`);
-  params.push(`limit=${query.limit}`, `offset=${query.offset}`);
+  for (const name of PARAMETERS) {
+    const value = query[name];
+    if (value !== null) params.push(`${name}=${value}`);
+  }
   return `${endpointPath(indicator)}?${params.join("&")}`;
 }
 

@@ -3,7 +3,7 @@
  * needed to see them), and in the browser by the page script when the visitor
  * changes the selection. Pure and deterministic; every text is escaped.
  */
-import { dayNumber } from "../core/columnar.js";
+import { dayNumber } from "../core/dates.js";
 import { escapeHtml } from "../core/html.js";
 
 /** One line of a line chart. */

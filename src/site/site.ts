@@ -4,15 +4,12 @@
  * by default; charts are inline SVG, so every page is complete without a script.
  * Nothing is requested from another site (no fonts, CDNs or analytics).
  */
-import type { BuiltIndicator } from "../build/catalog.js";
+import type { BuiltIndicator } from "../build/dataset.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { html, raw, type SafeHtml } from "../core/html.js";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../core/model.js";
-import { endpointPath } from "../core/render.js";
+import { LIMIT } from "../core/contract.js";
+import { CATALOG_PATH, OPENAPI_PATH, PAGE_SCRIPT_PATH, csvPath, datasetPath, defaultPagePath, endpointPath, seriesPagePath } from "../core/paths.js";
 import { defaultSelection, facetSpecs, renderView, type ViewSeries } from "./series-view.js";
-
-/** Path of the bundled page script (src/site/client/series-page.ts). */
-export const PAGE_SCRIPT = "assets/series-page.js";
 
 function layout(config: SiteConfig, title: string, description: string, body: SafeHtml, script = false): string {
   return html`<!doctype html>
@@ -24,7 +21,7 @@ function layout(config: SiteConfig, title: string, description: string, body: Sa
 <meta name="description" content="${description}">
 <link rel="stylesheet" href="/style.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-${script ? raw(`<script src="/${PAGE_SCRIPT}" defer></script>\n`) : ""}</head>
+${script ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><a href="/" class="brand">${config.name}</a>
@@ -33,7 +30,7 @@ ${script ? raw(`<script src="/${PAGE_SCRIPT}" defer></script>\n`) : ""}</head>
 ${body}
 </main>
 <footer class="site"><p>Data under <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>, credited as each page says.
-API: <a href="/api/v1/index.json">catalog</a> · <a href="/api/v1/openapi.json">OpenAPI description</a>.</p></footer>
+API: <a href="${CATALOG_PATH}">catalog</a> · <a href="${OPENAPI_PATH}">OpenAPI description</a>.</p></footer>
 </body>
 </html>
 `.html;
@@ -51,7 +48,7 @@ function attributionBlock(config: SiteConfig, indicator: string, id: string): Sa
 export function renderHome(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
   const rows = indicators.map(
     ({ source, dataset }) => html`<tr>
-<th scope="row"><a href="/series/${source.meta.id}/">${source.meta.title}</a></th>
+<th scope="row"><a href="${seriesPagePath(source.meta.id)}">${source.meta.title}</a></th>
 <td>${source.meta.unit}</td>
 <td>${source.meta.rhythm}</td>
 <td>${dataset.lastUpdated ?? "no data"}</td>
@@ -82,17 +79,17 @@ ${curl(config, `${endpoint}?limit=1`)}
 ${curl(config, `${endpoint}?from=2020&limit=10`)}
 ${curl(config, `${endpoint}?from=2020&limit=10&offset=10`)}
 <p>The whole series as CSV, and the catalog of indicators and sub-series:</p>
-${curl(config, `${endpoint}/data.csv`)}
-${curl(config, "/api/v1/index.json")}
+${curl(config, csvPath(first))}
+${curl(config, CATALOG_PATH)}
 <h3>The contract in short</h3>
 <ul>
-<li><code>GET /api/v1/{indicator}</code> with optional <code>from</code> and <code>to</code> (ISO 8601 dates: <code>YYYY-MM-DD</code>, <code>YYYY-MM</code> or <code>YYYY</code>; the window is inclusive), <code>limit</code> (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and <code>offset</code> (≥ 0). <code>limit</code> and <code>offset</code> apply to each sub-series separately.</li>
+<li><code>GET /api/v1/{indicator}</code> with optional <code>from</code> and <code>to</code> (ISO 8601 dates: <code>YYYY-MM-DD</code>, <code>YYYY-MM</code> or <code>YYYY</code>; the window is inclusive), <code>limit</code> (1–${LIMIT.max}, default ${LIMIT.default}) and <code>offset</code> (≥ 0). <code>limit</code> and <code>offset</code> apply to each sub-series separately.</li>
 <li>Points come newest first (<code>date</code> descending, then <code>series</code>); each is <code>{"date","series","value"}</code> with <code>value</code> a number, exactly as published.</li>
 <li><code>meta</code> has <code>total</code>, <code>has_more</code>, <code>next</code> (the next page's URL), <code>last_updated</code> and the <code>attribution</code> link.</li>
 <li>Errors are <code>{"error":{"code","message","detail"}}</code>: 400 <code>bad_request</code> (the detail names the parameter), 404, 405, 429 with <code>Retry-After</code>.</li>
 <li>Responses are cached 15 minutes and carry <code>ETag</code> and <code>Last-Modified</code>: send <code>If-None-Match</code> to get a 304. CORS is open to every origin.</li>
 </ul>
-<p>The full description: <a href="/api/v1/openapi.json">OpenAPI 3.1</a>.</p>
+<p>The full description: <a href="${OPENAPI_PATH}">OpenAPI 3.1</a>.</p>
 </section>
 <section aria-labelledby="attribution"><h2 id="attribution">Licence and attribution</h2>
 <p>The data is published under <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>: use it for anything, and credit the service with the link every response carries in <code>meta.attribution</code>. Wherever the data is shown, include it as it is, for example:</p>
@@ -103,16 +100,9 @@ ${attributionBlock(config, first, "attribution-home")}
   );
 }
 
-/** The sub-series of an indicator with their metadata, in the dataset's order. */
-export function viewSeries({ source, plain }: BuiltIndicator): ViewSeries[] {
-  const declared = new Map(source.meta.series.map((s) => [s.id, s]));
-  return plain.map((s) => ({
-    id: s.id,
-    title: declared.get(s.id)?.title ?? s.id,
-    facets: declared.get(s.id)?.facets ?? {},
-    dates: s.dates,
-    values: s.values,
-  }));
+/** The sub-series of an indicator with their labels, in the dataset's order. */
+export function viewSeries({ plain, labels }: BuiltIndicator): ViewSeries[] {
+  return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values }));
 }
 
 /** `series/<indicator>/index.html`: the indicator's page. */
@@ -138,8 +128,8 @@ ${specs.map(
     indicator: meta.id,
     title: meta.title,
     unit: meta.unit,
-    dataset: `/_data/${meta.id}.bin`,
-    catalog: "/api/v1/index.json",
+    dataset: datasetPath(meta.id),
+    catalog: CATALOG_PATH,
   }).replace(/</g, "\\u003c");
   return layout(
     config,
@@ -166,15 +156,15 @@ ${view.charts}
 <div id="latest" class="scroll">${view.latest}</div>
 </section>
 <section aria-labelledby="h-data"><h2 id="h-data">Data</h2>
-<p>Newest first, for the sub-series in the chart. Every point, with its source: <a href="${endpoint}/data.csv">CSV</a>.</p>
+<p>Newest first, for the sub-series in the chart. Every point, with its source: <a href="${csvPath(meta.id)}">CSV</a>.</p>
 <div id="data-table" class="scroll tall" tabindex="0" role="region" aria-label="Data table">${view.table}</div>
 </section>
 ${meta.notes.length === 0 ? "" : html`<section aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2><ul>${meta.notes.map((n) => html`<li>${n}</li>`)}</ul></section>`}
 <section aria-labelledby="h-downloads"><h2 id="h-downloads">Downloads and API</h2>
 <ul>
-<li><a href="${endpoint}/data.csv">All points as CSV</a> (date, series, value, source, note)</li>
-<li><a href="${endpoint}/index.json">The newest ${DEFAULT_LIMIT} points of every sub-series as JSON</a></li>
-<li><a href="/api/v1/index.json">The catalog</a>: every sub-series with its title${specs.length > 0 ? " and facets" : ""}</li>
+<li><a href="${csvPath(meta.id)}">All points as CSV</a> (date, series, value, source, note)</li>
+<li><a href="${defaultPagePath(meta.id)}">The newest ${LIMIT.default} points of every sub-series as JSON</a></li>
+<li><a href="${CATALOG_PATH}">The catalog</a>: every sub-series with its title${specs.length > 0 ? " and facets" : ""}</li>
 </ul>
 ${curl(config, `${endpoint}?limit=1`)}
 ${curl(config, `${endpoint}?from=${(dataset.lastUpdated ?? "2020").slice(0, 4)}&limit=10`)}
@@ -198,7 +188,7 @@ export function renderNotFound(config: SiteConfig): string {
     "There is no page at this address.",
     html`<h1>Not found</h1>
 <p>There is no page at this address. The <a href="/">home page</a> lists the indicators; the API's
-endpoints are listed in the <a href="/api/v1/index.json">catalog</a>.</p>
+endpoints are listed in the <a href="${CATALOG_PATH}">catalog</a>.</p>
 `,
   );
 }

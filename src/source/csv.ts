@@ -5,7 +5,8 @@
  */
 import { parse } from "csv-parse/sync";
 import { isCalendarDate } from "../core/dates.js";
-import { quote, type DataIssue } from "./errors.js";
+import { quote } from "../core/contract.js";
+import type { DataIssue } from "./errors.js";
 
 /** One validated data row, with where it came from. */
 export interface SourceRow {

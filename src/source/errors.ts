@@ -1,10 +1,12 @@
 /**
- * The data errors of the build: every fault found in `data/`, each located as
- * `file:line: column: reason`, collected before the build gives up so a maintainer
- * sees them all at once.
+ * The errors of the command line, each knowing its exit code (0 ok, 1 data or
+ * build error, 2 usage), so the CLI has one catch and tests need no child process.
+ * Data faults are every fault found in the inputs, each located as
+ * `file:line: column: reason`, collected before giving up so a maintainer sees
+ * them all at once.
  */
 
-/** One fault in a source file. `line` is 1-based; absent for whole-file faults. */
+/** One fault in an input file. `line` is 1-based; absent for whole-file faults. */
 export interface DataIssue {
   readonly file: string;
   readonly line?: number;
@@ -19,21 +21,28 @@ export function formatIssue(issue: DataIssue): string {
   return issue.column === undefined ? `${place}: ${issue.reason}` : `${place}: ${issue.column}: ${issue.reason}`;
 }
 
-/** Thrown when the data has faults; the CLI prints every issue and exits 1. */
-export class DataError extends Error {
+/** An error the CLI reports by its message and exit code. */
+export abstract class CliError extends Error {
+  abstract readonly exitCode: number;
+}
+
+/** Bad arguments or environment (exit 2): nothing was attempted. */
+export class UsageError extends CliError {
+  override name = "UsageError";
+  readonly exitCode = 2;
+}
+
+/** The inputs have faults (exit 1): every issue is listed. */
+export class DataError extends CliError {
+  override name = "DataError";
+  readonly exitCode = 1;
   constructor(readonly issues: readonly DataIssue[]) {
     super(`${issues.length} data error${issues.length === 1 ? "" : "s"}:\n${issues.map(formatIssue).join("\n")}`);
-    this.name = "DataError";
   }
 }
 
-/** Thrown for a build that cannot proceed for a reason other than the data (e.g. file budget). */
-export class BuildError extends Error {
+/** A build that cannot proceed for a reason other than the data, e.g. the file budget (exit 1). */
+export class BuildError extends CliError {
   override name = "BuildError";
-}
-
-/** Shortens and JSON-escapes a value for an error message, so any input echoes safely. */
-export function quote(value: string, max = 40): string {
-  const short = value.length > max ? `${value.slice(0, max)}…` : value;
-  return JSON.stringify(short);
+  readonly exitCode = 1;
 }

@@ -3,9 +3,7 @@
  * `indicator.json` and `*.csv` files (DESIGN §3). Every fault of every file is
  * collected; the caller gets either all indicators or a `DataError` listing them all.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import fg from "fast-glob";
 import { parseCsvFile, type SourceRow } from "./csv.js";
 import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
@@ -27,12 +25,25 @@ export interface LoadResult {
   readonly warnings: readonly DataIssue[];
 }
 
+/**
+ * What loading reads, passed in (docs/DESIGN.md §4: the build's effects): the real
+ * file system in the CLI (`nodeSourceFiles`), anything else in a test.
+ */
+export interface SourceFiles {
+  /** Names of the sub-folders of `dir`, any order; none when `dir` does not exist. */
+  folders(dir: string): Promise<string[]>;
+  /** Names of the entries of `dir` ending in `.csv`, files or not, any order. */
+  csvNames(dir: string): Promise<string[]>;
+  /** A file's bytes; rejects with a Node-style error (`code`) when it cannot be read. */
+  read(file: string): Promise<Uint8Array>;
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function readText(file: string, issues: DataIssue[]): Promise<string | null> {
+async function readText(files: SourceFiles, file: string, issues: DataIssue[]): Promise<string | null> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = await files.read(file);
   } catch (error) {
     issues.push({ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     return null;
@@ -45,13 +56,13 @@ async function readText(file: string, issues: DataIssue[]): Promise<string | nul
   }
 }
 
-async function loadIndicator(dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[]) {
+async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[]) {
   const folder = join(dataDir, name);
   const metaFile = join(folder, "indicator.json");
   // Every entry named *.csv, files or not: a folder or a broken link by that name is
   // reported ("cannot read"), never silently skipped.
-  const csvNames = (await fg("*.csv", { cwd: folder, onlyFiles: false })).sort(byCodeUnits);
-  const metaText = await readText(metaFile, []);
+  const csvNames = (await fs.csvNames(folder)).sort(byCodeUnits);
+  const metaText = await readText(fs, metaFile, []);
   if (metaText === null) {
     issues.push({ file: metaFile, reason: "missing or unreadable: every folder under the data folder is an indicator and needs one" });
     return null;
@@ -66,7 +77,7 @@ async function loadIndicator(dataDir: string, name: string, issues: DataIssue[],
   const rows: SourceRow[] = [];
   const files = csvNames.map((n) => join(folder, n));
   for (const file of files) {
-    const text = await readText(file, issues);
+    const text = await readText(fs, file, issues);
     if (text === null) continue;
     const result = parseCsvFile(text, file, declared);
     // Loops, not push(...array): a file of a million rows would overflow the call stack.
@@ -112,19 +123,19 @@ async function loadIndicator(dataDir: string, name: string, issues: DataIssue[],
  * Loads and validates every indicator under `dataDir`.
  * @throws DataError listing every fault found, when there is any.
  */
-export async function loadData(dataDir: string): Promise<LoadResult> {
+export async function loadData(dataDir: string, fs: SourceFiles): Promise<LoadResult> {
   const issues: DataIssue[] = [];
   const warnings: DataIssue[] = [];
   let names: string[];
   try {
-    names = (await fg("*", { cwd: dataDir, onlyDirectories: true })).sort(byCodeUnits);
+    names = (await fs.folders(dataDir)).sort(byCodeUnits);
   } catch (error) {
     throw new DataError([{ file: dataDir, reason: `cannot read the data folder: ${(error as Error).message}` }]);
   }
   if (names.length === 0) throw new DataError([{ file: dataDir, reason: "no indicator folders (is this the data folder?)" }]);
   const indicators: IndicatorSource[] = [];
   for (const name of names) {
-    const indicator = await loadIndicator(dataDir, name, issues, warnings);
+    const indicator = await loadIndicator(fs, dataDir, name, issues, warnings);
     if (indicator !== null) indicators.push(indicator);
   }
   if (issues.length > 0) throw new DataError(issues);

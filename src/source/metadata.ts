@@ -2,7 +2,9 @@
  * `indicator.json`: the metadata of one indicator (DESIGN §3), validated with zod.
  */
 import { z } from "zod";
+import { LICENSE } from "../core/contract.js";
 import type { DataIssue } from "./errors.js";
+import { readJson } from "./json.js";
 
 /** Sub-series ids: lower-case words joined by `.` or `-` (DESIGN §3). */
 export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
@@ -30,7 +32,7 @@ const indicatorSchema = z.strictObject({
   description: text,
   unit: text,
   rhythm: text,
-  license: z.literal("CC-BY-4.0", { error: "the service publishes under CC-BY-4.0 only" }),
+  license: z.literal(LICENSE, { error: `the service publishes under ${LICENSE} only` }),
   source: z.strictObject({ name: text, url: httpUrl }),
   notes: z.array(text).default([]),
   series: z.array(seriesSchema).min(1, "declare at least one sub-series"),
@@ -47,18 +49,9 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[
  * sits in, which must equal its `id` (the id is the URL path segment).
  */
 export function parseIndicatorMeta(jsonText: string, file: string, folder: string): Parsed<IndicatorMeta> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(jsonText);
-  } catch (error) {
-    // JSON.parse names a character position; a maintainer wants the line.
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message)?.[1];
-    const line = position === undefined ? undefined : jsonText.slice(0, Number(position)).split("\n").length;
-    const reason = `invalid JSON: ${message}`;
-    return { ok: false, issues: [line === undefined ? { file, reason } : { file, line, reason }] };
-  }
-  const result = indicatorSchema.safeParse(raw);
+  const json = readJson(jsonText, file);
+  if (!json.ok) return { ok: false, issues: [json.issue] };
+  const result = indicatorSchema.safeParse(json.value);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({
       file,

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DataError } from "../../src/source/errors.js";
+import { nodeSourceFiles } from "../../src/build/effects.js";
 import { loadData } from "../../src/source/load.js";
 import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 
@@ -132,7 +133,7 @@ describe("a fuzzed CSV corpus", () => {
         writeFileSync(file, bytes);
         tried++;
         try {
-          await loadData(data);
+          await loadData(data, nodeSourceFiles());
           accepted++;
         } catch (error) {
           expect(error).toBeInstanceOf(DataError);

@@ -6,25 +6,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers.js";
-import { startPagesDev, type PagesDev } from "../e2e/pages-dev.js";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { ROOT } from "../helpers.js";
 
-let server: PagesDev;
+/** The default build with a usage limit no test reaches (test/e2e/global-setup.ts). */
+const server = { url: inject("system").urls.main };
 let tried = 0;
 const statuses = new Map<number, number>();
 const SECRETS = ["wrangler.toml", "package.json", "src/api/handler.ts", "site.config.json"].map((f) => readFileSync(join(ROOT, f), "utf8"));
 
-beforeAll(async () => {
-  const out = join(await tempDir(), "dist");
-  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: "1700000000" });
-  expect(built.code, built.stderr).toBe(0);
-  server = await startPagesDev(out, { RATE_LIMIT_REQUESTS: "999999999" });
-}, 180_000);
-
-afterAll(async () => {
+afterAll(() => {
   console.log(`hostile requests tried: ${tried}; statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
-  await server?.stop();
 });
 
 // Paths outside /api/ with %00 are left out: wrangler's local asset server answers

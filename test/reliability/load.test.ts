@@ -7,28 +7,15 @@
  * only when absent), so each simulated client has its own address. On Cloudflare
  * the edge overwrites the header with the real client address.
  */
-import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { RateLimiter } from "../../src/api/rate-limit.js";
-import { runCli, tempDir } from "../helpers.js";
-import { startPagesDev, type PagesDev } from "../e2e/pages-dev.js";
 
 const LIMIT = 20;
 const WINDOW = 20;
-let server: PagesDev;
-
-beforeAll(async () => {
-  const out = join(await tempDir(), "dist");
-  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: "1700000000" });
-  expect(built.code, built.stderr).toBe(0);
-  server = await startPagesDev(out, { RATE_LIMIT_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW) });
-}, 180_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+/** The default build with a limit of 20 requests per 20 s (test/e2e/global-setup.ts). */
+const server = { url: inject("system").urls.load };
 
 interface Outcome {
   status: number;

@@ -6,19 +6,14 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers.js";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { ROOT, tempDir } from "../helpers.js";
 import { freePort } from "../e2e/pages-dev.js";
 
 const IDS = ["domestic-worker-wages", "health-insurance-prices"];
-let out: string;
+/** The default build of the real data (test/e2e/global-setup.ts). */
+const out = inject("system").mainDir;
 const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  out = join(await tempDir(), "dist");
-  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: "1700000000" });
-  expect(built.code, built.stderr).toBe(0);
-}, 120_000);
 
 afterAll(() => {
   for (const child of children) child.kill("SIGTERM");

@@ -2,10 +2,11 @@
  * The indicator page's script: a progressive enhancement, bundled by the build into
  * `assets/series-page.js`. The static page already shows the default charts and
  * tables; this adds the facet choice (re-rendered with the same code the build
- * uses, src/series-view.ts), a shareable `#provider=…` address, and the copy button
+ * uses, src/site/series-view.ts), a shareable `#provider=…` address, and the copy button
  * of the attribution snippet. It only requests files of the same site.
  */
 import { decodeDataset } from "../../core/columnar.js";
+import { seriesLabels, type SeriesDeclaration } from "../../core/series-meta.js";
 import { normaliseSelection, renderView, type Selection, type ViewSeries } from "../series-view.js";
 
 interface PageConfig {
@@ -17,7 +18,7 @@ interface PageConfig {
 }
 
 interface Catalog {
-  indicators: { id: string; series: { id: string; title: string; facets: Record<string, string> }[] }[];
+  indicators: { id: string; series: SeriesDeclaration[] }[];
 }
 
 function setupCopyButtons(): void {
@@ -39,16 +40,13 @@ async function setupSelection(config: PageConfig, form: HTMLFormElement): Promis
     fetch(config.dataset).then(async (r) => decodeDataset(await r.arrayBuffer())),
     fetch(config.catalog).then((r) => r.json() as Promise<Catalog>),
   ]);
-  const meta = new Map(catalog.indicators.find((i) => i.id === config.indicator)?.series.map((s) => [s.id, s]));
-  const series: ViewSeries[] = dataset.series.map((s) => {
+  const labels = seriesLabels(
+    dataset.series.map((s) => s.id),
+    catalog.indicators.find((i) => i.id === config.indicator)?.series ?? [],
+  );
+  const series: ViewSeries[] = dataset.series.map((s, j) => {
     const ranks = Array.from({ length: s.length }, (_, i) => i);
-    return {
-      id: s.id,
-      title: meta.get(s.id)?.title ?? s.id,
-      facets: meta.get(s.id)?.facets ?? {},
-      dates: ranks.map((i) => s.date(i)),
-      values: ranks.map((i) => s.value(i)),
-    };
+    return { ...(labels[j] as (typeof labels)[number]), dates: ranks.map((i) => s.date(i)), values: ranks.map((i) => s.value(i)) };
   });
   const selects = [...form.querySelectorAll<HTMLSelectElement>("select")];
   const targets = {

@@ -7,7 +7,7 @@
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir, treeDigest } from "./helpers.js";
+import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 
 const FIXTURE = join(ROOT, "test/fixtures/golden");
 const EXPECTED = join(FIXTURE, "expected");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCalendarDate, resolveDate } from "../src/core/dates.js";
+import { isCalendarDate, resolveDate } from "../../src/core/dates.js";
 
 describe("isCalendarDate", () => {
   it.each([

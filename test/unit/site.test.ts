@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
-import type { BuiltIndicator } from "../src/build/catalog.js";
-import { barChartSvg, lineChartSvg, niceStep } from "../src/site/chart.js";
-import { decodeDataset, encodeDataset } from "../src/core/columnar.js";
-import { parseSiteConfig } from "../src/core/config.js";
-import { escapeHtml, html, raw } from "../src/core/html.js";
-import type { IndicatorMeta } from "../src/source/metadata.js";
-import { magnitudeGroups, renderView, type ViewSeries } from "../src/site/series-view.js";
-import { renderHome, renderIndicatorPage } from "../src/site/site.js";
+import type { BuiltIndicator } from "../../src/build/dataset.js";
+import { parseSiteConfig } from "../../src/build/site-config.js";
+import { barChartSvg, lineChartSvg, niceStep } from "../../src/site/chart.js";
+import { decodeDataset, encodeDataset } from "../../src/core/columnar.js";
+import { escapeHtml, html, raw } from "../../src/core/html.js";
+import { seriesLabels } from "../../src/core/series-meta.js";
+import type { IndicatorMeta } from "../../src/source/metadata.js";
+import { magnitudeGroups, renderView, type ViewSeries } from "../../src/site/series-view.js";
+import { renderHome, renderIndicatorPage } from "../../src/site/site.js";
 
-const config = parseSiteConfig({ name: "Open Series UY", baseUrl: "https://example.test/", attributionText: "Data: Open Series UY" });
+const config = parseSiteConfig(
+  JSON.stringify({ name: "Open Series UY", baseUrl: "https://example.test/", attributionText: "Data: Open Series UY" }),
+  "site.config.json",
+);
 const EVIL = `<script>alert("x")</script>`;
 
 function indicator(meta: Partial<IndicatorMeta>, series: ViewSeries[]): BuiltIndicator {
@@ -26,7 +30,12 @@ function indicator(meta: Partial<IndicatorMeta>, series: ViewSeries[]): BuiltInd
   };
   const plain = series.map((s) => ({ id: s.id, dates: s.dates, values: s.values }));
   const fields = { indicator: full.id, unit: full.unit, license: full.license, lastUpdated: "2024-02-01", attribution: "" };
-  return { source: { meta: full, folder: "data/evil", files: [], rows: [] }, plain, dataset: decodeDataset(encodeDataset(fields, plain)) };
+  const file = encodeDataset(fields, plain);
+  const labels = seriesLabels(
+    plain.map((s) => s.id),
+    full.series,
+  );
+  return { source: { meta: full, folder: "data/evil", files: [], rows: [] }, plain, labels, file, dataset: decodeDataset(file) };
 }
 
 const plain: ViewSeries[] = [

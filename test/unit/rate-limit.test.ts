@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "../src/api/rate-limit.js";
+import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "../../src/api/rate-limit.js";
 
 describe("RateLimiter", () => {
   it("allows the limit per window, then refuses with the seconds until the window ends", () => {

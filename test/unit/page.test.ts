@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decodeDataset, encodeDataset } from "../src/core/columnar.js";
-import type { Dataset, PageQuery } from "../src/core/model.js";
-import { selectPage } from "../src/core/page.js";
-import { renderPage } from "../src/core/render.js";
-import { expectedResponse, type RefIndicator } from "./reference.js";
+import { decodeDataset, encodeDataset } from "../../src/core/columnar.js";
+import type { Dataset, PageQuery } from "../../src/core/model.js";
+import { selectPage } from "../../src/core/page.js";
+import { renderPage } from "../../src/core/render.js";
+import { expectedResponse, type RefIndicator } from "../reference.js";
 
 const SITE = "https://example.test";
 const PHRASE = "Data: Example";
@@ -115,7 +115,7 @@ describe("pager", () => {
 
 describe("day numbers", () => {
   it("agree with the platform's UTC calendar from year 0 to 9999", async () => {
-    const { dayNumber, dateOfDay } = await import("../src/core/columnar.js");
+    const { dayNumber, dateOfDay } = await import("../../src/core/dates.js");
     for (let t = Date.UTC(0, 0, 1) - 1_000 * 86_400_000; t <= Date.UTC(9999, 11, 31); t += 86_400_000 * 97) {
       const d = new Date(t);
       if (d.getUTCFullYear() < 0) continue;

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectedResponse, rawValues, readIndicator, type RefIndicator } from "./reference.js";
-import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "./helpers.js";
+import { expectedResponse, rawValues, readIndicator, type RefIndicator } from "../reference.js";
+import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "../helpers.js";
 
 const EPOCH = "1700000000";
 const SITE = "https://open-series-uy.pages.dev";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../src/api/api-error.js";
-import { parseQuery } from "../src/api/query.js";
+import { ApiError } from "../../src/api/api-error.js";
+import { parseQuery } from "../../src/api/query.js";
 
 const parse = (qs: string) => parseQuery(new URLSearchParams(qs));
 const detail = (qs: string): string => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseCsvFile, valueFault } from "../src/source/csv.js";
-import { formatIssue } from "../src/source/errors.js";
+import { parseCsvFile, valueFault } from "../../src/source/csv.js";
+import { formatIssue } from "../../src/source/errors.js";
 
 const declared = new Set(["a", "b"]);
 const parseText = (text: string) => {

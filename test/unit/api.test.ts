@@ -8,25 +8,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DataStore, apiMiddleware, notFound, serveIndicator, type Assets } from "../src/api/handler.js";
-import { RateLimiter } from "../src/api/rate-limit.js";
-import { runCli, tempDir } from "./helpers.js";
+import type { Assets } from "../../src/api/data-store.js";
+import { Api } from "../../src/api/handler.js";
+import { computedOnly, folderAssets } from "../assets.js";
+import { runCli, tempDir } from "../helpers.js";
 
 let out: string;
-
-/** `env.ASSETS`: the files of the output folder, 404 for anything else. */
-function folderAssets(dir: string): Assets {
-  return {
-    async fetch(url) {
-      const { pathname } = new URL(url);
-      try {
-        return new Response(await readFile(join(dir, decodeURIComponent(pathname))));
-      } catch {
-        return new Response("not found", { status: 404 });
-      }
-    },
-  };
-}
 
 beforeAll(async () => {
   out = join(await tempDir(), "dist");
@@ -34,31 +21,17 @@ beforeAll(async () => {
   expect(r.code, r.stderr).toBe(0);
 });
 
-function handler(assets: Assets, limiter = new RateLimiter({ limit: 1_000_000, windowSeconds: 60, maxClients: 10 })) {
-  const store = new DataStore();
-  return (path: string, init: RequestInit = {}, now = 0) => {
-    const request = new Request(`http://api.test${path}`, init);
-    const match = /^\/api\/v1\/([^/?]+)/.exec(new URL(request.url).pathname);
-    const next = () => (match ? serveIndicator(request, decodeURIComponent(match[1] as string), assets, store) : Promise.resolve(notFound(request)));
-    return apiMiddleware(request, limiter, next, now);
-  };
+/** The handler workerd runs (one isolate's `Api`), with `vars` as the `wrangler.toml` vars. */
+function handler(assets: Assets, vars: Record<string, string> = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_MAX_CLIENTS: "10" }) {
+  const api = new Api();
+  return (path: string, init: RequestInit = {}, now = 0) => api.fetch(new Request(`http://api.test${path}`, init), { ASSETS: assets, ...vars }, now);
 }
 
 describe("the handler in Node", () => {
   it("computes, for a build without prebuilt pages, the exact bytes of the prebuilt files", async () => {
     const files = folderAssets(out);
-    // The same output folder, but a manifest that lists no prebuilt page: every answer is computed.
-    const unlisted: Assets = {
-      async fetch(url) {
-        const response = await files.fetch(url);
-        if (!url.endsWith("/_data/manifest.json")) return response;
-        const manifest = (await response.json()) as { indicators: Record<string, { pages: object }> };
-        for (const entry of Object.values(manifest.indicators)) entry.pages = {};
-        return Response.json(manifest);
-      },
-    };
     const served = handler(files);
-    const computed = handler(unlisted);
+    const computed = handler(computedOnly(files));
     for (const [query, file] of [
       ["limit=2&offset=0", "limit-2/offset-0.json"],
       ["limit=2&offset=2", "limit-2/offset-2.json"],
@@ -130,7 +103,7 @@ describe("the handler in Node", () => {
   });
 
   it("counts every endpoint against one limit and reports the seconds to wait", async () => {
-    const call = handler(folderAssets(out), new RateLimiter({ limit: 2, windowSeconds: 10, maxClients: 10 }));
+    const call = handler(folderAssets(out), { RATE_LIMIT_REQUESTS: "2", RATE_LIMIT_WINDOW_SECONDS: "10", RATE_LIMIT_MAX_CLIENTS: "10" });
     const ip = { headers: { "CF-Connecting-IP": "192.0.2.7" } };
     expect((await call("/api/v1/tiny-wages", ip, 1_000)).status).toBe(200);
     expect((await call("/api/v1/missing", ip, 2_000)).status).toBe(404);

@@ -1,7 +1,7 @@
 /** The command line's contract: exit codes, the file budget, nothing written on failure. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir, treeDigest } from "./helpers.js";
+import { runCli, tempDir, treeDigest } from "../helpers.js";
 
 const GOLDEN = "test/fixtures/golden/data";
 

@@ -6,7 +6,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir, treeDigest } from "./helpers.js";
+import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 
 const CORPUS = join(ROOT, "test/fixtures/bad");
 const cases = readdirSync(CORPUS).sort();

@@ -1,0 +1,84 @@
+/**
+ * What the function reads of the output folder, through `env.ASSETS`: the
+ * manifest, the datasets and prebuilt pages, cached per isolate by data version.
+ * A deployment's files never change, so nothing kept can go stale.
+ */
+import { decodeDataset } from "../core/columnar.js";
+import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
+import type { Dataset } from "../core/model.js";
+
+/** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
+export interface Assets {
+  fetch(url: string): Promise<Response>;
+}
+
+export class DataStore {
+  private manifestPromise: Promise<Manifest> | undefined;
+  private readonly datasets = new Map<string, Promise<Dataset>>();
+  /** Recently served prebuilt pages (path → bytes), least recently used first. */
+  private readonly pages = new Map<string, Uint8Array<ArrayBuffer>>();
+  private pageBytes = 0;
+
+  /** Bytes of prebuilt pages kept in memory, and the largest page kept. */
+  static readonly PAGE_CACHE_BYTES = 16 * 2 ** 20;
+  static readonly PAGE_CACHE_MAX_PAGE = 2 * 2 ** 20;
+
+  private async fetchAsset(assets: Assets, url: URL): Promise<Response> {
+    const response = await assets.fetch(url.toString());
+    if (!response.ok) throw new Error(`${url.pathname}: static asset answered ${response.status}`);
+    return response;
+  }
+
+  /** The build's manifest. A failure is not cached: the next request retries. */
+  manifest(assets: Assets, origin: URL): Promise<Manifest> {
+    this.manifestPromise ??= this.fetchAsset(assets, new URL(MANIFEST_PATH, origin))
+      .then((response) => response.json() as Promise<Manifest>)
+      .catch((error: unknown) => {
+        this.manifestPromise = undefined;
+        throw error;
+      });
+    return this.manifestPromise;
+  }
+
+  /**
+   * The bytes of a prebuilt page. Pages up to 2 MiB stay in the isolate's memory
+   * (16 MiB in all, least recently used evicted), so a hot page costs no asset
+   * subrequest; larger ones are streamed from the asset each time.
+   */
+  async prebuilt(assets: Assets, url: URL, size: number): Promise<BodyInit> {
+    const key = url.pathname;
+    const kept = this.pages.get(key);
+    if (kept !== undefined) {
+      this.pages.delete(key);
+      this.pages.set(key, kept);
+      return kept;
+    }
+    const response = await this.fetchAsset(assets, url);
+    if (size > DataStore.PAGE_CACHE_MAX_PAGE || response.body === null) return response.body ?? "";
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    this.pages.set(key, bytes);
+    this.pageBytes += bytes.length;
+    for (const [oldKey, old] of this.pages) {
+      if (this.pageBytes <= DataStore.PAGE_CACHE_BYTES) break;
+      this.pages.delete(oldKey);
+      this.pageBytes -= old.length;
+    }
+    return bytes;
+  }
+
+  /** The full dataset of an indicator at the manifest's data version. A failure is not cached. */
+  dataset(assets: Assets, origin: URL, path: string, version: string): Promise<Dataset> {
+    const key = `${path}@${version}`;
+    let promise = this.datasets.get(key);
+    if (promise === undefined) {
+      promise = this.fetchAsset(assets, new URL(path, origin))
+        .then(async (response) => decodeDataset(await response.arrayBuffer()))
+        .catch((error: unknown) => {
+          this.datasets.delete(key);
+          throw error;
+        });
+      this.datasets.set(key, promise);
+    }
+    return promise;
+  }
+}

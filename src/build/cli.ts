@@ -1,0 +1,105 @@
+/**
+ * The command line, `build` and `validate` (docs/DESIGN.md §6), as a function of its
+ * arguments and its output streams: it parses options, calls `build` or
+ * `validate`, and has one catch that prints the error and returns its exit code
+ * (0 ok, 1 data or build error, 2 usage), with stack traces only under --debug.
+ * scripts/cli.ts runs it with the process's; tests call it in process.
+ */
+import { join, relative } from "node:path";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { DEFAULT_LIMITS, DEFAULT_MAX_FILES, build, validate } from "./build.js";
+import type { BuildEffects, Log } from "./effects.js";
+import { LIMIT } from "../core/contract.js";
+import { CliError, DataError, UsageError } from "../source/errors.js";
+import { parseSourceDateEpoch } from "../source/version.js";
+
+/** Where the CLI runs: its output streams (one call per line), environment and folders. */
+export interface CliContext {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The project folder (site.config.json, public/, src/). */
+  readonly root: string;
+  /** The working directory, for the paths shown in messages. */
+  readonly cwd: string;
+  /** The effects of a build whose log writes to `log`. */
+  readonly effects: (log: Log) => Promise<BuildEffects>;
+}
+
+function parseLimits(text: string): number[] {
+  const limits = text.split(",").map((part) => {
+    const n = Number(part.trim());
+    if (!/^\d+$/.test(part.trim()) || n < LIMIT.min || n > LIMIT.max) {
+      throw new InvalidArgumentError(`expected integers from ${LIMIT.min} to ${LIMIT.max} separated by commas, got "${part}"`);
+    }
+    return n;
+  });
+  return [...new Set(limits)].sort((a, b) => a - b);
+}
+
+function parsePositive(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError(`expected a positive integer, got "${text}"`);
+  return Number(text);
+}
+
+function parseSiteUrl(text: string): string {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+    throw new InvalidArgumentError(`expected an http(s) URL, got "${text}"`);
+  }
+  return text;
+}
+
+interface BuildFlags {
+  data: string;
+  out: string;
+  siteUrl?: string;
+  limits: number[];
+  maxFiles: number;
+}
+
+/** Runs the CLI on `argv` (the arguments after the script's name) and returns the exit code. */
+export async function runCli(argv: readonly string[], context: CliContext): Promise<number> {
+  const log: Log = { info: context.out, warn: context.err };
+  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
+  const program = new Command("open-series")
+    .description("Build and validate the Open Series UY static API")
+    .option("--debug", "print stack traces of errors")
+    .exitOverride()
+    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) });
+
+  program
+    .command("build")
+    .description("validate data/ and write the output folder")
+    .option("--data <dir>", "data folder", "data")
+    .option("--out <dir>", "output folder", "dist")
+    .option("--site-url <url>", "public base URL of the site (overrides site.config.json)", parseSiteUrl)
+    .option("--limits <list>", "prebuilt page limits, comma-separated", parseLimits, [...DEFAULT_LIMITS])
+    .option("--max-files <n>", "file budget of the output folder", parsePositive, DEFAULT_MAX_FILES)
+    .action(async (flags: BuildFlags) => {
+      const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
+      const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
+      await build({ ...flags, configFile, sourceDateEpoch }, await context.effects(log));
+    });
+
+  program
+    .command("validate")
+    .description("validate data/ only (for pull requests)")
+    .option("--data <dir>", "data folder", "data")
+    .action(async (flags: { data: string }) => {
+      await validate(flags, await context.effects(log));
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return ["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code) ? 0 : 2;
+    }
+    const exitCode = error instanceof CliError ? error.exitCode : 1;
+    context.err(error instanceof DataError ? error.message : `error: ${(error as Error).message}`);
+    if (program.opts().debug === true || argv.includes("--debug")) context.err(String((error as Error).stack));
+    if (!(error instanceof UsageError)) context.err("nothing was written; the previous output is unchanged");
+    return exitCode;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Everything the build touches outside memory, passed in as one object (after
+ * Observable Framework's `build(options, effects)`): reading `data/` and `public/`,
+ * the data version from git, bundling the page script, writing the output and
+ * logging. The CLI passes `nodeBuildEffects`; tests pass stand-ins.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { bundleClient } from "./bundle-client.js";
+import { nodeFileEffects, type FileEffects } from "./output.js";
+import type { SourceFiles } from "../source/load.js";
+import { folderVersion } from "../source/version.js";
+
+/** Where the build reports: warnings and the summary. */
+export interface Log {
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+export interface BuildEffects {
+  /** Reading the data folder. */
+  readonly source: SourceFiles;
+  /** The text of a configuration file (`site.config.json`). */
+  readConfig(file: string): Promise<string>;
+  /** The files of `public/`, copied into the output as they are: relative path → bytes. */
+  publicFiles(): Promise<Map<string, Uint8Array>>;
+  /** The bundled page script (src/site/client/series-page.ts). */
+  bundleClient(): Promise<Uint8Array>;
+  /** The data version time of an indicator folder when `SOURCE_DATE_EPOCH` is not set. */
+  folderVersion(folder: string): Promise<number>;
+  /** Writing the output folder. */
+  readonly output: FileEffects;
+  readonly log: Log;
+  /** Milliseconds, for the summary's timing only. */
+  now(): number;
+}
+
+/** The real file system. */
+export function nodeSourceFiles(): SourceFiles {
+  return {
+    folders: (dir) => fg("*", { cwd: dir, onlyDirectories: true }),
+    // Every entry named *.csv, files or not: a folder or a broken link by that name
+    // is reported ("cannot read"), never silently skipped.
+    csvNames: (dir) => fg("*.csv", { cwd: dir, onlyFiles: false }),
+    read: (file) => readFile(file),
+  };
+}
+
+/** The effects of a real build from the project folder `root` (where `public/` and src/ are). */
+export async function nodeBuildEffects(root: string, log: Log = { info: console.log, warn: console.warn }): Promise<BuildEffects> {
+  return {
+    source: nodeSourceFiles(),
+    readConfig: (file) => readFile(file, "utf8"),
+    async publicFiles() {
+      const dir = join(root, "public");
+      const paths = (await fg("**/*", { cwd: dir, dot: true, onlyFiles: true })).sort();
+      const files = new Map<string, Uint8Array>();
+      for (const path of paths) files.set(path, await readFile(join(dir, path)));
+      return files;
+    },
+    bundleClient: () => bundleClient(root),
+    folderVersion,
+    output: await nodeFileEffects(),
+    log,
+    now: () => performance.now(),
+  };
+}

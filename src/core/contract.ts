@@ -1,0 +1,82 @@
+/**
+ * The API's contract facts, each stated once (docs/DESIGN.md §2): the parameters
+ * and their limits, the error codes with their status and message, the caching
+ * of answers, the methods, the headers exposed to browsers and the usage-limit
+ * defaults. The function, the build (OpenAPI, `_headers`), the benchmark and the
+ * tests read them from here.
+ */
+
+/** The version prefix of every API path. */
+export const API_BASE = "/api/v1";
+
+/** The query parameters of `/api/v1/{indicator}`, in the order `meta.next` echoes them. */
+export const PARAMETERS = ["from", "to", "limit", "offset"] as const;
+export type Parameter = (typeof PARAMETERS)[number];
+
+/** `limit`: points per sub-series. */
+export const LIMIT = { min: 1, max: 5000, default: 500 } as const;
+
+/**
+ * `offset`: points skipped per sub-series. 15 digits keep `offset + limit` an
+ * exact integer, so `meta.next` is always a plain decimal.
+ */
+export const OFFSET = { min: 0, max: 999_999_999_999_999, default: 0 } as const;
+
+/** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
+export const ERRORS = {
+  bad_request: { status: 400, message: "The request's parameters are not valid." },
+  not_found: { status: 404, message: "There is no such resource." },
+  method_not_allowed: { status: 405, message: "This method is not allowed here." },
+  too_many_requests: { status: 429, message: "Too many requests: the usage limit is exceeded; retry later." },
+  internal_error: { status: 500, message: "Internal error: the request could not be answered." },
+} as const;
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** Methods the API answers; any other is a 405 with `Allow` listing these. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
+
+/** How long a client or cache may keep an answer: 15 minutes. */
+export const MAX_AGE_SECONDS = 900;
+/** How long a browser may keep a CORS preflight's answer: one day. */
+export const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
+
+export const CACHE_CONTROL = {
+  /** Every 200 and 304 of the API, and the static API files. */
+  success: `public, max-age=${MAX_AGE_SECONDS}`,
+  /** Every error: an error must not be pinned at the edge. */
+  error: "no-store",
+  preflight: `public, max-age=${PREFLIGHT_MAX_AGE_SECONDS}`,
+} as const;
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** Response headers a browser script on another origin may read. */
+export const EXPOSED_HEADERS = ["ETag", "Last-Modified", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"] as const;
+
+/** Headers of every API response, success or error: open CORS, no content sniffing. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
+  "X-Content-Type-Options": "nosniff",
+};
+
+/** The usage limit per client address, and the `wrangler.toml` vars that change it. */
+export const RATE_LIMIT = {
+  defaults: { limit: 300, windowSeconds: 60, maxClients: 50_000 },
+  vars: { limit: "RATE_LIMIT_REQUESTS", windowSeconds: "RATE_LIMIT_WINDOW_SECONDS", maxClients: "RATE_LIMIT_MAX_CLIENTS" },
+  /** The policy name of the RateLimit headers. */
+  policy: "default",
+} as const;
+
+/** Longest part of a client's value echoed in an error's `detail`. */
+export const ECHO_MAX = 40;
+
+/** Shortens and JSON-escapes a value for an error message, so any input echoes safely. */
+export function quote(value: string, max = ECHO_MAX): string {
+  const short = value.length > max ? `${value.slice(0, max)}…` : value;
+  return JSON.stringify(short);
+}
+
+/** The one licence the service publishes under (SPDX id). */
+export const LICENSE = "CC-BY-4.0";

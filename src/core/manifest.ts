@@ -1,0 +1,57 @@
+/**
+ * The manifest: the build's index of what it prebuilt, which the function reads
+ * to serve a prebuilt page (and answer 304 or HEAD) without reading the page.
+ * The key of a prebuilt page is derived here, once, for the build and the function.
+ */
+import type { PageQuery } from "./model.js";
+import { endpointPath } from "./paths.js";
+
+/** Where the manifest is in the output. */
+export const MANIFEST_PATH = "/_data/manifest.json";
+
+/** A prebuilt page: where it is, its validator and its `Link` header. */
+export interface PrebuiltPage {
+  readonly path: string;
+  /** Strong ETag of its bytes. */
+  readonly etag: string;
+  /** The page's `meta.next`, for the `Link` header. */
+  readonly next: string | null;
+  /** Its size in bytes (the function keeps small pages in memory). */
+  readonly bytes: number;
+}
+
+export interface ManifestEntry {
+  /** HTTP-date of the data version: `Last-Modified` of every response. */
+  readonly lastModified: string;
+  /** Path of the full dataset (src/core/columnar.ts). */
+  readonly dataset: string;
+  /** Prebuilt pages by `prebuiltKey` of their query. */
+  readonly pages: Record<string, PrebuiltPage>;
+}
+
+export interface Manifest {
+  readonly indicators: Record<string, ManifestEntry>;
+}
+
+/**
+ * The key of the prebuilt page that answers `query`, or `null` when no prebuilt
+ * page can: pages are prebuilt for `limit`/`offset` alone, so any other field of
+ * the query that is set (a window, or any field a later parameter adds) means the
+ * answer must be computed. Fields other than `limit` and `offset` are `null` when
+ * not given, which is what makes this safe for parameters added later.
+ */
+export function prebuiltKey(query: PageQuery): string | null {
+  const { limit, offset, ...rest } = query;
+  for (const value of Object.values(rest)) if (value !== null) return null;
+  return `${limit}/${offset}`;
+}
+
+/** Path of the prebuilt page of `limit` at `offset`. */
+export function prebuiltPagePath(indicator: string, limit: number | string, offset: number | string): string {
+  return `${endpointPath(indicator)}/limit-${limit}/offset-${offset}.json`;
+}
+
+/** The entry of `indicator`, or `undefined` (never an inherited property: ids come from URLs). */
+export function manifestEntry(manifest: Manifest, indicator: string): ManifestEntry | undefined {
+  return Object.hasOwn(manifest.indicators, indicator) ? manifest.indicators[indicator] : undefined;
+}

@@ -1,0 +1,56 @@
+/**
+ * The system layer's shared fixtures, made once per test run: the real data built
+ * in process (the default build, and one prebuilding only limit 7 so that every
+ * other page is computed), and one `wrangler pages dev` per configuration the
+ * tests need, on free loopback ports. Tests read them with `inject`.
+ *
+ * - `main`: the default build, a usage limit too high to reach;
+ * - `alt`: the limit-7 build, the same high limit;
+ * - `tight`: the default build, 5 requests per 3 s (429 and recovery);
+ * - `load`: the default build, 20 requests per 20 s (the load test, the 429 schema check).
+ * Tests that count requests against a limit send their own `CF-Connecting-IP`
+ * (wrangler passes a client-sent one through), so files never share a counter.
+ */
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { runCli, tempDir } from "../helpers.js";
+import { startPagesDev } from "./pages-dev.js";
+
+export const EPOCH = "1700000000";
+
+export interface SystemFixtures {
+  readonly mainDir: string;
+  readonly altDir: string;
+  readonly urls: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    system: SystemFixtures;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await tempDir();
+  const mainDir = join(dir, "main");
+  const altDir = join(dir, "alt");
+  for (const [out, extra] of [
+    [mainDir, []],
+    [altDir, ["--limits", "7"]],
+  ] as const) {
+    const built = await runCli(["build", "--out", out, ...extra], { SOURCE_DATE_EPOCH: EPOCH });
+    if (built.code !== 0) throw new Error(`build failed:\n${built.stderr}`);
+  }
+  const high = { RATE_LIMIT_REQUESTS: "1000000" };
+  const servers = await Promise.all([
+    startPagesDev(mainDir, high),
+    startPagesDev(altDir, high),
+    startPagesDev(mainDir, { RATE_LIMIT_REQUESTS: "5", RATE_LIMIT_WINDOW_SECONDS: "3" }),
+    startPagesDev(mainDir, { RATE_LIMIT_REQUESTS: "20", RATE_LIMIT_WINDOW_SECONDS: "20" }),
+  ]);
+  const [main, alt, tight, load] = servers;
+  project.provide("system", { mainDir, altDir, urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url } });
+  return async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  };
+}
