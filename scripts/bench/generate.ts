@@ -1,6 +1,6 @@
 /**
  * A deterministic, seeded generator of synthetic indicators in the project's data
- * format (DESIGN §3), for the benchmarks: the same size, shape and seed always give
+ * format (docs/DESIGN.md §3), for the benchmarks: the same size, shape and seed always give
  * the same files.
  */
 import { mkdir, writeFile } from "node:fs/promises";

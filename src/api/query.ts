@@ -1,5 +1,5 @@
 /**
- * The query string of `/api/v1/{indicator}` (DESIGN §2), validated once, here, with
+ * The query string of `/api/v1/{indicator}` (docs/DESIGN.md §2), validated once, here, with
  * zod: a typed `PageQuery` or an `ApiError("bad_request")` whose `detail` begins
  * with the parameter's name. Unknown parameters are ignored; a repeated one is an error.
  */

@@ -1,5 +1,5 @@
 /**
- * The usage limit (DESIGN §2): one fixed-window counter per client address, shared
+ * The usage limit (docs/DESIGN.md §2): one fixed-window counter per client address, shared
  * by every API endpoint, in the isolate's memory.
  *
  * Memory is bounded: at most `maxClients` counters are kept. A queue records the

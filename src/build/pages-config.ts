@@ -51,7 +51,8 @@ const rule = ([path, headers]: Rule): string =>
     .join("")}`;
 
 /**
- * `_headers` (docs/DESIGN.md §2): the fixed rules, then one generated rule per
+ * `_headers` (docs/DESIGN.md §2; its first comment line, kept byte for byte from
+ * earlier builds, cites the same section): the fixed rules, then one generated rule per
  * indicator that sets `Last-Modified` on its static files to its data version.
  */
 export function headersFile(lastModified: ReadonlyMap<string, string>): string {

@@ -1,7 +1,7 @@
 /**
  * The pager: which points of a dataset a query selects.
  *
- * `limit` and `offset` apply to each sub-series separately (DESIGN §2): a page holds,
+ * `limit` and `offset` apply to each sub-series separately (docs/DESIGN.md §2): a page holds,
  * for every sub-series, its points ranked `offset+1 … offset+limit` (newest = rank 1)
  * within the window `[from, to]`. Each sub-series is sorted newest first, so its
  * window is found with two binary searches and the page is a slice: no full scan.

@@ -1,5 +1,5 @@
 /**
- * Source CSV files (DESIGN §3): RFC 4180, UTF-8, a header row, the columns
+ * Source CSV files (docs/DESIGN.md §3): RFC 4180, UTF-8, a header row, the columns
  * `date,series,value` and the optional `source` and `note`. Parsed by csv-parse;
  * every row is checked and every fault is reported, not just the first.
  */

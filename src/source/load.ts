@@ -1,6 +1,6 @@
 /**
  * Reading `data/`: one folder per indicator, found with fast-glob, each holding an
- * `indicator.json` and `*.csv` files (DESIGN §3). Every fault of every file is
+ * `indicator.json` and `*.csv` files (docs/DESIGN.md §3). Every fault of every file is
  * collected; the caller gets either all indicators or a `DataError` listing them all.
  */
 import { join } from "node:path";

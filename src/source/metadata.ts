@@ -1,12 +1,12 @@
 /**
- * `indicator.json`: the metadata of one indicator (DESIGN §3), validated with zod.
+ * `indicator.json`: the metadata of one indicator (docs/DESIGN.md §3), validated with zod.
  */
 import { z } from "zod";
 import { LICENSE } from "../core/contract.js";
 import type { DataIssue } from "./errors.js";
 import { readJson } from "./json.js";
 
-/** Sub-series ids: lower-case words joined by `.` or `-` (DESIGN §3). */
+/** Sub-series ids: lower-case words joined by `.` or `-` (docs/DESIGN.md §3). */
 export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
 /**
  * Indicator ids: lower-case words joined by `-`, no dot: the id is a URL path

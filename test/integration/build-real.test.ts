@@ -1,6 +1,6 @@
 /**
  * The real data set built by the real CLI: every prebuilt page of both indicators
- * against the independent reference, the files of DESIGN §4, determinism.
+ * against the independent reference, the files of docs/DESIGN.md §4, determinism.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
