@@ -33,6 +33,7 @@ import {
   seriesPagePath,
 } from "../core/paths.js";
 import { nextUrl, renderPage } from "../core/render.js";
+import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
 import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
 import { renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
@@ -42,7 +43,17 @@ export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, LIMIT.
 /** Cloudflare Pages' per-site file limit on the free plan. */
 export const DEFAULT_MAX_FILES = 20_000;
 
-export interface BuildOptions {
+/** The change report's options (src/source/changes.ts). */
+export interface ChangeOptions {
+  /** The git revision holding the published version (`HEAD`); no report when undefined. */
+  readonly base?: string | undefined;
+  /** Let published points change or disappear. */
+  readonly allowRevisions?: boolean | undefined;
+  /** A file to append the report to as Markdown (the CI job summary). */
+  readonly summary?: string | undefined;
+}
+
+export interface BuildOptions extends ChangeOptions {
   /** The data folder. */
   readonly data: string;
   /** The output folder. */
@@ -165,6 +176,42 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   return plan;
 }
 
+/**
+ * Compares the data with its published version (the data folder at `options.base`)
+ * and prints what it adds, revises and removes.
+ * @throws BuildError when published points would change or disappear and that is not allowed.
+ */
+async function reportChanges(data: string, current: LoadResult, options: ChangeOptions, effects: Pick<BuildEffects, "publishedSource" | "appendSummary" | "log">): Promise<void> {
+  const { base } = options;
+  if (base === undefined) return;
+  const source = await effects.publishedSource(data, base);
+  if (source === null) {
+    effects.log.warn(`warning: ${data}: ${base} is not a git revision here: no published version to compare with, no change report`);
+    return;
+  }
+  let published: readonly IndicatorSource[] = [];
+  if ((await source.folders(data)).length > 0) {
+    try {
+      published = (await loadData(data, source)).indicators;
+    } catch (error) {
+      if (!(error instanceof DataError)) throw error;
+      effects.log.warn(`warning: ${data} at ${base} does not load (${error.issues.length} faults): no change report`);
+      return;
+    }
+  }
+  const changes = diffData(published, current.indicators);
+  for (const line of formatChanges(changes, base)) effects.log.info(line);
+  const refused = hasRevisions(changes) && options.allowRevisions !== true;
+  if (options.summary !== undefined) await effects.appendSummary(options.summary, changesMarkdown(changes, base, refused));
+  if (refused) {
+    const count = changes.reduce((n, c) => n + c.revised.length + c.removed.length, 0);
+    throw new BuildError(
+      `${count} published point${count === 1 ? "" : "s"} would change or disappear (listed above): ` +
+        "if the source revised them, run again with --allow-revisions",
+    );
+  }
+}
+
 function printWarnings(load: LoadResult, log: Log): void {
   for (const warning of load.warnings) log.warn(`warning: ${formatIssue(warning)}`);
 }
@@ -200,6 +247,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   const config = await readSiteConfig(options, effects);
   const load = await loadData(options.data, effects.source);
   printWarnings(load, effects.log);
+  await reportChanges(options.data, load, options, effects);
   const versions = new Map<string, number>();
   for (const { meta, folder } of load.indicators) versions.set(meta.id, options.sourceDateEpoch ?? (await effects.folderVersion(folder)));
   const indicators = load.indicators.map((source) => buildIndicator(source, attributionAnchor(config, source.meta.id)));
@@ -241,11 +289,16 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
 
 /**
  * Validates the data folder only (what a pull request needs).
- * @throws DataError listing every fault.
+ * @throws DataError listing every fault; BuildError when published points would
+ * change or disappear and that is not allowed.
  */
-export async function validate(options: { readonly data: string }, effects: Pick<BuildEffects, "source" | "log">): Promise<LoadResult> {
+export async function validate(
+  options: ChangeOptions & { readonly data: string },
+  effects: Pick<BuildEffects, "source" | "log" | "publishedSource" | "appendSummary">,
+): Promise<LoadResult> {
   const load = await loadData(options.data, effects.source);
   printWarnings(load, effects.log);
+  await reportChanges(options.data, load, options, effects);
   const points = load.indicators.reduce((sum, i) => sum + i.rows.length, 0);
   effects.log.info(`ok: ${load.indicators.length} indicators, ${points} points in ${options.data}`);
   return load;

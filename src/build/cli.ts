@@ -49,7 +49,24 @@ function parseSiteUrl(text: string): string {
   return text;
 }
 
-interface BuildFlags {
+interface ChangeFlags {
+  base: string | false;
+  allowRevisions?: boolean;
+  summary?: string;
+}
+
+/** The change report's options, on `build` and `validate`. */
+function changeOptions(command: Command): Command {
+  return command
+    .option("--base <rev>", "git revision of the published data to compare with", "HEAD")
+    .option("--no-base", "skip the change report")
+    .option("--allow-revisions", "let published points change or disappear (the source revised them)")
+    .option("--summary <file>", "append the change report as Markdown to this file (CI job summary)");
+}
+
+const changes = (flags: ChangeFlags) => ({ base: flags.base === false ? undefined : flags.base, allowRevisions: flags.allowRevisions, summary: flags.summary });
+
+interface BuildFlags extends ChangeFlags {
   data: string;
   out: string;
   siteUrl?: string;
@@ -67,8 +84,7 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .exitOverride()
     .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) });
 
-  program
-    .command("build")
+  changeOptions(program.command("build"))
     .description("validate data/ and write the output folder")
     .option("--data <dir>", "data folder", "data")
     .option("--out <dir>", "output folder", "dist")
@@ -78,15 +94,15 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      await build({ ...flags, configFile, sourceDateEpoch }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
-  program
-    .command("validate")
+  changeOptions(program.command("validate"))
     .description("validate data/ only (for pull requests)")
     .option("--data <dir>", "data folder", "data")
-    .action(async (flags: { data: string }) => {
-      await validate(flags, await context.effects(log));
+    .action(async (flags: ChangeFlags & { data: string }) => {
+      await validate({ data: flags.data, ...changes(flags) }, await context.effects(log));
     });
 
   try {

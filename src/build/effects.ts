@@ -4,11 +4,12 @@
  * the data version from git, bundling the page script, writing the output and
  * logging. The CLI passes `nodeBuildEffects`; tests pass stand-ins.
  */
-import { readFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { bundleClient } from "./bundle-client.js";
 import { nodeFileEffects, type FileEffects } from "./output.js";
+import { gitSourceFiles } from "../source/git-files.js";
 import type { SourceFiles } from "../source/load.js";
 import { folderVersion } from "../source/version.js";
 
@@ -29,6 +30,10 @@ export interface BuildEffects {
   bundleClient(): Promise<Uint8Array>;
   /** The data version time of an indicator folder when `SOURCE_DATE_EPOCH` is not set. */
   folderVersion(folder: string): Promise<number>;
+  /** The data folder as published at a git revision, or `null` when there is no such revision. */
+  publishedSource(dataDir: string, rev: string): Promise<SourceFiles | null>;
+  /** Appends to a file (the CI job summary). */
+  appendSummary(file: string, text: string): Promise<void>;
   /** Writing the output folder. */
   readonly output: FileEffects;
   readonly log: Log;
@@ -61,6 +66,8 @@ export async function nodeBuildEffects(root: string, log: Log = { info: console.
     },
     bundleClient: () => bundleClient(root),
     folderVersion,
+    publishedSource: gitSourceFiles,
+    appendSummary: (file, text) => appendFile(file, text),
     output: await nodeFileEffects(),
     log,
     now: () => performance.now(),
