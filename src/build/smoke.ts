@@ -5,9 +5,11 @@
  * requests (6 per indicator plus 7: 19 for two indicators), one at a time, and reads
  * only the first line of the CSV files (megabytes each).
  *
- * Web standards only (`fetch`, `Headers`, `URL`, streams): it has no access to the
- * build, so everything it knows about the service comes from the service itself.
+ * Web standards only (`fetch`, `Headers`, `URL`, streams): it reads nothing of the
+ * build's output; what it expects comes from the contract's constants (src/core/).
  */
+import { ALLOWED_METHODS, CACHE_CONTROL, JSON_CONTENT_TYPE } from "../core/contract.js";
+import { CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../core/paths.js";
 
 /** The outcome of one named check. */
 export interface CheckResult {
@@ -25,10 +27,10 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 /** The path of a known-absent indicator (ids never contain a dot, so it reaches the function). */
-export const UNKNOWN_INDICATOR_PATH = "/api/v1/no-such-indicator";
+export const UNKNOWN_INDICATOR_PATH = endpointPath("no-such-indicator");
 
-const JSON_TYPE = "application/json; charset=utf-8";
-const SUCCESS_CACHE = "public, max-age=900";
+const JSON_TYPE = JSON_CONTENT_TYPE;
+const SUCCESS_CACHE = CACHE_CONTROL.success;
 const CSV_HEADER = "date,series,value,source,note";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -158,7 +160,7 @@ interface DefaultAnswer {
 /** The catalog: 200, JSON, a non-empty `indicators` list of objects with string ids. */
 async function checkCatalog(client: Client): Promise<string[]> {
   const p = new Problems();
-  const answer = await client.get("/api/v1/index.json");
+  const answer = await client.get(CATALOG_PATH);
   expectStatus(p, answer, 200);
   const body = parseJson(p, answer.text);
   const list = isRecord(body) ? body.indicators : undefined;
@@ -172,7 +174,7 @@ async function checkCatalog(client: Client): Promise<string[]> {
 /** `/api/v1/<id>`: status, the contract's headers, `data` and `meta` with attribution; fills `seen`. */
 async function checkDefault(client: Client, id: string, seen: DefaultAnswer): Promise<void> {
   const p = new Problems();
-  const answer = await client.get(`/api/v1/${id}`);
+  const answer = await client.get(endpointPath(id));
   expectStatus(p, answer, 200);
   seen.etag = answer.headers.get("etag");
   seen.lastModified = answer.headers.get("last-modified");
@@ -230,7 +232,7 @@ async function checkError(client: Client, path: string, status: number, code: st
   const p = new Problems();
   const answer = await client.get(path);
   expectStatus(p, answer, status);
-  p.equal("Cache-Control", "no-store", answer.headers.get("cache-control"));
+  p.equal("Cache-Control", CACHE_CONTROL.error, answer.headers.get("cache-control"));
   p.equal("Content-Type", JSON_TYPE, answer.headers.get("content-type"));
   p.equal("Access-Control-Allow-Origin", "*", answer.headers.get("access-control-allow-origin"));
   const body = parseJson(p, answer.text);
@@ -252,7 +254,7 @@ async function checkPreflight(client: Client, path: string): Promise<void> {
   });
   expectStatus(p, answer, 204);
   p.equal("Access-Control-Allow-Origin", "*", answer.headers.get("access-control-allow-origin"));
-  p.equal("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS", answer.headers.get("access-control-allow-methods"));
+  p.equal("Access-Control-Allow-Methods", ALLOWED_METHODS.join(", "), answer.headers.get("access-control-allow-methods"));
   p.done();
 }
 
@@ -333,7 +335,7 @@ function describeError(error: unknown): string {
 
 /** The checks of one indicator: its answers, validators, files and page. */
 async function checkIndicator(client: Client, results: CheckResult[], id: string): Promise<void> {
-  const path = `/api/v1/${id}`;
+  const path = endpointPath(id);
   const known: DefaultAnswer = { etag: null, lastModified: null, lastUpdated: null };
   await run(results, `default answer ${path}`, () => checkDefault(client, id, known));
   const year = known.lastUpdated?.slice(0, 4) ?? "<year of last_updated>";
@@ -354,15 +356,15 @@ async function checkIndicator(client: Client, results: CheckResult[], id: string
 export async function smoke(baseUrl: string, fetchImpl: FetchLike = fetch): Promise<CheckResult[]> {
   const client = new Client(baseUrl, fetchImpl);
   const results: CheckResult[] = [];
-  const ids = (await run(results, "catalog /api/v1/index.json", () => checkCatalog(client))) ?? [];
+  const ids = (await run(results, `catalog ${CATALOG_PATH}`, () => checkCatalog(client))) ?? [];
   for (const id of ids) await checkIndicator(client, results, id);
   const some = ids[0];
-  await run(results, `400 /api/v1/${some ?? "<indicator>"}?limit=0`, () =>
-    some === undefined ? Promise.reject(new CheckFailed("no indicator in the catalog to ask")) : checkError(client, `/api/v1/${some}?limit=0`, 400, "bad_request", "limit:"),
+  await run(results, `400 ${endpointPath(some ?? "<indicator>")}?limit=0`, () =>
+    some === undefined ? Promise.reject(new CheckFailed("no indicator in the catalog to ask")) : checkError(client, `${endpointPath(some)}?limit=0`, 400, "bad_request", "limit:"),
   );
   await run(results, `404 ${UNKNOWN_INDICATOR_PATH}`, () => checkError(client, UNKNOWN_INDICATOR_PATH, 404, "not_found"));
-  if (some !== undefined) await run(results, `CORS preflight OPTIONS /api/v1/${some}`, () => checkPreflight(client, `/api/v1/${some}`));
-  await run(results, "OpenAPI /api/v1/openapi.json", () => checkOpenApi(client, "/api/v1/openapi.json"));
+  if (some !== undefined) await run(results, `CORS preflight OPTIONS ${endpointPath(some)}`, () => checkPreflight(client, endpointPath(some)));
+  await run(results, `OpenAPI ${OPENAPI_PATH}`, () => checkOpenApi(client, OPENAPI_PATH));
   await run(results, "home page /", () => checkText(client, "/", "text/html", ["<h1", ...ids]));
   await run(results, "robots.txt /robots.txt", () => checkText(client, "/robots.txt", "text/plain", ["User-agent"]));
   return results;
