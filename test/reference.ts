@@ -38,7 +38,7 @@ export function readIndicator(folder: string): RefIndicator {
   return { id: meta.id, unit: meta.unit, points };
 }
 
-/** The response body the contract (DESIGN §2) requires for `query`, as a plain object. */
+/** The response body the contract (docs/DESIGN.md §2) requires for `query`, as a plain object. */
 export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: string, phrase: string) {
   const from = query.from ?? null;
   const to = query.to ?? null;
