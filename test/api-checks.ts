@@ -46,7 +46,7 @@ export function expectSuccessHeaders(r: Fetched) {
   expect(r.headers.get("etag")).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
   expect(r.headers.get("access-control-allow-origin")).toBe("*");
   const exposed = (r.headers.get("access-control-expose-headers") ?? "").split(/,\s*/);
-  for (const h of ["ETag", "Retry-After", "Last-Modified", "Link", "RateLimit", "RateLimit-Policy"]) expect(exposed).toContain(h);
+  for (const h of ["ETag", "Retry-After", "Last-Modified", "Link", "RateLimit", "RateLimit-Policy", "X-Total-Count"]) expect(exposed).toContain(h);
   expect(r.headers.get("x-content-type-options")).toBe("nosniff");
   expect(r.headers.get("ratelimit-policy")).toBe('"default";q=1000000;w=60');
   expect(r.headers.get("ratelimit")).toMatch(/^"default";r=\d+;t=\d+$/);
@@ -70,8 +70,15 @@ export function expectError(r: Fetched, status: number, code: string) {
 export interface WindowQuery {
   from: string | null;
   to: string | null;
+  series?: readonly string[] | null;
   limit: number;
   offset: number;
+}
+
+/** The `Link` header of a JSON answer: the next page when there is one, and the metadata document. */
+export function expectedLink(id: string, next: string | null): string {
+  const describedby = `</api/v1/${id}/metadata.json>; rel="describedby"`;
+  return next === null ? describedby : `<${next}>; rel="next", ${describedby}`;
 }
 
 /** Checks a 200 against the reference: body, ETag of the body, Link iff has_more, every header. */
@@ -81,7 +88,7 @@ export function expectPage(r: Fetched, id: string, query: Partial<WindowQuery>) 
   const body = JSON.parse(r.text) as ReturnType<typeof expectedResponse>;
   expect(body).toEqual(expectedResponse(refs.get(id) as RefIndicator, query, SITE, PHRASE));
   expect(r.headers.get("etag")).toBe(etagOf(r.bytes));
-  expect(r.headers.get("link")).toBe(body.meta.next === null ? null : `<${body.meta.next}>; rel="next"`);
+  expect(r.headers.get("link")).toBe(expectedLink(id, body.meta.next));
   expectSuccessHeaders(r);
 }
 
@@ -130,30 +137,67 @@ export function randomWindows(id: string, count: number): { path: string; query:
   return cases;
 }
 
+/**
+ * `count` seeded random selections of an indicator: one id, a list of ids, a
+ * prefix pattern (`casmu.*`), a suffix or inner pattern (`*.fonasa`), mixed lists;
+ * half of them with a window, limits and offsets; with the query the reference
+ * resolves them to (the items deduplicated and sorted, as the API echoes them).
+ */
+export function randomSelections(id: string, count: number): { path: string; query: WindowQuery }[] {
+  const random = prng(id.length * 104729);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+  const ids = [...new Set((refs.get(id) as RefIndicator).points.map((p) => p.series))].sort();
+  const parts = ids.map((s) => s.split("."));
+  const item = (): string => {
+    const roll = random();
+    const one = pick(parts);
+    if (roll < 0.4 || one.length === 1) return one.join(".");
+    if (roll < 0.6) return `${one[0] as string}.*`;
+    if (roll < 0.8) return `*.${one[one.length - 1] as string}`;
+    return one.length > 2 ? `*.${one[1] as string}.*` : `${(one[0] as string).slice(0, 2)}*`;
+  };
+  return randomWindows(id, count).map(({ query }) => {
+    const items = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, item))].sort();
+    const windowed = random() < 0.5;
+    const q: WindowQuery = { ...(windowed ? query : { from: null, to: null, limit: 500, offset: 0 }), series: items };
+    const params = [q.from === null ? null : `from=${q.from}`, q.to === null ? null : `to=${q.to}`, `series=${items.join(",")}`, `limit=${q.limit}`, `offset=${q.offset}`];
+    return { path: `/api/v1/${id}?${params.filter((p) => p !== null).join("&")}`, query: q };
+  });
+}
+
 /** Arbitrary query strings: known and unknown names, valid, invalid and strange values. */
 export const arbitraryQueryString = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom("from", "to", "limit", "offset", "x", "LIMIT", "from[]", ""), fc.string({ maxLength: 8 })),
+      fc.oneof(
+        fc.constantFrom("from", "to", "limit", "offset", "series", "format", "from", "limit", "series", "x", "LIMIT", "from[]", ""),
+        fc.string({ maxLength: 8 }),
+      ),
       fc.oneof(
         fc.string({ maxLength: 20 }),
         fc.integer({ min: -10, max: 6000 }).map(String),
-        fc.constantFrom("2024", "2024-02", "2024-02-29", "2023-02-29", "1e3", "-0", "0x10", " 5", "%", "%zz", "\u0000", "٣"),
+        fc.constantFrom("2024", "2024-02", "2024-02-29", "2023-02-29", "1e3", "-0", "0x10", " 5", "%", "%zz", "\u0000", "٣", "csv", "json"),
+        fc.constantFrom("monthly", "hourly,monthly", "*", "casmu.*", "*.fonasa", "nope", "a,,b", "*.consult-general-medicine.*"),
       ),
     ),
     { maxLength: 6 },
   )
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"));
 
-/** A 200 page of `id` or a well-formed 400 naming a parameter: nothing else. */
-export function expectPageOrBadRequest(r: Fetched, id: string) {
+/** A 200 page of `id` or a well-formed 400 whose detail begins with a parameter of the query: nothing else. */
+export function expectPageOrBadRequest(r: Fetched, id: string, qs: string) {
   if (r.status === 200) {
+    if ((r.headers.get("content-type") ?? "").startsWith("text/csv")) {
+      expect(r.text.startsWith("date,series,value,source,note\n")).toBe(true);
+      return;
+    }
     const body = JSON.parse(r.text) as { data: unknown[]; meta: { indicator: string } };
     expect(Array.isArray(body.data)).toBe(true);
     expect(body.meta.indicator).toBe(id);
   } else {
     const error = expectError(r, 400, "bad_request");
-    expect(error.detail).toMatch(/^(from|to|limit|offset): /);
+    const names = [...new URLSearchParams(qs).keys()];
+    expect(names.some((name) => error.detail.startsWith(`${name}: `) || error.detail.startsWith(`${JSON.stringify(name)}: `)), error.detail).toBe(true);
   }
 }
 

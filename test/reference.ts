@@ -12,6 +12,8 @@ export interface RefPoint {
   series: string;
   /** The value's source text. */
   raw: string;
+  source: string;
+  note: string;
 }
 
 export interface RefIndicator {
@@ -23,8 +25,11 @@ export interface RefIndicator {
 export interface RefQuery {
   from?: string | null;
   to?: string | null;
+  /** Ids and patterns (`*`: any run of characters), as the API echoes them: deduplicated and sorted. */
+  series?: readonly string[] | null;
   limit?: number;
   offset?: number;
+  format?: "json" | "csv";
 }
 
 /** Reads an indicator's points straight from its CSV files. */
@@ -33,18 +38,43 @@ export function readIndicator(folder: string): RefIndicator {
   const points: RefPoint[] = [];
   for (const name of readdirSync(folder).filter((n) => n.endsWith(".csv"))) {
     const rows = parse<Record<string, string>>(readFileSync(join(folder, name)), { columns: true, bom: true, skip_empty_lines: true });
-    for (const row of rows) points.push({ date: row.date as string, series: row.series as string, raw: row.value as string });
+    for (const row of rows) {
+      points.push({ date: row.date as string, series: row.series as string, raw: row.value as string, source: row.source ?? "", note: row.note ?? "" });
+    }
   }
   return { id: meta.id, unit: meta.unit, points };
 }
 
-/** The response body the contract (docs/DESIGN.md §2) requires for `query`, as a plain object. */
-export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: string, phrase: string) {
+/**
+ * Whether `pattern` names `id`: the pattern's pieces between `*`s must occur in
+ * `id` in order, the first at its start and the last at its end (written without
+ * regular expressions, unlike src/core/selection.ts).
+ */
+export function refMatches(pattern: string, id: string): boolean {
+  const pieces = pattern.split("*");
+  if (pieces.length === 1) return pattern === id;
+  const first = pieces[0] as string;
+  const last = pieces[pieces.length - 1] as string;
+  if (!id.startsWith(first) || !id.endsWith(last) || first.length + last.length > id.length) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = id.indexOf(piece, at);
+    if (found < 0 || found + piece.length > id.length - last.length) return false;
+    at = found + piece.length;
+  }
+  return true;
+}
+
+/** The points a query selects, in answer order, with the page's figures. */
+function expectedPage(ind: RefIndicator, query: RefQuery) {
   const from = query.from ?? null;
   const to = query.to ?? null;
+  const series = query.series ?? null;
   const limit = query.limit ?? 500;
   const offset = query.offset ?? 0;
-  const inWindow = ind.points.filter((p) => (from === null || p.date >= from) && (to === null || p.date <= to));
+  const inWindow = ind.points.filter(
+    (p) => (from === null || p.date >= from) && (to === null || p.date <= to) && (series === null || series.some((item) => refMatches(item, p.series))),
+  );
   const groups = new Map<string, RefPoint[]>();
   for (const p of inWindow) groups.set(p.series, [...(groups.get(p.series) ?? []), p]);
   const chosen: RefPoint[] = [];
@@ -55,11 +85,21 @@ export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: st
     if (list.length > offset + limit) hasMore = true;
   }
   chosen.sort((a, b) => b.date.localeCompare(a.date) || (a.series < b.series ? -1 : a.series > b.series ? 1 : 0));
-  const params = new URLSearchParams();
-  if (from !== null) params.set("from", from);
-  if (to !== null) params.set("to", to);
-  params.set("limit", String(limit));
-  params.set("offset", String(offset + limit));
+  // The documented canonical URL: from, to, series (commas as they are), limit, offset, format (when csv).
+  const params = [
+    from === null ? null : `from=${from}`,
+    to === null ? null : `to=${to}`,
+    series === null ? null : `series=${series.join(",")}`,
+    `limit=${limit}`,
+    `offset=${offset + limit}`,
+    query.format === "csv" ? "format=csv" : null,
+  ].filter((p) => p !== null);
+  return { from, to, series, limit, offset, chosen, total: inWindow.length, hasMore, next: hasMore ? `/api/v1/${ind.id}?${params.join("&")}` : null };
+}
+
+/** The response body the contract (docs/DESIGN.md §2) requires for `query`, as a plain object. */
+export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: string, phrase: string) {
+  const { from, to, series, limit, offset, chosen, total, hasMore, next } = expectedPage(ind, query);
   const lastUpdated = ind.points.reduce<string | null>((max, p) => (max === null || p.date > max ? p.date : max), null);
   const href = `${siteUrl}/series/${ind.id}/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks`;
   return {
@@ -67,18 +107,26 @@ export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: st
     meta: {
       indicator: ind.id,
       unit: ind.unit,
-      total: inWindow.length,
+      total,
       limit,
       offset,
       from,
       to,
+      series,
       has_more: hasMore,
-      next: hasMore ? `/api/v1/${ind.id}?${params.toString()}` : null,
+      next,
       last_updated: lastUpdated,
       license: "CC-BY-4.0",
       attribution: `<a href="${href}">${phrase}</a>`,
+      metadata: `/api/v1/${ind.id}/metadata.json`,
     },
   };
+}
+
+/** The rows (as a CSV library parses them, header as keys) and headers' figures a CSV answer to `query` must have. */
+export function expectedCsv(ind: RefIndicator, query: RefQuery) {
+  const { chosen, total, next } = expectedPage(ind, { ...query, format: "csv" });
+  return { rows: chosen.map((p) => ({ date: p.date, series: p.series, value: p.raw, source: p.source, note: p.note })), total, next };
 }
 
 /** The values' source texts in the order the body holds them, read from the raw JSON text. */

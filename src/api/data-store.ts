@@ -3,9 +3,8 @@
  * manifest, the datasets and prebuilt pages, cached per isolate by data version.
  * A deployment's files never change, so nothing kept can go stale.
  */
-import { decodeDataset } from "../core/columnar.js";
+import { decodeAnswers, type AnswerData } from "../core/answers.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
-import type { Dataset } from "../core/model.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
 export interface Assets {
@@ -14,7 +13,7 @@ export interface Assets {
 
 export class DataStore {
   private manifestPromise: Promise<Manifest> | undefined;
-  private readonly datasets = new Map<string, Promise<Dataset>>();
+  private readonly datasets = new Map<string, Promise<AnswerData>>();
   /** Recently served prebuilt pages (path → bytes), least recently used first. */
   private readonly pages = new Map<string, Uint8Array<ArrayBuffer>>();
   private pageBytes = 0;
@@ -66,13 +65,13 @@ export class DataStore {
     return bytes;
   }
 
-  /** The full dataset of an indicator at the manifest's data version. A failure is not cached. */
-  dataset(assets: Assets, origin: URL, path: string, version: string): Promise<Dataset> {
+  /** The answer file of an indicator at the manifest's data version. A failure is not cached. */
+  answers(assets: Assets, origin: URL, path: string, version: string): Promise<AnswerData> {
     const key = `${path}@${version}`;
     let promise = this.datasets.get(key);
     if (promise === undefined) {
       promise = this.fetchAsset(assets, new URL(path, origin))
-        .then(async (response) => decodeDataset(await response.arrayBuffer()))
+        .then(async (response) => decodeAnswers(await response.arrayBuffer()))
         .catch((error: unknown) => {
           this.datasets.delete(key);
           throw error;

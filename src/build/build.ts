@@ -6,33 +6,37 @@
  * (src/build/output.ts). Everything it touches outside memory comes in `effects`.
  */
 import { resolve } from "node:path";
-import { stringify } from "csv-stringify/sync";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { buildIndicator, type BuiltIndicator } from "./dataset.js";
 import type { BuildEffects, Log } from "./effects.js";
+import { renderMetadata } from "./metadata-doc.js";
 import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { parseSiteConfig } from "./site-config.js";
-import { attributionAnchor, type SiteConfig } from "../core/config.js";
+import { CSV_HEADER } from "../core/answers.js";
+import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT } from "../core/contract.js";
 import { strongEtag } from "../core/etag.js";
 import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
-import { DEFAULT_QUERY, type PageQuery } from "../core/model.js";
-import { byCodeUnits } from "../core/order.js";
+import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
 import {
   CATALOG_PATH,
   OPENAPI_PATH,
   PAGE_SCRIPT_PATH,
+  answersPath,
   csvPath,
   datasetPath,
   defaultPagePath,
+  metadataPath,
   outputFile,
+  seriesFilePath,
   seriesPagePath,
 } from "../core/paths.js";
-import { nextUrl, renderPage } from "../core/render.js";
+import { nextUrl, renderAnswer } from "../core/render.js";
+import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
 import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
@@ -66,6 +70,8 @@ export interface BuildOptions extends ChangeOptions {
   readonly limits: readonly number[];
   /** The file budget: the build stops before writing anything beyond it. */
   readonly maxFiles: number;
+  /** Write each sub-series' default answer as static files (default true). */
+  readonly seriesFiles?: boolean | undefined;
   /** `SOURCE_DATE_EPOCH`: the data version time of every indicator, when set. */
   readonly sourceDateEpoch?: number | undefined;
 }
@@ -104,11 +110,13 @@ export interface PlanInput {
   /** Files of `public/`: relative path → bytes. */
   readonly publicFiles: ReadonlyMap<string, Uint8Array>;
   readonly pageScript: Uint8Array;
+  /** Write each sub-series' default answer as static files (JSON and CSV), for mirrors. */
+  readonly seriesFiles: boolean;
 }
 
 /** The prebuilt page queries: for each limit `L`, the offsets `0, L, 2L, …` below the longest sub-series. */
 function prebuiltQueries(indicator: BuiltIndicator, limits: readonly number[]): PageQuery[] {
-  const longest = longestSeries(indicator.dataset);
+  const longest = longestSeries(indicator.answers.series);
   const queries: PageQuery[] = [];
   for (const limit of limits) {
     for (let offset = 0; offset < longest; offset += limit) queries.push({ ...DEFAULT_QUERY, limit, offset });
@@ -116,13 +124,13 @@ function prebuiltQueries(indicator: BuiltIndicator, limits: readonly number[]): 
   return queries;
 }
 
-/** The full series as CSV, in API order (date descending, then sub-series ascending). */
-function renderCsv(source: IndicatorSource): string {
-  const rows = [...source.rows].sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
-  return stringify(
-    rows.map((r) => [r.date, r.series, r.value, r.source, r.note]),
-    { header: true, columns: ["date", "series", "value", "source", "note"] },
-  );
+const CSV_HEADER_BYTES = new TextEncoder().encode(CSV_HEADER);
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }
 
 /**
@@ -143,24 +151,35 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     const httpDate = formatRFC7231(new Date(version * 1000));
     lastModified.set(id, httpDate);
     const pages: Record<string, PrebuiltPage> = {};
-    manifest.indicators[id] = { lastModified: httpDate, dataset: datasetPath(id), pages };
+    manifest.indicators[id] = { lastModified: httpDate, answers: answersPath(id), pages };
 
-    const page = (path: string, query: PageQuery): PlannedFile => ({
+    /** An answer as a static file: a prebuilt page (listed in the manifest) or a sub-series' copy. */
+    const answer = (path: string, query: PageQuery, listed: boolean): PlannedFile => ({
       path: outputFile(path),
       indicator: id,
       async render() {
-        const selected = selectPage(indicator.dataset, query);
-        const body = renderPage(selected);
+        const { answers } = indicator;
+        const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
+        const selected = selectPage(answers.series, query, chosen);
+        const body = renderAnswer(answers, selected);
         // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
-        pages[prebuiltKey(query) as string] ??= { path, etag: await strongEtag(body), next: nextUrl(selected), bytes: Buffer.byteLength(body) };
+        if (listed) pages[prebuiltKey(query) as string] ??= { path, etag: await strongEtag(body), next: nextUrl(id, selected), bytes: body.length };
         return body;
       },
     });
+    const page = (path: string, query: PageQuery) => answer(path, query, true);
     for (const query of prebuiltQueries(indicator, input.limits)) plan.push(page(prebuiltPagePath(id, query.limit, query.offset), query));
     plan.push(page(defaultPagePath(id), DEFAULT_QUERY));
-    plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => renderCsv(indicator.source) });
+    plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => concat(CSV_HEADER_BYTES, indicator.answers.csv) });
+    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator) });
+    if (input.seriesFiles) {
+      for (const series of indicator.answers.ids) {
+        for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false));
+      }
+    }
     plan.push({ path: outputFile(seriesPagePath(id)), indicator: id, render: () => renderIndicatorPage(config, indicator) });
     plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
+    plan.push({ path: outputFile(answersPath(id)), indicator: id, render: () => indicator.answersFile });
   }
   for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
   plan.push(
@@ -250,7 +269,9 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   await reportChanges(options.data, load, options, effects);
   const versions = new Map<string, number>();
   for (const { meta, folder } of load.indicators) versions.set(meta.id, options.sourceDateEpoch ?? (await effects.folderVersion(folder)));
-  const indicators = load.indicators.map((source) => buildIndicator(source, attributionAnchor(config, source.meta.id)));
+  const indicators = load.indicators.map((source) =>
+    buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)),
+  );
   const plan = planOutput({
     config,
     indicators,
@@ -258,11 +279,13 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     versions,
     publicFiles: await effects.publicFiles(),
     pageScript: await effects.bundleClient(),
+    seriesFiles: options.seriesFiles !== false,
   });
   if (plan.length > options.maxFiles) {
     throw new BuildError(
       `the output would hold ${plan.length} files, over the budget of ${options.maxFiles}: ` +
-        `prebuild fewer or larger limits (--limits, now ${options.limits.join(",")}) or raise --max-files`,
+        `prebuild fewer or larger limits (--limits, now ${options.limits.join(",")}), ` +
+        `leave out the sub-series files (--no-series-files, ${options.seriesFiles === false ? "already" : "now"} ${options.seriesFiles === false ? "off" : "on"}) or raise --max-files`,
     );
   }
   const stats = new Map<string, IndicatorStats>(

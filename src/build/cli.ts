@@ -72,6 +72,7 @@ interface BuildFlags extends ChangeFlags {
   siteUrl?: string;
   limits: number[];
   maxFiles: number;
+  seriesFiles: boolean;
 }
 
 /** Runs the CLI on `argv` (the arguments after the script's name) and returns the exit code. */
@@ -91,11 +92,12 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .option("--site-url <url>", "public base URL of the site (overrides site.config.json)", parseSiteUrl)
     .option("--limits <list>", "prebuilt page limits, comma-separated", parseLimits, [...DEFAULT_LIMITS])
     .option("--max-files <n>", "file budget of the output folder", parsePositive, DEFAULT_MAX_FILES)
+    .option("--no-series-files", "do not write each sub-series' default answer as static files")
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      const { data, out, siteUrl, limits, maxFiles } = flags;
-      await build({ data, out, siteUrl, limits, maxFiles, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles, seriesFiles } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, seriesFiles, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
   changeOptions(program.command("validate"))

@@ -3,6 +3,8 @@
  * id, newest first, encoded into the binary dataset file and decoded back, so the
  * build renders its pages from exactly what the function will read.
  */
+import { stringify } from "csv-stringify/sync";
+import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerRow } from "../core/answers.js";
 import { decodeDataset, encodeDataset, type PlainSeries } from "../core/columnar.js";
 import type { Dataset } from "../core/model.js";
 import { byCodeUnits } from "../core/order.js";
@@ -24,20 +26,30 @@ export function plainSeries(source: IndicatorSource): PlainSeries[] {
 
 /**
  * An indicator as the build renders it: its source (metadata and rows), its
- * sub-series as plain arrays with their labels, the dataset file and the dataset
- * decoded from that file.
+ * sub-series as plain arrays with their labels, the site's dataset file and the
+ * function's answer file, each with what is decoded from it: the build renders
+ * from exactly what the site and the function read.
  */
 export interface BuiltIndicator {
   readonly source: IndicatorSource;
   readonly plain: readonly PlainSeries[];
   /** Title and facets of each sub-series, in the order of `plain`. */
   readonly labels: readonly SeriesLabel[];
+  /** The site's dataset file (src/core/columnar.ts) and its decoding. */
   readonly file: Uint8Array;
   readonly dataset: Dataset;
+  /** The function's answer file (src/core/answers.ts) and its decoding. */
+  readonly answersFile: Uint8Array;
+  readonly answers: AnswerData;
 }
 
-/** Builds one indicator. `attribution` is the ready-made anchor. */
-export function buildIndicator(source: IndicatorSource, attribution: string): BuiltIndicator {
+/** One point as a CSV line: the CSV library's quoting, so `data.csv` and CSV answers agree. */
+export function csvLine(row: AnswerRow): string {
+  return stringify([[row.date, row.series, row.value, row.source, row.note]]);
+}
+
+/** Builds one indicator. `attribution` is the ready-made anchor, `attributionUrl` its target. */
+export function buildIndicator(source: IndicatorSource, attribution: string, attributionUrl: string): BuiltIndicator {
   const plain = plainSeries(source);
   let lastUpdated: string | null = null;
   for (const s of plain) {
@@ -46,9 +58,8 @@ export function buildIndicator(source: IndicatorSource, attribution: string): Bu
   }
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
   const file = encodeDataset(fields, plain);
-  const labels = seriesLabels(
-    plain.map((s) => s.id),
-    source.meta.series,
-  );
-  return { source, plain, labels, file, dataset: decodeDataset(file) };
+  const ids = plain.map((s) => s.id);
+  const labels = seriesLabels(ids, source.meta.series);
+  const answersFile = encodeAnswers({ ...fields, attributionUrl }, ids, source.rows, csvLine);
+  return { source, plain, labels, file, dataset: decodeDataset(file), answersFile, answers: decodeAnswers(answersFile) };
 }

@@ -6,11 +6,11 @@ import type { BuiltIndicator } from "./dataset.js";
 import { ApiError, asApiError, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
 import { parseQuery } from "../api/query.js";
 import type { SiteConfig } from "../core/config.js";
-import { ALLOWED_METHODS, API_BASE, CACHE_CONTROL, ERROR_CODES, EXPOSED_HEADERS, LICENSE, LIMIT, OFFSET, RATE_LIMIT } from "../core/contract.js";
-import { DEFAULT_QUERY } from "../core/model.js";
+import { ALLOWED_METHODS, API_BASE, CACHE_CONTROL, ERROR_CODES, EXPOSED_HEADERS, LICENSE, LIMIT, MAX_SERIES_ITEMS, OFFSET, RATE_LIMIT } from "../core/contract.js";
+import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { selectPage } from "../core/page.js";
-import { CATALOG_PATH, csvPath } from "../core/paths.js";
-import { renderPage } from "../core/render.js";
+import { CATALOG_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
+import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 
 const dateParam = (name: string, edge: string) => ({
@@ -52,14 +52,19 @@ const errorResponse = (description: string, error: ApiError) => ({
 export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[]): string {
   const ids = indicators.map((i) => i.source.meta.id);
   const first = indicators[0];
-  const example =
-    first === undefined ? undefined : (JSON.parse(renderPage(selectPage(first.dataset, { ...DEFAULT_QUERY, limit: 1 }))) as unknown);
+  const exampleBody = (query: PageQuery) => (first === undefined ? undefined : new TextDecoder().decode(renderAnswer(first.answers, selectPage(first.answers.series, query))));
+  const exampleJson = exampleBody({ ...DEFAULT_QUERY, limit: 1 });
+  const example = exampleJson === undefined ? undefined : (JSON.parse(exampleJson) as unknown);
+  const exampleCsv = exampleBody({ ...DEFAULT_QUERY, limit: 1, format: "csv" });
   const indicatorParam = { name: "indicator", in: "path", required: true, schema: { type: "string", enum: ids } };
   const successHeaders = {
     "Cache-Control": header(`\`${CACHE_CONTROL.success}\`.`),
     ETag: header("Strong validator of the body."),
     "Last-Modified": header("The indicator's data version time."),
-    Link: header('`<next page URL>; rel="next"` (RFC 8288) when `meta.has_more`.'),
+    Link: header(
+      'RFC 8288: `<next page URL>; rel="next"` when `meta.has_more`, and always `<metadata document>; rel="describedby"`; for CSV also `<attribution link>; rel="cite-as"` (RFC 8574).',
+    ),
+    "X-Total-Count": header("CSV answers only: `meta.total`, the points in the window before `limit`/`offset`.", { type: "integer", minimum: 0 }),
     "Access-Control-Allow-Origin": header("`*`."),
     "Access-Control-Expose-Headers": header(`Lists ${EXPOSED_HEADERS.join(", ")}.`),
     RateLimit: header("IETF RateLimit header: remaining quota and reset time."),
@@ -98,6 +103,20 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
               description: "Points skipped per sub-series, from the newest end.",
               schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
             },
+            {
+              name: "series",
+              in: "query",
+              required: false,
+              description: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
+              schema: { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" },
+            },
+            {
+              name: "format",
+              in: "query",
+              required: false,
+              description: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
+              schema: { type: "string", enum: [...FORMATS], default: "json" },
+            },
           ],
           responses: {
             "200": {
@@ -108,6 +127,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
                   schema: { $ref: "#/components/schemas/Page" },
                   ...(example === undefined ? {} : { example }),
                 },
+                "text/csv": { schema: { type: "string" }, ...(exampleCsv === undefined ? {} : { example: exampleCsv }) },
               },
             },
             "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
@@ -166,6 +186,33 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
           },
         },
       },
+      [metadataPath("{indicator}")]: {
+        get: {
+          operationId: "getMetadata",
+          summary:
+            "The indicator's metadata document (static file): unit, source, licence, notes, its facets with their values, and every sub-series with its title and facets (indices into the facet values). Linked from every answer (`meta.metadata`, `Link: rel=\"describedby\"`).",
+          parameters: [indicatorParam],
+          responses: { "200": { description: "The metadata document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Metadata" } } } } },
+        },
+      },
+      [seriesFilePath("{indicator}", "{series}", "json").replace(/\.json$/, ".{format}")]: {
+        get: {
+          operationId: "getSeriesFile",
+          summary: "One sub-series' default answer (static file, for mirrors): the same bytes as `/api/v1/{indicator}?series={series}` (`.json`) or `…&format=csv` (`.csv`).",
+          parameters: [
+            indicatorParam,
+            { name: "series", in: "path", required: true, description: "A sub-series id.", schema: { type: "string" } },
+            { name: "format", in: "path", required: true, schema: { type: "string", enum: [...FORMATS] } },
+          ],
+          responses: {
+            "200": {
+              description: "The answer.",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } }, "text/csv": { schema: { type: "string" } } },
+            },
+            "404": { description: "No such sub-series (the site's 404 page)." },
+          },
+        },
+      },
     },
     components: {
       schemas: {
@@ -187,8 +234,8 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
             meta: {
               type: "object",
               required: [
-                "indicator", "unit", "total", "limit", "offset", "from", "to",
-                "has_more", "next", "last_updated", "license", "attribution",
+                "indicator", "unit", "total", "limit", "offset", "from", "to", "series",
+                "has_more", "next", "last_updated", "license", "attribution", "metadata",
               ],
               properties: {
                 indicator: { type: "string" },
@@ -198,11 +245,40 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
                 offset: { type: "integer" },
                 from: { type: ["string", "null"], format: "date" },
                 to: { type: ["string", "null"], format: "date" },
+                series: { type: ["array", "null"], items: { type: "string" } },
                 has_more: { type: "boolean" },
                 next: { type: ["string", "null"] },
                 last_updated: { type: ["string", "null"], format: "date" },
                 license: { type: "string" },
                 attribution: { type: "string" },
+                metadata: { type: "string" },
+              },
+            },
+          },
+        },
+        Metadata: {
+          type: "object",
+          required: ["id", "title", "unit", "license", "source", "facets", "series"],
+          properties: {
+            id: { type: "string" },
+            title: { type: "string" },
+            unit: { type: "string" },
+            license: { type: "string" },
+            source: { type: "object", properties: { name: { type: "string" }, url: { type: "string" } } },
+            facets: {
+              type: "array",
+              items: { type: "object", required: ["name", "values"], properties: { name: { type: "string" }, values: { type: "array", items: { type: "string" } } } },
+            },
+            series: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["id", "title", "facets"],
+                properties: {
+                  id: { type: "string" },
+                  title: { type: "string" },
+                  facets: { type: "array", items: { type: ["integer", "null"] } },
+                },
               },
             },
           },

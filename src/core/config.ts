@@ -18,11 +18,12 @@ export function indicatorPageUrl(config: SiteConfig, indicator: string): string 
   return `${config.baseUrl}${seriesPagePath(indicator)}`;
 }
 
-/**
- * `meta.attribution` (docs/DESIGN.md §2): an HTML anchor to the indicator's page whose query
- * string carries `utm_source=api`, `utm_medium=attribution`, `utm_campaign=backlinks`.
- */
+/** The attribution link's target: the indicator's page with `utm_source=api`, `utm_medium=attribution`, `utm_campaign=backlinks`. */
+export function attributionUrl(config: SiteConfig, indicator: string): string {
+  return `${indicatorPageUrl(config, indicator)}?utm_source=api&utm_medium=attribution&utm_campaign=backlinks`;
+}
+
+/** `meta.attribution` (docs/DESIGN.md §2): an HTML anchor to `attributionUrl` with the configured phrase. */
 export function attributionAnchor(config: SiteConfig, indicator: string): string {
-  const href = `${indicatorPageUrl(config, indicator)}?utm_source=api&utm_medium=attribution&utm_campaign=backlinks`;
-  return `<a href="${escapeHtml(href)}">${escapeHtml(config.attributionText)}</a>`;
+  return `<a href="${escapeHtml(attributionUrl(config, indicator))}">${escapeHtml(config.attributionText)}</a>`;
 }

@@ -9,8 +9,8 @@
 /** The version prefix of every API path. */
 export const API_BASE = "/api/v1";
 
-/** The query parameters of `/api/v1/{indicator}`, in the order `meta.next` echoes them. */
-export const PARAMETERS = ["from", "to", "limit", "offset"] as const;
+/** The query parameters of `/api/v1/{indicator}`, in the order `meta.next` echoes them; any other is a 400. */
+export const PARAMETERS = ["from", "to", "series", "limit", "offset", "format"] as const;
 export type Parameter = (typeof PARAMETERS)[number];
 
 /** `limit`: points per sub-series. */
@@ -21,6 +21,9 @@ export const LIMIT = { min: 1, max: 5000, default: 500 } as const;
  * exact integer, so `meta.next` is always a plain decimal.
  */
 export const OFFSET = { min: 0, max: 999_999_999_999_999, default: 0 } as const;
+
+/** `series`: most items (ids or `*` patterns) in one list. */
+export const MAX_SERIES_ITEMS = 100;
 
 /** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
 export const ERRORS = {
@@ -52,7 +55,10 @@ export const CACHE_CONTROL = {
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** Response headers a browser script on another origin may read. */
-export const EXPOSED_HEADERS = ["ETag", "Last-Modified", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"] as const;
+export const EXPOSED_HEADERS = ["ETag", "Last-Modified", "Link", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Total-Count"] as const;
+
+/** `Content-Type` of a CSV answer (RFC 4180 §3, UTF-8). */
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 
 /** Headers of every API response, success or error: open CORS, no content sniffing. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {

@@ -23,8 +23,8 @@ export interface PrebuiltPage {
 export interface ManifestEntry {
   /** HTTP-date of the data version: `Last-Modified` of every response. */
   readonly lastModified: string;
-  /** Path of the full dataset (src/core/columnar.ts). */
-  readonly dataset: string;
+  /** Path of the answer file (src/core/answers.ts). */
+  readonly answers: string;
   /** Prebuilt pages by `prebuiltKey` of their query. */
   readonly pages: Record<string, PrebuiltPage>;
 }
@@ -35,13 +35,15 @@ export interface Manifest {
 
 /**
  * The key of the prebuilt page that answers `query`, or `null` when no prebuilt
- * page can: pages are prebuilt for `limit`/`offset` alone, so any other field of
- * the query that is set (a window, or any field a later parameter adds) means the
- * answer must be computed. Fields other than `limit` and `offset` are `null` when
- * not given, which is what makes this safe for parameters added later.
+ * page can: pages are prebuilt as JSON for `limit`/`offset` alone, so another
+ * format or any other field of the query that is set (a window, a selection, or
+ * any field a later parameter adds) means the answer must be computed. Fields
+ * other than `limit`, `offset` and `format` are `null` when not given, which is
+ * what makes this safe for parameters added later.
  */
 export function prebuiltKey(query: PageQuery): string | null {
-  const { limit, offset, ...rest } = query;
+  const { limit, offset, format, ...rest } = query;
+  if (format !== "json") return null;
   for (const value of Object.values(rest)) if (value !== null) return null;
   return `${limit}/${offset}`;
 }

@@ -7,20 +7,20 @@
  * window is found with two binary searches and the page is a slice: no full scan.
  */
 import { dayNumber } from "./dates.js";
-import type { Dataset, PageQuery, SeriesColumns } from "./model.js";
+import type { PageQuery, SeriesIndex } from "./model.js";
 
 /** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */
-export interface SeriesSlice {
-  readonly series: SeriesColumns;
+export interface SeriesSlice<S extends SeriesIndex = SeriesIndex> {
+  readonly series: S;
   readonly start: number;
   readonly end: number;
 }
 
 /** A selected page, before it is rendered to bytes. */
-export interface Page {
-  readonly dataset: Dataset;
+export interface Page<S extends SeriesIndex = SeriesIndex> {
   readonly query: PageQuery;
-  readonly slices: readonly SeriesSlice[];
+  /** The slices in sub-series id order. */
+  readonly slices: readonly SeriesSlice<S>[];
   /** Points in the window, all sub-series, before limit/offset. */
   readonly total: number;
   /** Some sub-series has points in the window beyond `offset + limit`. */
@@ -28,7 +28,7 @@ export interface Page {
 }
 
 /** First rank `i` of the newest-first `series` with `day(i) <= day` (or its length). */
-export function firstAtOrBefore(series: SeriesColumns, day: number): number {
+export function firstAtOrBefore(series: SeriesIndex, day: number): number {
   let lo = 0;
   let hi = series.length;
   while (lo < hi) {
@@ -40,7 +40,7 @@ export function firstAtOrBefore(series: SeriesColumns, day: number): number {
 }
 
 /** First rank `i` of the newest-first `series` with `day(i) < day` (or its length). */
-export function firstBefore(series: SeriesColumns, day: number): number {
+export function firstBefore(series: SeriesIndex, day: number): number {
   let lo = 0;
   let hi = series.length;
   while (lo < hi) {
@@ -51,32 +51,38 @@ export function firstBefore(series: SeriesColumns, day: number): number {
   return lo;
 }
 
-/** Selects the page that `query` asks of `dataset`. */
-export function selectPage(dataset: Dataset, query: PageQuery): Page {
-  const slices: SeriesSlice[] = [];
+/**
+ * Selects the page that `query` asks of the sub-series `series` (sorted by id):
+ * of all of them, or of those at `chosen` (ascending indices: the resolved
+ * `series` selection, src/core/selection.ts).
+ */
+export function selectPage<S extends SeriesIndex>(series: readonly S[], query: PageQuery, chosen: readonly number[] | null = null): Page<S> {
+  const slices: SeriesSlice<S>[] = [];
   let total = 0;
   let hasMore = false;
   const to = query.to === null ? null : dayNumber(query.to);
   const from = query.from === null ? null : dayNumber(query.from);
-  for (const series of dataset.series) {
-    const windowStart = to === null ? 0 : firstAtOrBefore(series, to);
-    const windowEnd = from === null ? series.length : firstBefore(series, from);
+  const count = chosen === null ? series.length : chosen.length;
+  for (let j = 0; j < count; j++) {
+    const one = series[chosen === null ? j : (chosen[j] as number)] as S;
+    const windowStart = to === null ? 0 : firstAtOrBefore(one, to);
+    const windowEnd = from === null ? one.length : firstBefore(one, from);
     if (windowEnd <= windowStart) continue;
     total += windowEnd - windowStart;
     const start = windowStart + query.offset;
     const end = Math.min(windowEnd, start + query.limit);
     if (windowEnd > start + query.limit) hasMore = true;
-    if (start < end) slices.push({ series, start, end });
+    if (start < end) slices.push({ series: one, start, end });
   }
-  return { dataset, query, slices, total, hasMore };
+  return { query, slices, total, hasMore };
 }
 
 /**
  * The largest number of points any sub-series has in the unbounded window: the
  * prebuilt pages of limit `L` are the offsets `0, L, 2L, …` below this number.
  */
-export function longestSeries(dataset: Dataset): number {
+export function longestSeries(series: readonly SeriesIndex[]): number {
   let longest = 0;
-  for (const series of dataset.series) longest = Math.max(longest, series.length);
+  for (const one of series) longest = Math.max(longest, one.length);
   return longest;
 }

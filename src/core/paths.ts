@@ -47,3 +47,47 @@ export function outputFile(path: string): string {
   const relative = path.replace(/^\//, "");
   return relative === "" || relative.endsWith("/") ? `${relative}index.html` : relative;
 }
+
+/** The indicator's metadata document: its sub-series with their titles and facets, units, source, licence. */
+export function metadataPath(indicator: string): string {
+  return `${endpointPath(indicator)}/metadata.json`;
+}
+
+/** The indicator's answer file, for the function; internal (src/core/answers.ts). */
+export function answersPath(indicator: string): string {
+  return `/_data/${indicator}.api.bin`;
+}
+
+/** The static copy of one sub-series' default answer, in `format` (what a mirror serves for `?series=<id>`). */
+export function seriesFilePath(indicator: string, series: string, format: "json" | "csv"): string {
+  return `${endpointPath(indicator)}/series/${series}.${format}`;
+}
+
+/** Every point of the indicator as Apache Parquet (static file; src/build/formats/parquet.ts). */
+export function parquetPath(indicator: string): string {
+  return `${endpointPath(indicator)}/data.parquet`;
+}
+
+/** Every point of the indicator as an Excel workbook, with a metadata sheet (static file). */
+export function xlsxPath(indicator: string): string {
+  return `${endpointPath(indicator)}/data.xlsx`;
+}
+
+/** The Frictionless Data Package describing `data.csv` and the other downloads (static file). */
+export function dataPackagePath(indicator: string): string {
+  return `${endpointPath(indicator)}/datapackage.json`;
+}
+
+/** The indicator's Atom feed of data releases (static file). */
+export function feedPath(indicator: string): string {
+  return `${endpointPath(indicator)}/feed.atom`;
+}
+
+/** The DCAT-AP catalog of every indicator and the API, as JSON-LD (static file). */
+export const DCAT_CATALOG_PATH = `${API_BASE}/catalog.jsonld`;
+/** The Atom feed of every indicator's data releases. */
+export const SERVICE_FEED_PATH = "/feed.atom";
+/** The sitemap of the HTML pages (sitemaps.org). */
+export const SITEMAP_PATH = "/sitemap.xml";
+/** The crawlers' rules, pointing to the sitemap. */
+export const ROBOTS_PATH = "/robots.txt";

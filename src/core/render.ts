@@ -1,88 +1,81 @@
 /**
- * The one renderer: a selected page → the exact bytes of the JSON response.
+ * The one renderer: a selected page → the exact bytes of the answer, JSON or CSV.
  *
  * The build writes prebuilt pages with it and the function computes every other
  * answer with it, so a computed answer is byte-identical to the prebuilt file for
- * the same query. Output is compact JSON with a fixed key order (docs/DESIGN.md §2).
+ * the same query. JSON is compact with a fixed key order (docs/DESIGN.md §2); the
+ * points' texts are copied from the answer file (src/core/answers.ts).
  */
-import { PARAMETERS } from "./contract.js";
+import { CSV_HEADER, assemble, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
+import { PARAMETERS, type Parameter } from "./contract.js";
 import type { PageQuery } from "./model.js";
 import type { Page } from "./page.js";
-import { endpointPath } from "./paths.js";
+import { endpointPath, metadataPath } from "./paths.js";
+
+/** A parameter's value as the canonical URL carries it, or `null` when it is left out. */
+function echoed(query: PageQuery, name: Parameter): string | number | null {
+  switch (name) {
+    case "series":
+      return query.series === null ? null : query.series.join(",");
+    case "format":
+      return query.format === "json" ? null : query.format;
+    default:
+      return query[name];
+  }
+}
 
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
- * fixed order of `PARAMETERS` (`from, to, limit, offset`), dates as resolved
- * days, so equal queries have equal URLs. `meta.next` and the `Link` header use it.
+ * fixed order of `PARAMETERS` (`from, to, series, limit, offset, format`), dates as
+ * resolved days, the selection deduplicated and sorted, so equal queries have
+ * equal URLs. `meta.next` and the `Link` header use it.
  */
 export function queryUrl(indicator: string, query: PageQuery): string {
   const params: string[] = [];
   for (const name of PARAMETERS) {
-    const value = query[name];
+    const value = echoed(query, name);
     if (value !== null) params.push(`${name}=${value}`);
   }
   return `${endpointPath(indicator)}?${params.join("&")}`;
 }
 
 /** `meta.next`: the same query one page further, or `null` on the last page. */
-export function nextUrl(page: Page): string | null {
+export function nextUrl(indicator: string, page: Page): string | null {
   if (!page.hasMore) return null;
   const { query } = page;
-  return queryUrl(page.dataset.indicator, { ...query, offset: query.offset + query.limit });
+  return queryUrl(indicator, { ...query, offset: query.offset + query.limit });
 }
 
-/**
- * The page's points, rendered, in response order: `date` descending, then
- * `series` ascending. Each point gets the numeric key `(newest - day) × slices +
- * slice`, unique because a sub-series has one point per day, so one numeric sort
- * of a Float64Array orders them all (no comparator, no per-point objects). Slices
- * come in series-id order and each is newest first, so a cursor per slice hands
- * out its points in key order.
- */
-function orderedPoints(page: Page): string[] {
-  const { slices } = page;
-  let n = 0;
-  let newest = -Infinity;
-  for (const { series, start, end } of slices) {
-    n += end - start;
-    newest = Math.max(newest, series.day(start));
-  }
-  const k = slices.length;
-  const keys = new Float64Array(n);
-  let j = 0;
-  slices.forEach(({ series, start, end }, s) => {
-    for (let i = start; i < end; i++) keys[j++] = (newest - series.day(i)) * k + s;
-  });
-  keys.sort();
-  const cursor = slices.map((slice) => slice.start);
-  const prefixes = slices.map((slice) => `,"series":${JSON.stringify(slice.series.id)},"value":`);
-  const texts = new Array<string>(n);
-  for (let m = 0; m < n; m++) {
-    const s = (keys[m] as number) % k;
-    const { series } = slices[s] as (typeof slices)[number];
-    const i = (cursor[s] as number)++;
-    texts[m] = `{"date":"${series.date(i)}"${prefixes[s] as string}${series.value(i)}}`;
-  }
-  return texts;
-}
-
-/** Renders a page to its JSON text (the response body, byte for byte). */
-export function renderPage(page: Page): string {
-  const { dataset, query } = page;
-  const data = orderedPoints(page).join(",");
-  const meta = {
-    indicator: dataset.indicator,
-    unit: dataset.unit,
+/** The `meta` of a JSON answer, in its fixed key order. */
+export function answerMeta(data: AnswerData, page: Page) {
+  const { query } = page;
+  return {
+    indicator: data.indicator,
+    unit: data.unit,
     total: page.total,
     limit: query.limit,
     offset: query.offset,
     from: query.from,
     to: query.to,
+    series: query.series,
     has_more: page.hasMore,
-    next: nextUrl(page),
-    last_updated: dataset.lastUpdated,
-    license: dataset.license,
-    attribution: dataset.attribution,
+    next: nextUrl(data.indicator, page),
+    last_updated: data.lastUpdated,
+    license: data.license,
+    attribution: data.attribution,
+    metadata: metadataPath(data.indicator),
   };
-  return `{"data":[${data}],"meta":${JSON.stringify(meta)}}`;
+}
+
+const encoder = new TextEncoder();
+const JSON_PREFIX = encoder.encode(`{"data":[`);
+const CSV_PREFIX = encoder.encode(CSV_HEADER);
+const NOTHING = new Uint8Array(0);
+
+/** Renders a page to the answer's bytes in its query's format. */
+export function renderAnswer(data: AnswerData, page: Page<AnswerSeries>): Uint8Array<ArrayBuffer> {
+  const positions = pagePositions(page, data.points);
+  if (page.query.format === "csv") return assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false);
+  const suffix = encoder.encode(`],"meta":${JSON.stringify(answerMeta(data, page))}}`);
+  return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true);
 }

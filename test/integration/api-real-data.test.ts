@@ -12,7 +12,22 @@ import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
-import { EPOCH, HIGH, IDS, arbitraryQueryString, etagOf, expectPage, expectPageOrBadRequest, fetched, randomWindows } from "../api-checks.js";
+import { parse } from "csv-parse/sync";
+import {
+  EPOCH,
+  HIGH,
+  IDS,
+  arbitraryQueryString,
+  etagOf,
+  expectError,
+  expectPage,
+  expectPageOrBadRequest,
+  fetched,
+  randomSelections,
+  randomWindows,
+  refs,
+} from "../api-checks.js";
+import { expectedCsv, type RefIndicator } from "../reference.js";
 import { computedOnly, folderAssets } from "../assets.js";
 import { runCli, tempDir } from "../helpers.js";
 
@@ -61,10 +76,98 @@ describe("the handler in Node on the real data", () => {
     expect(compared).toBeGreaterThanOrEqual(16);
   });
 
+  it.each(IDS)("%s: 150 random selections (ids, patterns, lists) with windows, as JSON and as CSV, equal the reference", async (id) => {
+    for (const { path, query } of randomSelections(id, 150)) {
+      const json = await fetched(await computed(path));
+      expectPage(json, id, query);
+      const csv = await fetched(await computed(`${path}&format=csv`));
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(csv.headers.get("etag")).toBe(etagOf(csv.bytes));
+      const expected = expectedCsv(refs.get(id) as RefIndicator, query);
+      const rows = parse<Record<string, string>>(csv.text, { columns: true });
+      expect(rows).toEqual(expected.rows);
+      // The same points as the JSON answer, in the same order, values as the same text.
+      const body = JSON.parse(json.text) as { data: { date: string; series: string }[]; meta: { total: number } };
+      expect(rows.map((r) => `${r.series}@${r.date}`)).toEqual(body.data.map((p) => `${p.series}@${p.date}`));
+      expect(csv.headers.get("x-total-count")).toBe(String(body.meta.total));
+      const link = csv.headers.get("link") ?? "";
+      if (expected.next !== null) expect(link).toContain(`<${expected.next}>; rel="next"`);
+      expect(link).toContain(`</api/v1/${id}/metadata.json>; rel="describedby"`);
+      expect(link).toContain(`<https://open-series-uy.pages.dev/series/${id}/?utm_source=api&utm_medium=attribution&utm_campaign=backlinks>; rel="cite-as"`);
+    }
+  });
+
+  it("answers a selection the same whatever the order and repetition of its items", async () => {
+    const a = await fetched(await computed("/api/v1/health-insurance-prices?series=casmu.*,*.fonasa&limit=2"));
+    const b = await fetched(await computed("/api/v1/health-insurance-prices?series=*.fonasa,casmu.*,casmu.*&limit=2"));
+    expect(b.bytes.equals(a.bytes)).toBe(true);
+    expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
+  });
+
+  it.each([
+    ["series=nope", 'series: "nope" matches no sub-series of health-insurance-prices; they are listed at /api/v1/health-insurance-prices/metadata.json'],
+    ["series=casmu.*,zzz.*", 'series: "zzz.*" matches no sub-series of health-insurance-prices; they are listed at /api/v1/health-insurance-prices/metadata.json'],
+    ["series=casmu", 'series: "casmu" matches no sub-series of health-insurance-prices; they are listed at /api/v1/health-insurance-prices/metadata.json'],
+  ])("%s is a 400 naming the item", async (qs, detail) => {
+    expect(expectError(await fetched(await computed(`/api/v1/health-insurance-prices?${qs}`)), 400, "bad_request").detail).toBe(detail);
+  });
+
+  it("answers every point as CSV with exactly the bytes of data.csv", async () => {
+    for (const id of IDS) {
+      const csv = await fetched(await computed(`/api/v1/${id}?format=csv&limit=5000`));
+      expect(csv.bytes.equals(readFileSync(join(out, `api/v1/${id}/data.csv`)))).toBe(true);
+    }
+  });
+
+  it("writes each sub-series' default answer as static files, byte-identical to the computed answers", async () => {
+    let compared = 0;
+    for (const id of IDS) {
+      for (const file of fg.sync(`api/v1/${id}/series/*.{json,csv}`, { cwd: out })) {
+        const [, series, format] = /series\/(.+)\.(json|csv)$/.exec(file) as RegExpExecArray;
+        const answer = await fetched(await computed(`/api/v1/${id}?series=${series}${format === "csv" ? "&format=csv" : ""}`));
+        expect(answer.bytes.equals(readFileSync(join(out, file))), file).toBe(true);
+        compared++;
+      }
+    }
+    expect(compared).toBe(2 * (6 + 1554));
+  });
+
+  it("publishes a metadata document per indicator, consistent with the data and smaller than the catalog", () => {
+    const catalog = JSON.parse(readFileSync(join(out, "api/v1/index.json"), "utf8")) as {
+      indicators: { id: string; unit: string; series: { id: string; title: string; facets: Record<string, string> }[] }[];
+    };
+    for (const entry of catalog.indicators) {
+      const path = join(out, `api/v1/${entry.id}/metadata.json`);
+      const doc = JSON.parse(readFileSync(path, "utf8")) as {
+        id: string;
+        unit: string;
+        license: string;
+        source: { url: string };
+        facets: { name: string; values: string[] }[];
+        series: { id: string; title: string; facets: (number | null)[] }[];
+      };
+      expect([doc.id, doc.unit, doc.license]).toEqual([entry.id, entry.unit, "CC-BY-4.0"]);
+      expect(doc.source.url).toMatch(/^https:\/\//);
+      expect(doc.series.map((s) => s.id)).toEqual(entry.series.map((s) => s.id));
+      doc.series.forEach((s, i) => {
+        const expected = entry.series[i] as (typeof entry.series)[number];
+        expect(s.title).toBe(expected.title);
+        const facets = Object.fromEntries(doc.facets.map((f, k) => [f.name, f.values[s.facets[k] as number]]));
+        expect(facets).toEqual(expected.facets);
+      });
+      // Every id of the data is there, so every item a client builds from it matches.
+      const ids = new Set((refs.get(entry.id) as RefIndicator).points.map((p) => p.series));
+      for (const sid of ids) expect(doc.series.some((s) => s.id === sid)).toBe(true);
+    }
+    const size = (p: string) => readFileSync(join(out, p)).length;
+    expect(size("api/v1/health-insurance-prices/metadata.json")).toBeLessThan(size("api/v1/index.json") * 0.6);
+  });
+
   it("never answers arbitrary query strings with anything but 200 or a well-formed 400 (property, 300 runs)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...IDS), arbitraryQueryString, async (id, qs) => {
-        expectPageOrBadRequest(await fetched(await computed(`/api/v1/${id}?${qs}`)), id);
+        expectPageOrBadRequest(await fetched(await computed(`/api/v1/${id}?${qs}`)), id, qs);
       }),
       { numRuns: 300, seed: 20261123 },
     );

@@ -10,7 +10,9 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { ROOT, tempDir } from "../helpers.js";
 import { freePort } from "../e2e/pages-dev.js";
 
-const IDS = ["domestic-worker-wages", "health-insurance-prices"];
+const IDS = ["domestic-worker-wages", "health-insurance-prices"] as const;
+/** A sub-series of each indicator, whose default answer a mirror serves from a static file. */
+const SERIES = { "domestic-worker-wages": "hourly", "health-insurance-prices": "casmu.consult-general-medicine.fonasa" } as const;
 /** The default build of the real data (test/e2e/global-setup.ts). */
 const out = inject("system").mainDir;
 const children: ChildProcess[] = [];
@@ -86,6 +88,10 @@ describe("the example nginx configuration (deploy/nginx.conf) with Debian's ngin
         [`/api/v1/${id}?offset=10&limit=10`, `api/v1/${id}/limit-10/offset-10.json`],
         [`/api/v1/${id}?limit=50`, `api/v1/${id}/limit-50/offset-0.json`],
         [`/api/v1/${id}/data.csv`, `api/v1/${id}/data.csv`],
+        [`/api/v1/${id}?series=${SERIES[id]}`, `api/v1/${id}/series/${SERIES[id]}.json`],
+        [`/api/v1/${id}?series=${SERIES[id]}&format=json`, `api/v1/${id}/series/${SERIES[id]}.json`],
+        [`/api/v1/${id}?series=${SERIES[id]}&format=csv`, `api/v1/${id}/series/${SERIES[id]}.csv`],
+        [`/api/v1/${id}?format=csv&series=${SERIES[id]}`, `api/v1/${id}/series/${SERIES[id]}.csv`],
       ];
       for (const [path, target] of cases) {
         const r = await get(base + path);
@@ -97,7 +103,15 @@ describe("the example nginx configuration (deploy/nginx.conf) with Debian's ngin
       const json = await get(`${base}/api/v1/${id}`);
       expect(json.headers.get("content-type")).toMatch(/^application\/json/);
     }
-    for (const path of ["/api/v1/domestic-worker-wages?from=2020", "/api/v1/domestic-worker-wages?limit=7", "/api/v1/nope/index.json"]) {
+    const csv = await get(`${base}/api/v1/health-insurance-prices?series=${SERIES["health-insurance-prices"]}&format=csv`);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    for (const path of [
+      "/api/v1/domestic-worker-wages?from=2020",
+      "/api/v1/domestic-worker-wages?limit=7",
+      "/api/v1/nope/index.json",
+      "/api/v1/health-insurance-prices?series=casmu.*",
+      "/api/v1/health-insurance-prices?series=no-such-series",
+    ]) {
       const r = await get(base + path);
       expect(r.status, path).toBe(404);
       expect(r.headers.get("cache-control")).toBe("no-store");

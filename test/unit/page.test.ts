@@ -1,9 +1,13 @@
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { csvLine } from "../../src/build/dataset.js";
+import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
 import { decodeDataset, encodeDataset } from "../../src/core/columnar.js";
-import type { Dataset, PageQuery } from "../../src/core/model.js";
+import { DEFAULT_QUERY, type Dataset, type PageQuery } from "../../src/core/model.js";
 import { selectPage } from "../../src/core/page.js";
-import { renderPage } from "../../src/core/render.js";
-import { expectedResponse, type RefIndicator } from "../reference.js";
+import { renderAnswer } from "../../src/core/render.js";
+import { resolveSelection } from "../../src/core/selection.js";
+import { expectedCsv, expectedResponse, type RefIndicator } from "../reference.js";
 
 const SITE = "https://example.test";
 const PHRASE = "Data: Example";
@@ -26,23 +30,37 @@ function columns(id: string) {
   return { id, dates: own.map((p) => p[1]), values: own.map((p) => p[2]) };
 }
 
-// Through the binary dataset file, as the build and the function use it.
-const dataset: Dataset = decodeDataset(
-  encodeDataset(
-    {
-      indicator: "tiny",
-      unit: "UYU",
-      license: "CC-BY-4.0",
-      lastUpdated: "2024-01-01",
-      attribution: `<a href="${SITE}/series/tiny/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks">${PHRASE}</a>`,
-    },
-    ["a", "b", "c", "d"].map(columns),
-  ),
-);
-const reference: RefIndicator = { id: "tiny", unit: "UYU", points: points.map(([series, date, raw]) => ({ series, date, raw })) };
+const fields = {
+  indicator: "tiny",
+  unit: "UYU",
+  license: "CC-BY-4.0",
+  lastUpdated: "2024-01-01",
+  attribution: `<a href="${SITE}/series/tiny/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks">${PHRASE}</a>`,
+};
+// The site's dataset file, as the page script reads it.
+const dataset: Dataset = decodeDataset(encodeDataset(fields, ["a", "b", "c", "d"].map(columns)));
+// Sources and notes, one with a comma and one with a quote, for the CSV answers.
+const rows = points.map(([series, date, value], i) => ({
+  series,
+  date,
+  value,
+  source: `https://example.test/${date}`,
+  note: i === 1 ? 'revised, "provisional"' : i === 6 ? "según la fuente" : "",
+}));
+// The answer file, as the build and the function use it.
+const answers = decodeAnswers(encodeAnswers({ ...fields, attributionUrl: `${SITE}/series/tiny/` }, ["a", "b", "c", "d"], rows, csvLine));
+const reference: RefIndicator = {
+  id: "tiny",
+  unit: "UYU",
+  points: rows.map(({ series, date, value, source, note }) => ({ series, date, raw: value, source, note })),
+};
 
-const q = (over: Partial<PageQuery>): PageQuery => ({ from: null, to: null, limit: 500, offset: 0, ...over });
-const page = (query: PageQuery) => JSON.parse(renderPage(selectPage(dataset, query))) as ReturnType<typeof expectedResponse>;
+const q = (over: Partial<PageQuery>): PageQuery => ({ ...DEFAULT_QUERY, ...over });
+const text = (query: PageQuery) => {
+  const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
+  return new TextDecoder().decode(renderAnswer(answers, selectPage(answers.series, query, chosen)));
+};
+const page = (query: PageQuery) => JSON.parse(text(query)) as ReturnType<typeof expectedResponse>;
 const ids = (body: ReturnType<typeof expectedResponse>) => body.data.map((p) => `${p.series}@${p.date}`);
 
 describe("pager", () => {
@@ -65,6 +83,11 @@ describe("pager", () => {
     ["empty window after all data", q({ from: "2030-01-01" }), [], 0, false],
     ["window with limit and offset", q({ from: "2022-01-01", to: "2023-12-31", limit: 1, offset: 1 }), ["a@2023-01-01"], 5, true],
     ["resolved reduced precision: from=2023 to=2023-07 means 2023-01-01…2023-07-31", q({ from: "2023-01-01", to: "2023-07-31" }), ["a@2023-07-01", "a@2023-01-01"], 2, false],
+    ["one sub-series by id", q({ series: ["b"] }), ["b@2024-01-01", "b@2022-03-15"], 2, false],
+    ["a list, with limit: limit still per sub-series", q({ series: ["b", "d"], limit: 1 }), ["b@2024-01-01", "d@2021-12-31"], 3, true],
+    ["a pattern", q({ series: ["*"], from: "2024-01-01" }), ["a@2024-01-01", "b@2024-01-01"], 2, false],
+    ["a declared sub-series without points: empty", q({ series: ["c"] }), [], 0, false],
+    ["a selection with a window and an offset", q({ series: ["a", "d"], to: "2023-12-31", limit: 2, offset: 1 }), ["a@2023-01-01", "a@2022-07-01"], 5, true],
   ])("%s", (_name, query, expectedIds, total, hasMore) => {
     const body = page(query);
     expect(ids(body)).toEqual(expectedIds);
@@ -81,11 +104,27 @@ describe("pager", () => {
     expect(page(q({ limit: 2, offset: 4 })).meta.next).toBeNull();
   });
 
+  it("links the next page of a selection, the selection echoed sorted, and of a CSV answer", () => {
+    expect(page(q({ series: ["b", "a"], limit: 1 })).meta.next).toBe("/api/v1/tiny?series=b,a&limit=1&offset=1");
+    expect(page(q({ series: ["a", "b"], limit: 1 })).meta.series).toEqual(["a", "b"]);
+  });
+
+  it.each([q({}), q({ limit: 1 }), q({ series: ["a"], from: "2022-07-01" }), q({ series: ["b", "d"], limit: 1, offset: 1 }), q({ offset: 9 })])(
+    "answers %j as RFC 4180 CSV with the JSON answer's points, sources and notes",
+    (query) => {
+      const csv = text({ ...query, format: "csv" });
+      expect(csv.startsWith("date,series,value,source,note\n")).toBe(true);
+      const parsed = parse<Record<string, string>>(csv, { columns: true });
+      expect(parsed).toEqual(expectedCsv(reference, query).rows);
+      expect(parsed.map((r) => `${r.series}@${r.date}`)).toEqual(ids(page(query)));
+    },
+  );
+
   it("keeps values as the source wrote them", () => {
-    const text = renderPage(selectPage(dataset, q({})));
-    expect(text).toContain('"series":"a","value":14.50}');
-    expect(text).toContain('"series":"b","value":-0.5}');
-    expect(text).toContain('"series":"d","value":1e3}');
+    const body = text(q({}));
+    expect(body).toContain('"series":"a","value":14.50}');
+    expect(body).toContain('"series":"b","value":-0.5}');
+    expect(body).toContain('"series":"d","value":1e3}');
   });
 
   it("reads back from the dataset file exactly what was encoded", () => {
@@ -102,14 +141,21 @@ describe("pager", () => {
   });
 
   it("renders compact JSON with the contract's key order", () => {
-    const text = renderPage(selectPage(dataset, q({ limit: 1, from: "2024-01-01" })));
-    expect(text).toBe(
+    expect(text(q({ limit: 1, from: "2024-01-01" }))).toBe(
       '{"data":[{"date":"2024-01-01","series":"a","value":15},{"date":"2024-01-01","series":"b","value":200}],' +
-        '"meta":{"indicator":"tiny","unit":"UYU","total":2,"limit":1,"offset":0,"from":"2024-01-01","to":null,' +
+        '"meta":{"indicator":"tiny","unit":"UYU","total":2,"limit":1,"offset":0,"from":"2024-01-01","to":null,"series":null,' +
         '"has_more":false,"next":null,"last_updated":"2024-01-01","license":"CC-BY-4.0","attribution":' +
         JSON.stringify(dataset.attribution) +
-        "}}",
+        ',"metadata":"/api/v1/tiny/metadata.json"}}',
     );
+    expect(text(q({ offset: 9 }))).toMatch(/^\{"data":\[\],"meta":/);
+  });
+
+  it("reads the answer file back: ids, lengths, and the points' global order", () => {
+    expect(answers.ids).toEqual(["a", "b", "c", "d"]);
+    expect(answers.series.map((s) => s.length)).toEqual([5, 2, 0, 1]);
+    // a@2024-01-01 is first, b@2024-01-01 second, d@2021-12-31 last in the answer order.
+    expect([answers.series[0]?.global(0), answers.series[1]?.global(0), answers.series[3]?.global(0)]).toEqual([0, 1, 7]);
   });
 });
 

@@ -16,17 +16,19 @@ const detail = (qs: string): string => {
 
 describe("parseQuery", () => {
   it.each([
-    ["", { from: null, to: null, limit: 500, offset: 0 }],
-    ["limit=10&offset=20", { from: null, to: null, limit: 10, offset: 20 }],
-    ["from=2024-02-29&to=2024-03-01", { from: "2024-02-29", to: "2024-03-01", limit: 500, offset: 0 }],
-    ["from=2024-02&to=2024-02", { from: "2024-02-01", to: "2024-02-29", limit: 500, offset: 0 }],
-    ["from=2023&to=2023", { from: "2023-01-01", to: "2023-12-31", limit: 500, offset: 0 }],
-    ["limit=1", { from: null, to: null, limit: 1, offset: 0 }],
-    ["limit=5000", { from: null, to: null, limit: 5000, offset: 0 }],
-    ["limit=0010", { from: null, to: null, limit: 10, offset: 0 }],
-    ["offset=999999999999999", { from: null, to: null, limit: 500, offset: 999999999999999 }],
-    ["from=2024-05-01&to=2024-05-01", { from: "2024-05-01", to: "2024-05-01", limit: 500, offset: 0 }],
-    ["unknown=1&LIMIT=9&callback=x", { from: null, to: null, limit: 500, offset: 0 }],
+    ["", { from: null, to: null, series: null, limit: 500, offset: 0, format: "json" }],
+    ["limit=10&offset=20", { from: null, to: null, series: null, limit: 10, offset: 20, format: "json" }],
+    ["from=2024-02-29&to=2024-03-01", { from: "2024-02-29", to: "2024-03-01", series: null, limit: 500, offset: 0, format: "json" }],
+    ["from=2024-02&to=2024-02", { from: "2024-02-01", to: "2024-02-29", series: null, limit: 500, offset: 0, format: "json" }],
+    ["from=2023&to=2023", { from: "2023-01-01", to: "2023-12-31", series: null, limit: 500, offset: 0, format: "json" }],
+    ["limit=1", { from: null, to: null, series: null, limit: 1, offset: 0, format: "json" }],
+    ["limit=5000", { from: null, to: null, series: null, limit: 5000, offset: 0, format: "json" }],
+    ["limit=0010", { from: null, to: null, series: null, limit: 10, offset: 0, format: "json" }],
+    ["offset=999999999999999", { from: null, to: null, series: null, limit: 500, offset: 999999999999999, format: "json" }],
+    ["from=2024-05-01&to=2024-05-01", { from: "2024-05-01", to: "2024-05-01", series: null, limit: 500, offset: 0, format: "json" }],
+    ["series=b,a,b", { from: null, to: null, series: ["a", "b"], limit: 500, offset: 0, format: "json" }],
+    ["series=casmu.*,*.fonasa&format=csv", { from: null, to: null, series: ["*.fonasa", "casmu.*"], limit: 500, offset: 0, format: "csv" }],
+    ["format=json", { from: null, to: null, series: null, limit: 500, offset: 0, format: "json" }],
   ])("%j", (qs, expected) => {
     expect(parse(qs)).toEqual(expected);
   });
@@ -54,6 +56,20 @@ describe("parseQuery", () => {
     ["from=2024-06&to=2024-05", "from: 2024-06-01 is later than to (2024-05-31)"],
     ["limit=10&limit=10", "limit: given 2 times; give each parameter at most once"],
     ["from=2024&to=2025&from=2023", "from: given 2 times; give each parameter at most once"],
+    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
+    ["limit=1&LIMIT=9", "LIMIT: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
+    ["callback=x&limit=0", "callback: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
+    ["%3Cb%3E=1", '"<b>": unknown parameter; the accepted ones are from, to, series, limit, offset, format'],
+    ["=1", '"": unknown parameter; the accepted ones are from, to, series, limit, offset, format'],
+    ["format=xml", 'format: expected json or csv, got "xml"'],
+    ["format=", 'format: expected json or csv, got ""'],
+    ["format=CSV", 'format: expected json or csv, got "CSV"'],
+    ["series=", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got ""'],
+    ["series=a,,b", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "a,,b"'],
+    ["series=CASMU", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "CASMU"'],
+    ["series=a%20b", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "a b"'],
+    [`series=${Array.from({ length: 101 }, (_, i) => `s${i}`).join(",")}`, "series: at most 100 items, got 101"],
+    ["series=a&series=b", "series: given 2 times; give each parameter at most once"],
   ])("%j → 400 %j", (qs, expected) => {
     expect(detail(qs)).toBe(expected);
   });

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { BuiltIndicator } from "../../src/build/dataset.js";
+import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
 import { parseSiteConfig } from "../../src/build/site-config.js";
 import { barChartSvg, lineChartSvg, niceStep } from "../../src/site/chart.js";
-import { decodeDataset, encodeDataset } from "../../src/core/columnar.js";
 import { escapeHtml, html, raw } from "../../src/core/html.js";
-import { seriesLabels } from "../../src/core/series-meta.js";
 import type { IndicatorMeta } from "../../src/source/metadata.js";
 import { magnitudeGroups, renderView, type ViewSeries } from "../../src/site/series-view.js";
 import { renderHome, renderIndicatorPage } from "../../src/site/site.js";
@@ -28,14 +26,8 @@ function indicator(meta: Partial<IndicatorMeta>, series: ViewSeries[]): BuiltInd
     series: series.map((s) => ({ id: s.id, title: s.title, facets: s.facets })),
     ...meta,
   };
-  const plain = series.map((s) => ({ id: s.id, dates: s.dates, values: s.values }));
-  const fields = { indicator: full.id, unit: full.unit, license: full.license, lastUpdated: "2024-02-01", attribution: "" };
-  const file = encodeDataset(fields, plain);
-  const labels = seriesLabels(
-    plain.map((s) => s.id),
-    full.series,
-  );
-  return { source: { meta: full, folder: "data/evil", files: [], rows: [] }, plain, labels, file, dataset: decodeDataset(file) };
+  const rows = series.flatMap((s) => s.dates.map((date, i) => ({ date, series: s.id, value: s.values[i] as string, source: "", note: "", file: "x.csv", line: i + 2 })));
+  return buildIndicator({ meta: full, folder: "data/evil", files: [], rows }, "", "https://example.test/series/evil/");
 }
 
 const plain: ViewSeries[] = [

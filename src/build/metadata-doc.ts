@@ -1,0 +1,44 @@
+/**
+ * The metadata document of an indicator (`metadataPath`, `/api/v1/<id>/metadata.json`),
+ * linked from every answer (`meta.metadata`, `Link: rel="describedby"`): what a
+ * client needs to label an answer without the catalog of every indicator — unit,
+ * source, licence, notes, the facets with their values, and each sub-series with
+ * its title and facets (as indices into the facet values); the points, first and
+ * last dates of each sub-series are in the catalog. About half the catalog's size
+ * for the health insurance prices.
+ */
+import type { BuiltIndicator } from "./dataset.js";
+import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
+import { byCodeUnits } from "../core/order.js";
+import { csvPath, endpointPath } from "../core/paths.js";
+
+/** Renders the metadata document (compact, deterministic JSON). */
+export function renderMetadata(config: SiteConfig, { source, labels, dataset }: BuiltIndicator): string {
+  const { meta } = source;
+  const names = [...new Set(labels.flatMap((l) => Object.keys(l.facets)))];
+  const values = new Map(names.map((name) => [name, [...new Set(labels.map((l) => l.facets[name]).filter((v) => v !== undefined))].sort(byCodeUnits)]));
+  const doc = {
+    id: meta.id,
+    title: meta.title,
+    description: meta.description,
+    unit: meta.unit,
+    rhythm: meta.rhythm,
+    license: meta.license,
+    source: meta.source,
+    notes: meta.notes,
+    last_updated: dataset.lastUpdated,
+    points: source.rows.length,
+    links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), csv: csvPath(meta.id) },
+    facets: names.map((name) => ({ name, values: values.get(name) ?? [] })),
+    series: labels.map((label) => ({
+      id: label.id,
+      title: label.title,
+      // Per facet, the index of the sub-series' value in `facets[k].values` (null when it has none).
+      facets: names.map((name) => {
+        const value = label.facets[name];
+        return value === undefined ? null : (values.get(name) ?? []).indexOf(value);
+      }),
+    })),
+  };
+  return JSON.stringify(doc);
+}

@@ -1,0 +1,295 @@
+/**
+ * The answer file (`_data/<indicator>.api.bin`): everything the function needs to
+ * answer any query of an indicator, with every point already rendered, so that an
+ * answer is a selection of byte ranges copied into one buffer.
+ *
+ * Points have two orders. Per sub-series, newest first (the pager's binary
+ * searches and slices); and the API's order over the whole indicator, date
+ * descending then sub-series ascending: the "global" order, in which each point's
+ * JSON object (followed by a comma) and CSV line are stored. The points of any
+ * page are a set of global positions; sorted, they are the answer's order, and
+ * runs of consecutive positions are contiguous bytes (the whole default answer of
+ * an indicator is one run).
+ *
+ * Layout (little-endian):
+ *
+ *     "OSA1"                     magic, 4 bytes
+ *     u32 H                      header length in bytes
+ *     H bytes                    header: UTF-8 JSON (see `Header`)
+ *     0–3 zero bytes             padding to a multiple of 4
+ *     u32 × S                    number of points of each sub-series
+ *     i32 × N                    day numbers, per sub-series newest first
+ *     u32 × N                    global position of each of those points
+ *     u32 × N                    end offset of each point's JSON text, by global position
+ *     u32 × N                    end offset of each point's CSV line, by global position
+ *     I bytes                    the sub-series ids, UTF-8, separated by "\n"
+ *     J bytes                    JSON texts in global order: `{"date":…,"series":…,"value":…},`
+ *     C bytes                    CSV lines in global order (`date,series,value,source,note`, RFC 4180)
+ */
+import { dayNumber } from "./dates.js";
+import type { DatasetFields, SeriesIndex } from "./model.js";
+import { byCodeUnits } from "./order.js";
+import type { Page } from "./page.js";
+
+const MAGIC = [0x4f, 0x53, 0x41, 0x31]; // "OSA1"
+
+/** The header line of every CSV answer and of `data.csv`. */
+export const CSV_HEADER = "date,series,value,source,note\n";
+
+/** The answer file's indicator-level fields: `meta`'s, and the plain URL of the attribution link. */
+export interface AnswerFields extends DatasetFields {
+  /** The attribution link's target (the `href` of `attribution`), for the CSV answers' `Link: rel="cite-as"`. */
+  readonly attributionUrl: string;
+}
+
+interface Header extends AnswerFields {
+  /** Number of sub-series (S) and of points (N). */
+  series: number;
+  points: number;
+  /** Byte lengths of the ids (I), JSON (J) and CSV (C) sections. */
+  idsBytes: number;
+  jsonBytes: number;
+  csvBytes: number;
+}
+
+/** One point as the build has it. */
+export interface AnswerRow {
+  readonly date: string;
+  readonly series: string;
+  /** A JSON number literal, as the source wrote it. */
+  readonly value: string;
+  readonly source: string;
+  readonly note: string;
+}
+
+/** A sub-series of the answer file: the pager's view, plus each point's global position. */
+export class AnswerSeries implements SeriesIndex {
+  constructor(
+    readonly id: string,
+    private readonly start: number,
+    readonly length: number,
+    private readonly days: Int32Array,
+    private readonly globals: Uint32Array,
+  ) {}
+
+  day(i: number): number {
+    return this.days[this.start + i] as number;
+  }
+
+  /** Global position of point `i` (increasing with `i`: newest first in both orders). */
+  global(i: number): number {
+    return this.globals[this.start + i] as number;
+  }
+}
+
+/** A decoded answer file: views over its bytes, nothing per point. */
+export interface AnswerData extends AnswerFields {
+  /** Sub-series sorted by id. */
+  readonly series: readonly AnswerSeries[];
+  readonly ids: readonly string[];
+  readonly points: number;
+  readonly json: Uint8Array;
+  readonly jsonEnds: Uint32Array;
+  readonly csv: Uint8Array;
+  readonly csvEnds: Uint32Array;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Encodes an indicator's points. `ids` are its sub-series, sorted by id (declared
+ * ones without points included); `csvLine` renders one point as a CSV line (the
+ * build passes its CSV library, so `data.csv` and CSV answers share every byte).
+ * Deterministic.
+ */
+export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows: readonly AnswerRow[], csvLine: (row: AnswerRow) => string): Uint8Array {
+  const index = new Map(ids.map((id, i) => [id, i]));
+  // The global order: date descending, then sub-series ascending.
+  const global = [...rows].sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
+  const position = new Map<AnswerRow, number>(global.map((row, g) => [row, g]));
+  // Per sub-series, newest first: the global order restricted to one sub-series.
+  const bySeries: AnswerRow[][] = ids.map(() => []);
+  for (const row of global) bySeries[index.get(row.series) as number]?.push(row);
+
+  const n = global.length;
+  const jsonParts = global.map((r) => encoder.encode(`{"date":"${r.date}","series":${JSON.stringify(r.series)},"value":${r.value}},`));
+  const csvParts = global.map((r) => encoder.encode(csvLine(r)));
+  const jsonBytes = jsonParts.reduce((sum, p) => sum + p.length, 0);
+  const csvBytes = csvParts.reduce((sum, p) => sum + p.length, 0);
+  const idBytes = encoder.encode(ids.join("\n"));
+  const header: Header = {
+    indicator: fields.indicator,
+    unit: fields.unit,
+    license: fields.license,
+    lastUpdated: fields.lastUpdated,
+    attribution: fields.attribution,
+    attributionUrl: fields.attributionUrl,
+    series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes };
+  const headerBytes = encoder.encode(JSON.stringify(header));
+
+  const countsOffset = Math.ceil((8 + headerBytes.length) / 4) * 4;
+  const daysOffset = countsOffset + 4 * ids.length;
+  const globalsOffset = daysOffset + 4 * n;
+  const jsonEndsOffset = globalsOffset + 4 * n;
+  const csvEndsOffset = jsonEndsOffset + 4 * n;
+  const idsOffset = csvEndsOffset + 4 * n;
+  const jsonOffset = idsOffset + idBytes.length;
+  const csvOffset = jsonOffset + jsonBytes;
+  const bytes = new Uint8Array(csvOffset + csvBytes);
+  const view = new DataView(bytes.buffer);
+  bytes.set(MAGIC, 0);
+  view.setUint32(4, headerBytes.length, true);
+  bytes.set(headerBytes, 8);
+  let k = 0;
+  bySeries.forEach((list, s) => {
+    view.setUint32(countsOffset + 4 * s, list.length, true);
+    for (const row of list) {
+      view.setInt32(daysOffset + 4 * k, dayNumber(row.date), true);
+      view.setUint32(globalsOffset + 4 * k, position.get(row) as number, true);
+      k++;
+    }
+  });
+  let jsonAt = 0;
+  let csvAt = 0;
+  for (let g = 0; g < n; g++) {
+    bytes.set(jsonParts[g] as Uint8Array, jsonOffset + jsonAt);
+    jsonAt += (jsonParts[g] as Uint8Array).length;
+    view.setUint32(jsonEndsOffset + 4 * g, jsonAt, true);
+    bytes.set(csvParts[g] as Uint8Array, csvOffset + csvAt);
+    csvAt += (csvParts[g] as Uint8Array).length;
+    view.setUint32(csvEndsOffset + 4 * g, csvAt, true);
+  }
+  bytes.set(idBytes, idsOffset);
+  return bytes;
+}
+
+/**
+ * Decodes an answer file into views on its bytes (on a copy when they are not
+ * 4-byte aligned; a fetched ArrayBuffer always is).
+ * @throws Error when the bytes are not an answer file.
+ */
+export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
+  let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new Error("not an answer file (bad magic)");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getUint32(4, true);
+  const decoder = new TextDecoder();
+  const header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + headerLength))) as Header;
+  const n = header.points;
+  const countsOffset = Math.ceil((8 + headerLength) / 4) * 4;
+  const daysOffset = countsOffset + 4 * header.series;
+  const globalsOffset = daysOffset + 4 * n;
+  const jsonEndsOffset = globalsOffset + 4 * n;
+  const csvEndsOffset = jsonEndsOffset + 4 * n;
+  const idsOffset = csvEndsOffset + 4 * n;
+  const jsonOffset = idsOffset + header.idsBytes;
+  const csvOffset = jsonOffset + header.jsonBytes;
+  if (csvOffset + header.csvBytes > bytes.length) throw new Error("not an answer file (truncated)");
+  const at = (offset: number) => bytes.byteOffset + offset;
+  const counts = new Uint32Array(bytes.buffer, at(countsOffset), header.series);
+  const days = new Int32Array(bytes.buffer, at(daysOffset), n);
+  const globals = new Uint32Array(bytes.buffer, at(globalsOffset), n);
+  const ids = header.series === 0 ? [] : decoder.decode(bytes.subarray(idsOffset, jsonOffset)).split("\n");
+  let start = 0;
+  const series = ids.map((id, j) => {
+    const count = counts[j] as number;
+    const one = new AnswerSeries(id, start, count, days, globals);
+    start += count;
+    return one;
+  });
+  return {
+    indicator: header.indicator,
+    unit: header.unit,
+    license: header.license,
+    lastUpdated: header.lastUpdated,
+    attribution: header.attribution,
+    attributionUrl: header.attributionUrl,
+    series,
+    ids,
+    points: n,
+    json: bytes.subarray(jsonOffset, csvOffset),
+    jsonEnds: new Uint32Array(bytes.buffer, at(jsonEndsOffset), n),
+    csv: bytes.subarray(csvOffset, csvOffset + header.csvBytes),
+    csvEnds: new Uint32Array(bytes.buffer, at(csvEndsOffset), n),
+  };
+}
+
+/** Most slices merged cursor by cursor; with more, the positions are sorted or marked. */
+const MERGE_MAX_SLICES = 16;
+
+/**
+ * The global positions of a page's points, ascending: the answer's order. Few
+ * slices are merged (each slice's positions already ascend); many points of many
+ * slices are marked in a bitmap over the indicator's points and read back in
+ * order; a few points of many slices are sorted.
+ */
+export function pagePositions(page: Page<AnswerSeries>, points: number): Uint32Array {
+  const { slices } = page;
+  let n = 0;
+  for (const { start, end } of slices) n += end - start;
+  const out = new Uint32Array(n);
+  if (slices.length <= MERGE_MAX_SLICES) {
+    const cursor = slices.map((slice) => slice.start);
+    for (let m = 0; m < n; m++) {
+      let best = -1;
+      let bestGlobal = Infinity;
+      for (let s = 0; s < slices.length; s++) {
+        const slice = slices[s] as (typeof slices)[number];
+        const i = cursor[s] as number;
+        if (i < slice.end && slice.series.global(i) < bestGlobal) {
+          bestGlobal = slice.series.global(i);
+          best = s;
+        }
+      }
+      out[m] = bestGlobal;
+      cursor[best] = (cursor[best] as number) + 1;
+    }
+    return out;
+  }
+  let j = 0;
+  for (const { series, start, end } of slices) for (let i = start; i < end; i++) out[j++] = series.global(i);
+  if (n * 8 < points) return out.sort();
+  const marked = new Uint8Array(points);
+  for (let m = 0; m < n; m++) marked[out[m] as number] = 1;
+  j = 0;
+  for (let g = 0; g < points; g++) if (marked[g] === 1) out[j++] = g;
+  return out;
+}
+
+/**
+ * `prefix`, the texts of the points at `positions` (ascending), then `suffix`, in
+ * one buffer. Runs of consecutive positions are copied as one range. With
+ * `dropLastByte`, the last point's final byte (its separating comma) is left out.
+ */
+export function assemble(
+  text: Uint8Array,
+  ends: Uint32Array,
+  positions: Uint32Array,
+  prefix: Uint8Array,
+  suffix: Uint8Array,
+  dropLastByte: boolean,
+): Uint8Array<ArrayBuffer> {
+  const startOf = (g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+  let size = 0;
+  for (let m = 0; m < positions.length; m++) {
+    const g = positions[m] as number;
+    size += (ends[g] as number) - startOf(g);
+  }
+  if (dropLastByte && positions.length > 0) size--;
+  const out = new Uint8Array(prefix.length + size + suffix.length);
+  out.set(prefix, 0);
+  let at = prefix.length;
+  for (let m = 0; m < positions.length; ) {
+    const first = positions[m] as number;
+    let last = first;
+    while (m + 1 < positions.length && positions[m + 1] === last + 1) last = positions[++m] as number;
+    m++;
+    const from = startOf(first);
+    const to = Math.min(ends[last] as number, from + (prefix.length + size - at));
+    out.set(text.subarray(from, to), at);
+    at += to - from;
+  }
+  out.set(suffix, at);
+  return out;
+}
