@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { describe, expect, inject, it } from "vitest";
+import { parse } from "csv-parse/sync";
 import {
   IDS,
   LAST_MODIFIED,
@@ -21,9 +22,12 @@ import {
   expectSuccessHeaders,
   fetched,
   inBatches,
+  randomSelections,
   randomWindows,
+  refs,
   type Fetched,
 } from "../api-checks.js";
+import { expectedCsv, type RefIndicator } from "../reference.js";
 
 const { mainDir, altDir, urls } = inject("system");
 const main = urls.main;
@@ -45,6 +49,58 @@ describe("the API through wrangler pages dev", () => {
     await inBatches(randomWindows(id, 200).filter((_, i) => i % 10 === 0), 8, async ({ path, query }) => {
       expectPage(await get(main, path), id, query);
     });
+  });
+
+  it.each(IDS)("%s: a sample of 20 random selections, as JSON and as CSV, equals the reference", async (id) => {
+    await inBatches(randomSelections(id, 200).filter((_, i) => i % 10 === 0), 8, async ({ path, query }) => {
+      const json = await get(main, path);
+      expectPage(json, id, query);
+      const csv = await get(main, `${path}&format=csv`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(csv.headers.get("cache-control")).toBe("public, max-age=900");
+      expect(csv.headers.get("etag")).toBe(etagOf(csv.bytes));
+      // Parsed by a CSV library: the reference's rows, and the JSON answer's points in its order.
+      const rows = parse<Record<string, string>>(csv.text, { columns: true });
+      expect(rows).toEqual(expectedCsv(refs.get(id) as RefIndicator, query).rows);
+      const body = JSON.parse(json.text) as { data: { date: string; series: string }[]; meta: { total: number } };
+      expect(rows.map((r) => `${r.series}@${r.date}`)).toEqual(body.data.map((p) => `${p.series}@${p.date}`));
+      expect(csv.headers.get("x-total-count")).toBe(String(body.meta.total));
+    });
+  });
+
+  it("answers one sub-series, a pattern and a list with the exact points of the data", async () => {
+    const one = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa")).text) as {
+      data: { series: string }[];
+      meta: { series: string[]; total: number };
+    };
+    expect(one.data).toHaveLength(16);
+    expect(one.meta.series).toEqual(["casmu.consult-general-medicine.fonasa"]);
+    const pattern = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.*&limit=1")).text) as { data: { series: string }[] };
+    expect(pattern.data.length).toBeGreaterThan(10);
+    expect(pattern.data.every((p) => p.series.startsWith("casmu."))).toBe(true);
+    const list = JSON.parse(
+      (await get(main, "/api/v1/health-insurance-prices?series=*.consult-general-medicine.fonasa,*.medicine-general.fonasa&from=2026&limit=1")).text,
+    ) as { data: { series: string }[] };
+    expect(new Set(list.data.map((p) => p.series.split(".").slice(1).join(".")))).toEqual(new Set(["consult-general-medicine.fonasa", "medicine-general.fonasa"]));
+  });
+
+  it.each([
+    ["computed JSON", "/api/v1/health-insurance-prices?series=casmu.*&from=2024"],
+    ["computed CSV", "/api/v1/health-insurance-prices?series=casmu.*&from=2024&format=csv"],
+  ])("304 for both validators on a selection (%s), and the metadata document it links", async (_kind, path) => {
+    const first = await get(main, path);
+    const etag = first.headers.get("etag") as string;
+    for (const headers of [{ "If-None-Match": etag }, { "If-Modified-Since": LAST_MODIFIED }] as Record<string, string>[]) {
+      const r = await get(main, path, { headers });
+      expect(r.status).toBe(304);
+      expect(r.bytes.length).toBe(0);
+      expect(r.headers.get("etag")).toBe(etag);
+    }
+    const described = /<([^>]+)>; rel="describedby"/.exec(first.headers.get("link") ?? "")?.[1] as string;
+    const doc = await get(main, described);
+    expect(doc.status).toBe(200);
+    expect((JSON.parse(doc.text) as { series: { id: string }[] }).series.some((s) => s.id.startsWith("casmu."))).toBe(true);
   });
 
   it("answers every prebuilt query with bytes identical to the prebuilt file, computed or served", async () => {
@@ -89,10 +145,16 @@ describe("the API through wrangler pages dev", () => {
     ["offset=1e2", 'offset: expected an integer from 0 to 999999999999999, got "1e2"'],
     ["from=2024-05-01&to=2024-01-01", "from: 2024-05-01 is later than to (2024-01-01)"],
     ["offset=1&offset=2", "offset: given 2 times; give each parameter at most once"],
+    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
+    ["limit=1&callback=x", "callback: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
+    ["format=xlsx", 'format: expected json or csv, got "xlsx"'],
+    ["series=a,,b", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "a,,b"'],
+    ["series=nope", 'series: "nope" matches no sub-series of {id}; they are listed at /api/v1/{id}/metadata.json'],
+    ["series=nope*", 'series: "nope*" matches no sub-series of {id}; they are listed at /api/v1/{id}/metadata.json'],
   ])("400 for %j, detail naming the parameter", async (qs, detail) => {
     for (const id of IDS) {
       const error = expectError(await get(main, `/api/v1/${id}?${qs}`), 400, "bad_request");
-      expect(error.detail).toBe(detail);
+      expect(error.detail).toBe(detail.replaceAll("{id}", id));
     }
   });
 
