@@ -26,12 +26,19 @@
  *     J bytes                    JSON texts in global order: `{"date":…,"series":…,"value":…},`
  *     C bytes                    CSV lines in global order (`date,series,value,source,note`, RFC 4180)
  */
+import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
 import type { DatasetFields, SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
 import type { Page } from "./page.js";
 
-const MAGIC = [0x4f, 0x53, 0x41, 0x31]; // "OSA1"
+const MAGIC = "OSA1";
+
+/** The offsets of the eight sections of the layout above. */
+type Sections = [number, number, number, number, number, number, number, number];
+
+/** The sizes of the sections but the last (the CSV lines, to the end). */
+const sectionSizes = (h: Header) => [4 * h.series, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, h.idsBytes, h.jsonBytes];
 
 /** The header line of every CSV answer and of `data.csv`. */
 export const CSV_HEADER = "date,series,value,source,note\n";
@@ -125,21 +132,8 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
     attribution: fields.attribution,
     attributionUrl: fields.attributionUrl,
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes };
-  const headerBytes = encoder.encode(JSON.stringify(header));
-
-  const countsOffset = Math.ceil((8 + headerBytes.length) / 4) * 4;
-  const daysOffset = countsOffset + 4 * ids.length;
-  const globalsOffset = daysOffset + 4 * n;
-  const jsonEndsOffset = globalsOffset + 4 * n;
-  const csvEndsOffset = jsonEndsOffset + 4 * n;
-  const idsOffset = csvEndsOffset + 4 * n;
-  const jsonOffset = idsOffset + idBytes.length;
-  const csvOffset = jsonOffset + jsonBytes;
-  const bytes = new Uint8Array(csvOffset + csvBytes);
-  const view = new DataView(bytes.buffer);
-  bytes.set(MAGIC, 0);
-  view.setUint32(4, headerBytes.length, true);
-  bytes.set(headerBytes, 8);
+  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvBytes));
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, idsOffset, jsonOffset, csvOffset] = offsets as Sections;
   let k = 0;
   bySeries.forEach((list, s) => {
     view.setUint32(countsOffset + 4 * s, list.length, true);
@@ -169,22 +163,10 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
  * @throws Error when the bytes are not an answer file.
  */
 export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
-  let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
-  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new Error("not an answer file (bad magic)");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLength = view.getUint32(4, true);
-  const decoder = new TextDecoder();
-  const header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + headerLength))) as Header;
+  const { bytes, header, offsets } = openContainer<Header>(input, MAGIC, "an answer file", sectionSizes);
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, idsOffset, jsonOffset, csvOffset] = offsets as Sections;
   const n = header.points;
-  const countsOffset = Math.ceil((8 + headerLength) / 4) * 4;
-  const daysOffset = countsOffset + 4 * header.series;
-  const globalsOffset = daysOffset + 4 * n;
-  const jsonEndsOffset = globalsOffset + 4 * n;
-  const csvEndsOffset = jsonEndsOffset + 4 * n;
-  const idsOffset = csvEndsOffset + 4 * n;
-  const jsonOffset = idsOffset + header.idsBytes;
-  const csvOffset = jsonOffset + header.jsonBytes;
+  const decoder = new TextDecoder();
   if (csvOffset + header.csvBytes > bytes.length) throw new Error("not an answer file (truncated)");
   const at = (offset: number) => bytes.byteOffset + offset;
   const counts = new Uint32Array(bytes.buffer, at(countsOffset), header.series);
