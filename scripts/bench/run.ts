@@ -1,26 +1,89 @@
 /**
- * `npm run bench [-- --quick] [--only=build|function|http] [--sizes=1000,10000] [--shapes=few-long]`:
- * the three performance tables (README "Performance").
- * Not part of `npm test`: nothing here asserts a speed.
+ * `npm run bench [-- --quick] [--only=build|function|http] [--sizes=1000,10000] [--shapes=few-long]
+ * [--compare=<git revision>]`: the performance tables (README "Performance").
+ * With --compare, table 2 also runs that revision's handler over its own build of
+ * the same data, side by side (a temporary git worktree). Not part of `npm test`:
+ * nothing here asserts a speed.
  */
-import { cpus, totalmem } from "node:os";
-import { buildScaling } from "./build-scaling.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { buildScaling, runBuild, type BuildRun } from "./build-scaling.js";
 import type { Shape } from "./generate.js";
-import { functionCpu } from "./function-cpu.js";
+import { functionCpu, loadHandler, syntheticRuns, type FunctionRun, type Handler } from "./function-cpu.js";
 import { httpThroughRuntime } from "./http.js";
 
+const ROOT = resolve(import.meta.dirname, "../..");
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const sizes = option("sizes")?.split(",").map(Number) ?? (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000]);
 const shapes = (option("shapes")?.split(",") ?? ["few-long", "many-short"]) as Shape[];
+const compare = option("compare");
 
 console.log(`Open Series UY benchmark${quick ? " (quick)" : ""}: ${new Date().toISOString()}`);
-console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
+console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+const head = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+console.log(`code: ${head}${compare === undefined ? "" : `, compared with ${compare}`}\n`);
+
+/** A checkout of `rev` beside this one, sharing node_modules; removed at exit. */
+function worktree(rev: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "bench-compare-")), "tree");
+  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", dir, rev], { stdio: "ignore" });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  process.on("exit", () => {
+    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" });
+  });
+  return dir;
+}
+
+/** The real data built by a checkout's CLI. */
+function buildReal(root: string, extra: string[] = []): string {
+  const out = join(mkdtempSync(join(tmpdir(), "bench-real-")), "dist");
+  const run = runBuild(join(ROOT, "data"), out, extra, root);
+  if (!run.ok) throw new Error(`build of the real data at ${root} failed:\n${run.stderr}`);
+  return out;
+}
 
 if (only === undefined || only === "build" || only === "function") {
   const { text, runs } = await buildScaling(sizes, shapes);
   if (only !== "function") console.log(text);
-  if (only === undefined || only === "function") console.log(await functionCpu(runs, quick ? 50 : 200));
+  if (only === undefined || only === "function") {
+    const after: Handler = await loadHandler(ROOT, head);
+    let before: Handler | undefined;
+    const compared = new Map<BuildRun, string>();
+    let realBefore: string | undefined;
+    if (compare !== undefined) {
+      const root = worktree(compare);
+      before = await loadHandler(root, compare);
+      // The compared revision knows neither --no-base nor --no-series-files: build with its defaults, or fewer limits.
+      for (const run of runs.filter((r) => r.ok)) {
+        const out = join(mkdtempSync(join(tmpdir(), "bench-before-")), "dist");
+        const limits = run.extra.includes("--limits") ? ["--limits", "100,500,1000,5000"] : [];
+        const built = runBuildCompat(run.data, out, limits, root);
+        if (built) compared.set(run, out);
+      }
+      realBefore = runBuildCompat(join(ROOT, "data"), join(mkdtempSync(join(tmpdir(), "bench-real-before-")), "dist"), [], root);
+    }
+    const real: FunctionRun = { name: "real data", points: 22_960, out: buildReal(ROOT), ...(realBefore === undefined ? {} : { compareOut: realBefore }) };
+    console.log(await functionCpu([real, ...syntheticRuns(runs, compared)], after, before, quick ? 50 : 200));
+  }
 }
 if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10));
+
+/** Builds with an older CLI, whose options may be fewer; the output folder, or undefined when it failed. */
+function runBuildCompat(data: string, out: string, extra: string[], root: string): string | undefined {
+  const result = execFileSyncSafe(process.execPath, ["--import", "tsx", "scripts/cli.ts", "build", "--data", data, "--out", out, ...extra], root);
+  if (!result) rmSync(out, { recursive: true, force: true });
+  return result ? out : undefined;
+}
+
+function execFileSyncSafe(command: string, args: string[], cwd: string): boolean {
+  try {
+    execFileSync(command, args, { cwd, stdio: "ignore", env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" }, maxBuffer: 64 * 2 ** 20 });
+    return true;
+  } catch {
+    return false;
+  }
+}
