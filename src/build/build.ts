@@ -10,6 +10,7 @@ import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { buildIndicator, type BuiltIndicator } from "./dataset.js";
 import type { BuildEffects, Log } from "./effects.js";
+import { planFormats } from "./formats/plan.js";
 import { renderMetadata } from "./metadata-doc.js";
 import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
@@ -181,6 +182,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
     plan.push({ path: outputFile(answersPath(id)), indicator: id, render: () => indicator.answersFile });
   }
+  plan.push(...planFormats(input));
   for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
   plan.push(
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },

@@ -4,8 +4,36 @@
  */
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { LICENSE } from "../core/contract.js";
-import { OPENAPI_PATH, csvPath, defaultPagePath, endpointPath } from "../core/paths.js";
+import {
+  DCAT_CATALOG_PATH,
+  OPENAPI_PATH,
+  SERVICE_FEED_PATH,
+  csvPath,
+  dataPackagePath,
+  defaultPagePath,
+  endpointPath,
+  feedPath,
+  parquetPath,
+  xlsxPath,
+} from "../core/paths.js";
 import type { BuiltIndicator } from "./dataset.js";
+
+/** What the catalog and the metadata document say of an indicator, in this key order. */
+export function indicatorFacts({ source, dataset }: Pick<BuiltIndicator, "source" | "dataset">) {
+  const { meta } = source;
+  return {
+    id: meta.id,
+    title: meta.title,
+    description: meta.description,
+    unit: meta.unit,
+    rhythm: meta.rhythm,
+    license: meta.license,
+    source: meta.source,
+    notes: meta.notes,
+    last_updated: dataset.lastUpdated,
+    points: source.rows.length,
+  };
+}
 
 /** Renders the catalog as compact, deterministic JSON. */
 export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
@@ -13,25 +41,22 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
     name: config.name,
     license: LICENSE,
     openapi: OPENAPI_PATH,
+    dcat: DCAT_CATALOG_PATH,
+    feed: SERVICE_FEED_PATH,
     indicators: indicators.map(({ source, plain, labels, dataset }) => {
       const { meta } = source;
       const endpoint = endpointPath(meta.id);
       return {
-        id: meta.id,
-        title: meta.title,
-        description: meta.description,
-        unit: meta.unit,
-        rhythm: meta.rhythm,
-        license: meta.license,
-        source: meta.source,
-        notes: meta.notes,
-        last_updated: dataset.lastUpdated,
-        points: source.rows.length,
+        ...indicatorFacts({ source, dataset }),
         links: {
           endpoint,
           page: indicatorPageUrl(config, meta.id),
           json: defaultPagePath(meta.id),
           csv: csvPath(meta.id),
+          parquet: parquetPath(meta.id),
+          xlsx: xlsxPath(meta.id),
+          datapackage: dataPackagePath(meta.id),
+          feed: feedPath(meta.id),
         },
         series: plain.map((s, i) => {
           const { title, facets } = labels[i] as (typeof labels)[number];

@@ -7,6 +7,7 @@
  * last dates of each sub-series are in the catalog. About half the catalog's size
  * for the health insurance prices.
  */
+import { indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { byCodeUnits } from "../core/order.js";
@@ -18,16 +19,7 @@ export function renderMetadata(config: SiteConfig, { source, labels, dataset }: 
   const names = [...new Set(labels.flatMap((l) => Object.keys(l.facets)))];
   const values = new Map(names.map((name) => [name, [...new Set(labels.map((l) => l.facets[name]).filter((v) => v !== undefined))].sort(byCodeUnits)]));
   const doc = {
-    id: meta.id,
-    title: meta.title,
-    description: meta.description,
-    unit: meta.unit,
-    rhythm: meta.rhythm,
-    license: meta.license,
-    source: meta.source,
-    notes: meta.notes,
-    last_updated: dataset.lastUpdated,
-    points: source.rows.length,
+    ...indicatorFacts({ source, dataset }),
     links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), csv: csvPath(meta.id) },
     facets: names.map((name) => ({ name, values: values.get(name) ?? [] })),
     series: labels.map((label) => ({

@@ -8,10 +8,29 @@ import type { BuiltIndicator } from "../build/dataset.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { html, raw, type SafeHtml } from "../core/html.js";
 import { LIMIT } from "../core/contract.js";
-import { CATALOG_PATH, OPENAPI_PATH, PAGE_SCRIPT_PATH, csvPath, datasetPath, defaultPagePath, endpointPath, seriesPagePath } from "../core/paths.js";
+import {
+  CATALOG_PATH,
+  DCAT_CATALOG_PATH,
+  OPENAPI_PATH,
+  PAGE_SCRIPT_PATH,
+  SERVICE_FEED_PATH,
+  csvPath,
+  dataPackagePath,
+  datasetPath,
+  defaultPagePath,
+  endpointPath,
+  feedPath,
+  metadataPath,
+  parquetPath,
+  seriesPagePath,
+  xlsxPath,
+} from "../core/paths.js";
+import { ATOM_MEDIA_TYPE } from "../build/formats/atom.js";
+import { datasetScript } from "../build/formats/schema-org.js";
 import { defaultSelection, facetSpecs, renderView, type ViewSeries } from "./series-view.js";
 
-function layout(config: SiteConfig, title: string, description: string, body: SafeHtml, script = false): string {
+/** `head`: more elements for the page's head (feed links, JSON-LD). */
+function layout(config: SiteConfig, title: string, description: string, body: SafeHtml, script = false, head: SafeHtml | string = ""): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -21,7 +40,7 @@ function layout(config: SiteConfig, title: string, description: string, body: Sa
 <meta name="description" content="${description}">
 <link rel="stylesheet" href="/style.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-${script ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}</head>
+${head}${script ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><a href="/" class="brand">${config.name}</a>
@@ -30,11 +49,15 @@ ${script ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}</hea
 ${body}
 </main>
 <footer class="site"><p>Data under <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>, credited as each page says.
-API: <a href="${CATALOG_PATH}">catalog</a> · <a href="${OPENAPI_PATH}">OpenAPI description</a>.</p></footer>
+API: <a href="${CATALOG_PATH}">catalog</a> · <a href="${OPENAPI_PATH}">OpenAPI description</a> · <a href="${DCAT_CATALOG_PATH}">DCAT catalog</a> · <a href="${SERVICE_FEED_PATH}">releases feed (Atom)</a>.</p></footer>
 </body>
 </html>
 `.html;
 }
+
+/** The head link feed readers discover a feed by. */
+const feedLink = (title: string, href: string) => html`<link rel="alternate" type="${ATOM_MEDIA_TYPE}" title="${title}" href="${href}">
+`;
 
 const curl = (config: SiteConfig, pathAndQuery: string) => html`<pre><code>curl '${config.baseUrl}${pathAndQuery}'</code></pre>`;
 
@@ -58,6 +81,7 @@ export function renderHome(config: SiteConfig, indicators: readonly BuiltIndicat
 `,
   );
   const first = indicators[0]?.source.meta.id ?? "domestic-worker-wages";
+  const firstSeries = indicators[0]?.labels[0]?.id ?? "monthly";
   const endpoint = endpointPath(first);
   return layout(
     config,
@@ -78,14 +102,18 @@ ${rows}</tbody>
 ${curl(config, `${endpoint}?limit=1`)}
 ${curl(config, `${endpoint}?from=2020&limit=10`)}
 ${curl(config, `${endpoint}?from=2020&limit=10&offset=10`)}
-<p>The whole series as CSV, and the catalog of indicators and sub-series:</p>
+<p>One sub-series, or those a pattern names (<code>*</code> matches any run of characters), and the same answer as CSV:</p>
+${curl(config, `${endpoint}?series=${firstSeries}`)}
+${curl(config, `${endpoint}?series=${firstSeries}&format=csv`)}
+<p>The whole series as CSV, the indicator's sub-series with their labels, and the catalog of indicators:</p>
 ${curl(config, csvPath(first))}
+${curl(config, metadataPath(first))}
 ${curl(config, CATALOG_PATH)}
 <h3>The contract in short</h3>
 <ul>
-<li><code>GET /api/v1/{indicator}</code> with optional <code>from</code> and <code>to</code> (ISO 8601 dates: <code>YYYY-MM-DD</code>, <code>YYYY-MM</code> or <code>YYYY</code>; the window is inclusive), <code>limit</code> (1–${LIMIT.max}, default ${LIMIT.default}) and <code>offset</code> (≥ 0). <code>limit</code> and <code>offset</code> apply to each sub-series separately.</li>
+<li><code>GET /api/v1/{indicator}</code> with optional <code>from</code> and <code>to</code> (ISO 8601 dates: <code>YYYY-MM-DD</code>, <code>YYYY-MM</code> or <code>YYYY</code>; the window is inclusive), <code>limit</code> (1–${LIMIT.max}, default ${LIMIT.default}) and <code>offset</code> (≥ 0). <code>limit</code> and <code>offset</code> apply to each sub-series separately; <code>series</code> (a comma-separated list of sub-series ids or patterns with <code>*</code>) selects sub-series; <code>format=csv</code> answers as CSV. Any other parameter is a 400.</li>
 <li>Points come newest first (<code>date</code> descending, then <code>series</code>); each is <code>{"date","series","value"}</code> with <code>value</code> a number, exactly as published.</li>
-<li><code>meta</code> has <code>total</code>, <code>has_more</code>, <code>next</code> (the next page's URL), <code>last_updated</code> and the <code>attribution</code> link.</li>
+<li><code>meta</code> has <code>total</code>, <code>has_more</code>, <code>next</code> (the next page's URL), <code>last_updated</code>, the <code>attribution</code> link and <code>metadata</code>, the document that labels every sub-series.</li>
 <li>Errors are <code>{"error":{"code","message","detail"}}</code>: 400 <code>bad_request</code> (the detail names the parameter), 404, 405, 429 with <code>Retry-After</code>.</li>
 <li>Responses are cached 15 minutes and carry <code>ETag</code> and <code>Last-Modified</code>: send <code>If-None-Match</code> to get a 304. CORS is open to every origin.</li>
 </ul>
@@ -97,6 +125,7 @@ ${attributionBlock(config, first, "attribution-home")}
 </section>
 `,
     true,
+    feedLink(`${config.name}: data releases`, SERVICE_FEED_PATH),
   );
 }
 
@@ -164,10 +193,15 @@ ${meta.notes.length === 0 ? "" : html`<section aria-labelledby="h-notes"><h2 id=
 <ul>
 <li><a href="${csvPath(meta.id)}">All points as CSV</a> (date, series, value, source, note)</li>
 <li><a href="${defaultPagePath(meta.id)}">The newest ${LIMIT.default} points of every sub-series as JSON</a></li>
-<li><a href="${CATALOG_PATH}">The catalog</a>: every sub-series with its title${specs.length > 0 ? " and facets" : ""}</li>
+<li><a href="${metadataPath(meta.id)}">The sub-series with their titles${specs.length > 0 ? " and facets" : ""}</a> (JSON), to label the answers</li>
+<li><a href="${parquetPath(meta.id)}">All points as Apache Parquet</a> (typed: dates and numbers${specs.length > 0 ? ", the facets as columns" : ""})</li>
+<li><a href="${xlsxPath(meta.id)}">All points as an Excel workbook</a> (a data sheet and a metadata sheet)</li>
+<li><a href="${dataPackagePath(meta.id)}">Frictionless Data Package</a>: the CSV's schema, licence and sources</li>
+<li><a href="${feedPath(meta.id)}">The data releases as an Atom feed</a></li>
 </ul>
 ${curl(config, `${endpoint}?limit=1`)}
 ${curl(config, `${endpoint}?from=${(dataset.lastUpdated ?? "2020").slice(0, 4)}&limit=10`)}
+${curl(config, `${endpoint}?series=${series[0]?.id ?? ""}&format=csv`)}
 </section>
 <section aria-labelledby="h-credit"><h2 id="h-credit">How to credit</h2>
 <p>Free to use under CC BY 4.0. Credit the data with this link (it is also in every API response as <code>meta.attribution</code>):</p>
@@ -177,6 +211,8 @@ ${attributionBlock(config, meta.id, "attribution-snippet")}
 <script type="application/json" id="series-config">${raw(config_)}</script>
 `,
     true,
+    html`${feedLink(`${meta.title}: data releases`, feedPath(meta.id))}<script type="application/ld+json">${raw(datasetScript(config, indicator))}</script>
+`,
   );
 }
 

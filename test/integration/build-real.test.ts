@@ -104,6 +104,10 @@ describe("npm run build on the real data", () => {
       page: `${SITE}/series/health-insurance-prices/`,
       json: "/api/v1/health-insurance-prices/index.json",
       csv: "/api/v1/health-insurance-prices/data.csv",
+      parquet: "/api/v1/health-insurance-prices/data.parquet",
+      xlsx: "/api/v1/health-insurance-prices/data.xlsx",
+      datapackage: "/api/v1/health-insurance-prices/datapackage.json",
+      feed: "/api/v1/health-insurance-prices/feed.atom",
     });
   });
 
@@ -141,6 +145,8 @@ describe("npm run build on the real data", () => {
     const c = treeDigest(outC);
     expect([...c.keys()]).toEqual([...a.keys()]);
     const differing = [...a.keys()].filter((k) => a.get(k) !== c.get(k));
-    expect(differing.sort()).toEqual(["_data/manifest.json", "_headers"]);
+    // The data version is also the XLSX files' dates, the Data Packages' `created` and the DCAT `dct:modified`.
+    const formats = IDS.flatMap((id) => [`api/v1/${id}/data.xlsx`, `api/v1/${id}/datapackage.json`]);
+    expect(differing.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", ...formats].sort());
   });
 });

@@ -48,7 +48,8 @@ describe("HTML escaping", () => {
       expect(page).not.toContain("<script>alert");
       // The only script elements are the page's own.
       const scripts = page.match(/<script[^>]*>/g) ?? [];
-      expect(scripts.every((s) => s === '<script src="/assets/series-page.js" defer>' || s === '<script type="application/json" id="series-config">')).toBe(true);
+      const own = ['<script src="/assets/series-page.js" defer>', '<script type="application/json" id="series-config">', '<script type="application/ld+json">'];
+      expect(scripts.every((s) => own.includes(s))).toBe(true);
     }
     expect(renderIndicatorPage(config, built)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(renderIndicatorPage(config, built)).toContain('href="https://example.test/?a=1&amp;b=2"');
@@ -58,6 +59,17 @@ describe("HTML escaping", () => {
     const page = renderIndicatorPage(config, indicator({ title: `</script><script>alert(1)</script>` }, plain));
     const json = /<script type="application\/json" id="series-config">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
     expect((JSON.parse(json) as { title: string }).title).toBe("</script><script>alert(1)</script>");
+  });
+
+  it("keeps the schema.org Dataset (JSON-LD) from closing its script element: every < is \\u003c", () => {
+    const title = `</script><script>alert(1)</script><!--`;
+    const page = renderIndicatorPage(config, indicator({ title }, plain));
+    const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
+    expect(json).not.toContain("<");
+    const dataset = JSON.parse(json) as { "@type": string; name: string; distribution: { contentUrl: string }[] };
+    expect(dataset["@type"]).toBe("Dataset");
+    expect(dataset.name).toBe(title);
+    expect(dataset.distribution.map((d) => d.contentUrl)).toContain("https://example.test/api/v1/evil/data.parquet");
   });
 });
 

@@ -1,0 +1,148 @@
+/**
+ * Atom feeds (RFC 4287) of the data releases: one per indicator
+ * (`/api/v1/<id>/feed.atom`) and one for the whole service (`/feed.atom`). A
+ * release is a distinct point date of an indicator (src/build/formats/facts.ts);
+ * its entry says how many points carry that date and, in the service feed, which
+ * indicator. Entries are newest first, each `updated` at the release date's
+ * midnight UTC, the feed `updated` at its newest entry's, so a feed changes only
+ * when the data does. Entry ids are `tag:` URIs (RFC 4151) that never change.
+ * A feed holds the newest `MAX_ENTRIES` releases: what a reader polls for is
+ * what is new, and a daily indicator would otherwise grow its feed without
+ * bound (older releases stay in the data; RFC 5005 archives are not written).
+ */
+import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import { escapeHtml } from "../../core/html.js";
+import { byCodeUnits } from "../../core/order.js";
+import { SERVICE_FEED_PATH, csvPath, feedPath } from "../../core/paths.js";
+import type { BuiltIndicator } from "../dataset.js";
+import { LICENSE_TITLE, absoluteUrl, dayStart, isoDateTime, newestVersion, releases } from "./facts.js";
+
+/**
+ * The date part of every tag URI: RFC 4151 §2.1 asks for a day on which the
+ * tagging entity held the authority name; the service was first built on
+ * 2026-11-23. Fixed forever, so ids stay the same.
+ */
+export const TAG_DATE = "2026-11-23";
+
+/** Entries per feed at most, the newest. */
+export const MAX_ENTRIES = 200;
+
+/** Atom's media type (RFC 4287 §7). */
+export const ATOM_MEDIA_TYPE = "application/atom+xml";
+
+interface Entry {
+  readonly id: string;
+  readonly title: string;
+  readonly updated: string;
+  readonly summary: string;
+  readonly indicator: string;
+  readonly indicatorTitle: string;
+  readonly page: string;
+  readonly csv: string;
+}
+
+/** XML text and attribute values (the five predefined entities are valid XML too). */
+const x = escapeHtml;
+const count = (n: number) => n.toLocaleString("en-US");
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+
+/** `tag:<host>,<TAG_DATE>:<specific>`: the base URL's host names the authority (RFC 4151 §2). */
+export function tagUri(config: SiteConfig, specific: string): string {
+  return `tag:${new URL(config.baseUrl).hostname},${TAG_DATE}:${specific}`;
+}
+
+function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: boolean): Entry[] {
+  const { meta } = indicator.source;
+  const total = indicator.plain.length;
+  return releases(indicator).map(({ date, points }) => ({
+    id: tagUri(config, `${meta.id}/${date}`),
+    title: `${withIndicator ? `${meta.title}: ` : ""}${plural(points, "point")} dated ${date}`,
+    updated: dayStart(date),
+    summary: `${meta.title}: ${plural(points, "point")} dated ${date}, one in each of ${count(points)} of its ${count(total)} sub-series.`,
+    indicator: meta.id,
+    indicatorTitle: meta.title,
+    page: indicatorPageUrl(config, meta.id),
+    csv: absoluteUrl(config, csvPath(meta.id)),
+  }));
+}
+
+function entryXml(e: Entry): string {
+  return (
+    `<entry>\n` +
+    `<id>${x(e.id)}</id>\n` +
+    `<title>${x(e.title)}</title>\n` +
+    `<updated>${e.updated}</updated>\n` +
+    `<link rel="alternate" type="text/html" href="${x(e.page)}"/>\n` +
+    `<link rel="related" type="text/csv" href="${x(e.csv)}"/>\n` +
+    `<category term="${x(e.indicator)}" label="${x(e.indicatorTitle)}"/>\n` +
+    `<summary>${x(e.summary)}</summary>\n` +
+    `</entry>\n`
+  );
+}
+
+interface FeedHead {
+  readonly id: string;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly self: string;
+  readonly alternate: string;
+  /** `updated` when there is no entry (RFC 4287 §4.1.1 requires one): the data version. */
+  readonly fallbackUpdated: string;
+}
+
+function feedXml(config: SiteConfig, head: FeedHead, list: readonly Entry[]): string {
+  // RFC 4287 §4.2.15: the feed's updated is the most recent instant it changed: its newest entry.
+  const updated = list[0]?.updated ?? head.fallbackUpdated;
+  return (
+    `<?xml version="1.0" encoding="utf-8"?>\n` +
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">\n` +
+    `<id>${x(head.id)}</id>\n` +
+    `<title>${x(head.title)}</title>\n` +
+    `<subtitle>${x(head.subtitle)}</subtitle>\n` +
+    `<updated>${updated}</updated>\n` +
+    // §4.1.1: a feed without an author in every entry names one itself.
+    `<author><name>${x(config.name)}</name><uri>${x(`${config.baseUrl}/`)}</uri></author>\n` +
+    `<link rel="self" type="${ATOM_MEDIA_TYPE}" href="${x(head.self)}"/>\n` +
+    `<link rel="alternate" type="text/html" href="${x(head.alternate)}"/>\n` +
+    `<rights>${x(`${LICENSE_TITLE} (CC BY 4.0); credit: ${config.attributionText}`)}</rights>\n` +
+    list.map(entryXml).join("") +
+    `</feed>\n`
+  );
+}
+
+/** The releases of one indicator; `version` is its data version (seconds since the epoch). */
+export function renderIndicatorFeed(config: SiteConfig, indicator: BuiltIndicator, version: number): string {
+  const { meta } = indicator.source;
+  return feedXml(
+    config,
+    {
+      id: tagUri(config, meta.id),
+      title: `${meta.title} — ${config.name}`,
+      subtitle: `Data releases of ${meta.title}: one entry per publication date, newest first.`,
+      self: absoluteUrl(config, feedPath(meta.id)),
+      alternate: indicatorPageUrl(config, meta.id),
+      fallbackUpdated: isoDateTime(version),
+    },
+    entries(config, indicator, false).slice(0, MAX_ENTRIES),
+  );
+}
+
+/** The releases of every indicator, newest first (equal dates: by indicator id). */
+export function renderServiceFeed(config: SiteConfig, indicators: readonly BuiltIndicator[], versions: ReadonlyMap<string, number>): string {
+  const all = indicators
+    .flatMap((i) => entries(config, i, true))
+    .sort((a, b) => byCodeUnits(b.updated, a.updated) || byCodeUnits(a.indicator, b.indicator))
+    .slice(0, MAX_ENTRIES);
+  return feedXml(
+    config,
+    {
+      id: tagUri(config, "releases"),
+      title: `${config.name}: data releases`,
+      subtitle: "Data releases of every indicator: one entry per indicator and publication date, newest first.",
+      self: absoluteUrl(config, SERVICE_FEED_PATH),
+      alternate: `${config.baseUrl}/`,
+      fallbackUpdated: isoDateTime(newestVersion(versions)),
+    },
+    all,
+  );
+}

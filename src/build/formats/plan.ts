@@ -1,0 +1,57 @@
+/**
+ * The open-data formats' files in the build's plan (docs/DESIGN.md §4: every
+ * output file is planned before any is rendered, so the file budget counts
+ * them): per indicator its Parquet, XLSX, Data Package and Atom feed; for the
+ * service the DCAT catalog, the Atom feed, the sitemap and robots.txt.
+ */
+import {
+  DCAT_CATALOG_PATH,
+  ROBOTS_PATH,
+  SERVICE_FEED_PATH,
+  SITEMAP_PATH,
+  dataPackagePath,
+  feedPath,
+  outputFile,
+  parquetPath,
+  xlsxPath,
+} from "../../core/paths.js";
+import { BuildError } from "../../source/errors.js";
+import type { PlanInput, PlannedFile } from "../build.js";
+import { renderIndicatorFeed, renderServiceFeed } from "./atom.js";
+import { renderDataPackage } from "./datapackage.js";
+import { renderDcatCatalog } from "./dcat.js";
+import { versionOf } from "./facts.js";
+import { renderParquet } from "./parquet.js";
+import { renderRobots, renderSitemap } from "./sitemap.js";
+import { renderXlsx } from "./xlsx.js";
+
+/**
+ * The files of the open-data formats, indicator by indicator, then the
+ * service-wide ones.
+ * @throws BuildError when `public/` holds a `robots.txt`: the build writes it.
+ */
+export function planFormats(input: PlanInput): PlannedFile[] {
+  const { config, indicators, versions } = input;
+  const robots = outputFile(ROBOTS_PATH);
+  if (input.publicFiles.has(robots)) {
+    throw new BuildError(`public/${robots}: the build writes ${robots} itself (src/build/formats/sitemap.ts); remove the file from public/`);
+  }
+  const plan: PlannedFile[] = [];
+  for (const indicator of indicators) {
+    const id = indicator.source.meta.id;
+    const version = versionOf(versions, id);
+    plan.push(
+      { path: outputFile(parquetPath(id)), indicator: id, render: () => renderParquet(indicator) },
+      { path: outputFile(xlsxPath(id)), indicator: id, render: () => renderXlsx(config, indicator, version) },
+      { path: outputFile(dataPackagePath(id)), indicator: id, render: () => renderDataPackage(config, indicator, version) },
+      { path: outputFile(feedPath(id)), indicator: id, render: () => renderIndicatorFeed(config, indicator, version) },
+    );
+  }
+  plan.push(
+    { path: outputFile(DCAT_CATALOG_PATH), render: () => renderDcatCatalog(config, indicators, versions) },
+    { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions) },
+    { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
+    { path: robots, render: () => renderRobots(config) },
+  );
+  return plan;
+}

@@ -1,0 +1,36 @@
+/**
+ * `sitemap.xml` (the sitemaps.org protocol 0.9) listing every HTML page of the
+ * site with its absolute URL, and `robots.txt`, whose rules are the site's
+ * (every page allowed, the internal `_data/` files not) plus the `Sitemap:` line
+ * pointing to the sitemap (sitemaps.org, "Informing search engine crawlers").
+ */
+import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import { escapeHtml } from "../../core/html.js";
+import { SITEMAP_PATH } from "../../core/paths.js";
+import type { BuiltIndicator } from "../dataset.js";
+import { absoluteUrl, temporalCoverage } from "./facts.js";
+
+/**
+ * The sitemap: the home page, then each indicator's page. `lastmod` (W3C
+ * Datetime, a day) is the newest point's date: a page changes when its data does.
+ */
+export function renderSitemap(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
+  const pages: { loc: string; lastmod: string | null }[] = [];
+  let newest: string | null = null;
+  for (const indicator of indicators) {
+    const end = temporalCoverage(indicator)?.end ?? null;
+    if (end !== null && (newest === null || end > newest)) newest = end;
+    pages.push({ loc: indicatorPageUrl(config, indicator.source.meta.id), lastmod: end });
+  }
+  pages.unshift({ loc: `${config.baseUrl}/`, lastmod: newest });
+  // sitemaps.org: URLs entity-escaped, UTF-8.
+  const urls = pages.map(
+    ({ loc, lastmod }) => `<url><loc>${escapeHtml(loc)}</loc>${lastmod === null ? "" : `<lastmod>${lastmod}</lastmod>`}</url>\n`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("")}</urlset>\n`;
+}
+
+/** `robots.txt` (RFC 9309): the crawling rules and the sitemap's absolute URL. */
+export function renderRobots(config: SiteConfig): string {
+  return `User-agent: *\nAllow: /\nDisallow: /_data/\n\nSitemap: ${absoluteUrl(config, SITEMAP_PATH)}\n`;
+}

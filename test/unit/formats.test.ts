@@ -1,0 +1,165 @@
+/**
+ * The open-data formats' renderers (src/build/formats/) on a tiny indicator:
+ * releases and coverage, determinism (the XLSX under two system clocks), the
+ * plan's files. The real readers read the real data in
+ * test/integration/formats.test.ts.
+ */
+import { PassThrough } from "node:stream";
+import ExcelJS from "exceljs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
+import { MAX_ENTRIES, renderIndicatorFeed, renderServiceFeed, tagUri } from "../../src/build/formats/atom.js";
+import { releases, temporalCoverage } from "../../src/build/formats/facts.js";
+import { renderParquet } from "../../src/build/formats/parquet.js";
+import { planFormats } from "../../src/build/formats/plan.js";
+import { renderXlsx } from "../../src/build/formats/xlsx.js";
+import { parseSiteConfig } from "../../src/build/site-config.js";
+import type { IndicatorMeta } from "../../src/source/metadata.js";
+
+const config = parseSiteConfig(
+  JSON.stringify({ name: "Open Series UY", baseUrl: "https://example.test:8443/", attributionText: "Data: Open Series UY" }),
+  "site.config.json",
+);
+const VERSION = 1_700_000_000;
+
+function indicator(points: readonly [date: string, series: string, value: string][]): BuiltIndicator {
+  const meta: IndicatorMeta = {
+    id: "tiny",
+    title: "Tiny <wages> & co",
+    description: "A tiny indicator.",
+    unit: "UYU",
+    rhythm: "semiannual",
+    license: "CC-BY-4.0",
+    source: { name: "Source", url: "https://example.test/source" },
+    notes: ["A note."],
+    series: [
+      { id: "a", title: "A", facets: { provider: "P1" } },
+      { id: "b", title: "B", facets: { provider: "P2" } },
+    ],
+  };
+  const rows = points.map(([date, series, value], i) => ({ date, series, value, source: "https://example.test/s", note: "", file: "x.csv", line: i + 2 }));
+  return buildIndicator({ meta, folder: "data/tiny", files: [], rows }, "", "https://example.test/series/tiny/");
+}
+
+const tiny = indicator([
+  ["2024-01-01", "a", "10"],
+  ["2024-01-01", "b", "12.50"],
+  ["2024-07-01", "a", "11"],
+  ["2023-07-01", "b", "9"],
+]);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("facts", () => {
+  it("finds the releases newest first, with the points of each date, and the time span", () => {
+    expect(releases(tiny)).toEqual([
+      { date: "2024-07-01", points: 1 },
+      { date: "2024-01-01", points: 2 },
+      { date: "2023-07-01", points: 1 },
+    ]);
+    expect(temporalCoverage(tiny)).toEqual({ start: "2023-07-01", end: "2024-07-01" });
+    expect(temporalCoverage(indicator([]))).toBeNull();
+  });
+});
+
+describe("Atom feeds", () => {
+  it("builds tag: ids from the base URL's host name (no port), fixed and unique per release", () => {
+    expect(tagUri(config, "tiny/2024-01-01")).toBe("tag:example.test,2026-11-23:tiny/2024-01-01");
+    const feed = renderIndicatorFeed(config, tiny, VERSION);
+    expect(feed.match(/<id>tag:example\.test,2026-11-23:tiny\/\d{4}-\d\d-\d\d<\/id>/g)).toHaveLength(3);
+    expect(feed).toContain("<title>Tiny &lt;wages&gt; &amp; co — Open Series UY</title>");
+    // The feed's updated is its newest entry's, whatever the data version.
+    expect(feed).toMatch(/^<updated>2024-07-01T00:00:00Z<\/updated>$/m);
+    expect(renderIndicatorFeed(config, tiny, VERSION + 1)).toBe(feed);
+  });
+
+  it("holds the newest releases only, at most MAX_ENTRIES", () => {
+    const days = Array.from({ length: MAX_ENTRIES + 5 }, (_, i) => new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10));
+    const feed = renderIndicatorFeed(config, indicator(days.map((d) => [d, "a", "1"])), VERSION);
+    const updated = [...feed.matchAll(/<entry>\n<id>[^<]+<\/id>\n<title>[^<]+<\/title>\n<updated>([^<]+)<\/updated>/g)].map((m) => m[1]);
+    expect(updated).toEqual(days.slice(5).reverse().map((d) => `${d}T00:00:00Z`));
+  });
+
+  it("dates a feed without entries at the data version (RFC 4287 requires an updated)", () => {
+    const feed = renderServiceFeed(config, [indicator([])], new Map([["tiny", VERSION]]));
+    expect(feed).toContain("<updated>2023-11-14T22:13:20Z</updated>");
+    expect(feed).not.toContain("<entry>");
+  });
+});
+
+describe("data.xlsx", () => {
+  it("is byte-identical under two system clocks, where exceljs alone is not", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    // exceljs's streaming writer as renderXlsx uses it, without the rewriting of its zip.
+    const plainWorkbook = async () => {
+      const chunks: Buffer[] = [];
+      const stream = new PassThrough().on("data", (chunk: Buffer) => chunks.push(chunk));
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, zip: { store: true } });
+      workbook.created = workbook.modified = new Date(VERSION * 1000);
+      workbook.addWorksheet("data").addRow(["x", 1]).commit();
+      await workbook.commit();
+      return new Uint8Array(Buffer.concat(chunks));
+    };
+    vi.setSystemTime(new Date("2001-02-03T04:05:06Z"));
+    const [ours1, plain1] = [await renderXlsx(config, tiny, VERSION), await plainWorkbook()];
+    vi.setSystemTime(new Date("2031-06-07T08:09:10Z"));
+    const [ours2, plain2] = [await renderXlsx(config, tiny, VERSION), await plainWorkbook()];
+    // The control: exceljs's zip entries carry the clock (so the fix is needed).
+    expect(Buffer.from(plain2).equals(Buffer.from(plain1))).toBe(false);
+    expect(Buffer.from(ours2).equals(Buffer.from(ours1))).toBe(true);
+    // The data version does reach the file (document properties and zip entries).
+    expect(Buffer.from(await renderXlsx(config, tiny, VERSION + 86_400)).equals(Buffer.from(ours1))).toBe(false);
+  });
+
+  it("goes on in further data sheets past the rows a sheet can hold", async () => {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await renderXlsx(config, tiny, VERSION, 3)) as unknown as ExcelJS.Buffer);
+    expect(workbook.worksheets.map((s) => [s.name, s.rowCount])).toEqual([
+      ["data", 4],
+      ["data 2", 2],
+      ["metadata", 16],
+    ]);
+    expect(workbook.getWorksheet("data 2")?.getRow(2).values).toEqual([undefined, new Date("2023-07-01T00:00:00Z"), "b", 9, "https://example.test/s", undefined, "P2"]);
+  });
+});
+
+describe("data.parquet", () => {
+  it("is a Parquet file (PAR1 at both ends), the same bytes every time, also without points", () => {
+    const bytes = renderParquet(tiny);
+    const magic = (b: Uint8Array) => [new TextDecoder().decode(b.subarray(0, 4)), new TextDecoder().decode(b.subarray(-4))];
+    expect(magic(bytes)).toEqual(["PAR1", "PAR1"]);
+    expect(Buffer.from(renderParquet(tiny)).equals(Buffer.from(bytes))).toBe(true);
+    expect(magic(renderParquet(indicator([])))).toEqual(["PAR1", "PAR1"]);
+  });
+});
+
+describe("planFormats", () => {
+  const input = (publicFiles: Map<string, Uint8Array>) => ({
+    config,
+    indicators: [tiny],
+    limits: [10],
+    versions: new Map([["tiny", VERSION]]),
+    publicFiles,
+    pageScript: new Uint8Array(),
+    seriesFiles: false,
+  });
+
+  it("plans each indicator's files and the service's", () => {
+    expect(planFormats(input(new Map())).map((f) => [f.path, f.indicator ?? null])).toEqual([
+      ["api/v1/tiny/data.parquet", "tiny"],
+      ["api/v1/tiny/data.xlsx", "tiny"],
+      ["api/v1/tiny/datapackage.json", "tiny"],
+      ["api/v1/tiny/feed.atom", "tiny"],
+      ["api/v1/catalog.jsonld", null],
+      ["feed.atom", null],
+      ["sitemap.xml", null],
+      ["robots.txt", null],
+    ]);
+  });
+
+  it("refuses a robots.txt in public/, which the build writes itself", () => {
+    expect(() => planFormats(input(new Map([["robots.txt", new Uint8Array()]])))).toThrow(/public\/robots\.txt: the build writes robots\.txt itself/);
+  });
+});
