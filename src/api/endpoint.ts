@@ -71,7 +71,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
     }
     chosen = indices;
   }
-  const page = selectPage(data.series, query, chosen);
+  const page = selectPage(data.series, query, chosen, data.global);
   const body = renderAnswer(data, page);
   const next = nextUrl(indicator, page);
   const described: Described =

@@ -161,7 +161,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       async render() {
         const { answers } = indicator;
         const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
-        const selected = selectPage(answers.series, query, chosen);
+        const selected = selectPage(answers.series, query, chosen, answers.global);
         const body = renderAnswer(answers, selected);
         // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
         if (listed) pages[prebuiltKey(query) as string] ??= { path, etag: await strongEtag(body), next: nextUrl(id, selected), bytes: body.length };

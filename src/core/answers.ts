@@ -13,7 +13,7 @@
  *
  * Layout (little-endian):
  *
- *     "OSA1"                     magic, 4 bytes
+ *     "OSA2"                     magic, 4 bytes
  *     u32 H                      header length in bytes
  *     H bytes                    header: UTF-8 JSON (see `Header`)
  *     0–3 zero bytes             padding to a multiple of 4
@@ -22,6 +22,8 @@
  *     u32 × N                    global position of each of those points
  *     u32 × N                    end offset of each point's JSON text, by global position
  *     u32 × N                    end offset of each point's CSV line, by global position
+ *     u32 × N                    sub-series (index) of each point, by global position
+ *     u32 × N                    rank in its sub-series of each point, by global position
  *     I bytes                    the sub-series ids, UTF-8, separated by "\n"
  *     J bytes                    JSON texts in global order: `{"date":…,"series":…,"value":…},`
  *     C bytes                    CSV lines in global order (`date,series,value,source,note`, RFC 4180)
@@ -30,15 +32,15 @@ import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
 import type { DatasetFields, SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
-import type { Page } from "./page.js";
+import type { GlobalIndex, Page } from "./page.js";
 
-const MAGIC = "OSA1";
+const MAGIC = "OSA2";
 
 /** The offsets of the eight sections of the layout above. */
-type Sections = [number, number, number, number, number, number, number, number];
+type Sections = [number, number, number, number, number, number, number, number, number, number];
 
 /** The sizes of the sections but the last (the CSV lines, to the end). */
-const sectionSizes = (h: Header) => [4 * h.series, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, h.idsBytes, h.jsonBytes];
+const sectionSizes = (h: Header) => [4 * h.series, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, h.idsBytes, h.jsonBytes];
 
 /** The header line of every CSV answer and of `data.csv`. */
 export const CSV_HEADER = "date,series,value,source,note\n";
@@ -95,6 +97,8 @@ export interface AnswerData extends AnswerFields {
   readonly series: readonly AnswerSeries[];
   readonly ids: readonly string[];
   readonly points: number;
+  /** The points in the API's order: a window is a range of it (src/core/page.ts). */
+  readonly global: GlobalIndex;
   readonly json: Uint8Array;
   readonly jsonEnds: Uint32Array;
   readonly csv: Uint8Array;
@@ -133,15 +137,19 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
     attributionUrl: fields.attributionUrl,
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvBytes));
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, idsOffset, jsonOffset, csvOffset] = offsets as Sections;
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, idsOffset, jsonOffset, csvOffset] =
+    offsets as Sections;
   let k = 0;
   bySeries.forEach((list, s) => {
     view.setUint32(countsOffset + 4 * s, list.length, true);
-    for (const row of list) {
+    list.forEach((row, rank) => {
+      const g = position.get(row) as number;
       view.setInt32(daysOffset + 4 * k, dayNumber(row.date), true);
-      view.setUint32(globalsOffset + 4 * k, position.get(row) as number, true);
+      view.setUint32(globalsOffset + 4 * k, g, true);
+      view.setUint32(seriesOfOffset + 4 * g, s, true);
+      view.setUint32(rankOfOffset + 4 * g, rank, true);
       k++;
-    }
+    });
   });
   let jsonAt = 0;
   let csvAt = 0;
@@ -164,7 +172,8 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
  */
 export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   const { bytes, header, offsets } = openContainer<Header>(input, MAGIC, "an answer file", sectionSizes);
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, idsOffset, jsonOffset, csvOffset] = offsets as Sections;
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, idsOffset, jsonOffset, csvOffset] =
+    offsets as Sections;
   const n = header.points;
   const decoder = new TextDecoder();
   if (csvOffset + header.csvBytes > bytes.length) throw new Error("not an answer file (truncated)");
@@ -174,12 +183,22 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   const globals = new Uint32Array(bytes.buffer, at(globalsOffset), n);
   const ids = header.series === 0 ? [] : decoder.decode(bytes.subarray(idsOffset, jsonOffset)).split("\n");
   let start = 0;
+  const starts = new Uint32Array(header.series);
   const series = ids.map((id, j) => {
     const count = counts[j] as number;
     const one = new AnswerSeries(id, start, count, days, globals);
+    starts[j] = start;
     start += count;
     return one;
   });
+  const seriesOf = new Uint32Array(bytes.buffer, at(seriesOfOffset), n);
+  const rankOf = new Uint32Array(bytes.buffer, at(rankOfOffset), n);
+  const global: GlobalIndex = {
+    points: n,
+    day: (g) => days[(starts[seriesOf[g] as number] as number) + (rankOf[g] as number)] as number,
+    series: (g) => seriesOf[g] as number,
+    rank: (g) => rankOf[g] as number,
+  };
   return {
     indicator: header.indicator,
     unit: header.unit,
@@ -190,6 +209,7 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     series,
     ids,
     points: n,
+    global,
     json: bytes.subarray(jsonOffset, csvOffset),
     jsonEnds: new Uint32Array(bytes.buffer, at(jsonEndsOffset), n),
     csv: bytes.subarray(csvOffset, csvOffset + header.csvBytes),

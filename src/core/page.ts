@@ -52,11 +52,95 @@ export function firstBefore(series: SeriesIndex, day: number): number {
 }
 
 /**
+ * The points of an indicator in the API's order (date descending, then
+ * sub-series ascending), by position: a date window is one range of positions.
+ */
+export interface GlobalIndex {
+  readonly points: number;
+  /** Day number, sub-series index and rank in its sub-series of the point at position `g`. */
+  day(g: number): number;
+  series(g: number): number;
+  rank(g: number): number;
+}
+
+/** First position of the descending global order with `day(g) <= day`, or with `day(g) < day` when `strict`. */
+function globalBound(global: GlobalIndex, day: number, strict: boolean): number {
+  let lo = 0;
+  let hi = global.points;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const d = global.day(mid);
+    if (strict ? d >= day : d > day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The page of a window from a scan of its range of global positions `[first,
+ * end)`: each chosen sub-series' points in the window are counted, and its slice
+ * is its window's ranks `offset … offset + limit`.
+ */
+function scanWindow<S extends SeriesIndex>(
+  series: readonly S[],
+  query: PageQuery,
+  chosen: readonly number[] | null,
+  global: GlobalIndex,
+  first: number,
+  end: number,
+): Page<S> {
+  const wanted = chosen === null ? null : new Uint8Array(series.length);
+  if (wanted !== null && chosen !== null) for (const s of chosen) wanted[s] = 1;
+  // Per sub-series: the rank of its first point in the window and how many it has there.
+  const firstRank = new Int32Array(series.length).fill(-1);
+  const count = new Uint32Array(series.length);
+  const touched: number[] = [];
+  for (let g = first; g < end; g++) {
+    const s = global.series(g);
+    if (wanted !== null && wanted[s] !== 1) continue;
+    if (firstRank[s] === -1) {
+      firstRank[s] = global.rank(g);
+      touched.push(s);
+    }
+    count[s] = (count[s] as number) + 1;
+  }
+  const slices: SeriesSlice<S>[] = [];
+  let total = 0;
+  let hasMore = false;
+  for (const s of touched.sort((a, b) => a - b)) {
+    const n = count[s] as number;
+    const windowStart = firstRank[s] as number;
+    total += n;
+    const start = windowStart + query.offset;
+    const stop = Math.min(windowStart + n, start + query.limit);
+    if (n > query.offset + query.limit) hasMore = true;
+    if (start < stop) slices.push({ series: series[s] as S, start, end: stop });
+  }
+  return { query, slices, total, hasMore };
+}
+
+/**
  * Selects the page that `query` asks of the sub-series `series` (sorted by id):
  * of all of them, or of those at `chosen` (ascending indices: the resolved
  * `series` selection, src/core/selection.ts).
+ *
+ * With a date window and the indicator's `global` index, when the window holds
+ * fewer points than the binary searches per chosen sub-series would take steps,
+ * the window's range of positions is scanned instead (a narrow window over tens
+ * of thousands of sub-series). Both ways give the same page.
  */
-export function selectPage<S extends SeriesIndex>(series: readonly S[], query: PageQuery, chosen: readonly number[] | null = null): Page<S> {
+export function selectPage<S extends SeriesIndex>(
+  series: readonly S[],
+  query: PageQuery,
+  chosen: readonly number[] | null = null,
+  global: GlobalIndex | null = null,
+): Page<S> {
+  if (global !== null && (query.from !== null || query.to !== null)) {
+    const first = query.to === null ? 0 : globalBound(global, dayNumber(query.to), false);
+    const end = query.from === null ? global.points : globalBound(global, dayNumber(query.from), true);
+    const candidates = chosen === null ? series.length : chosen.length;
+    if (end - first < candidates * 16) return scanWindow(series, query, chosen, global, first, end);
+  }
   const slices: SeriesSlice<S>[] = [];
   let total = 0;
   let hasMore = false;

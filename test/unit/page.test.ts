@@ -56,9 +56,15 @@ const reference: RefIndicator = {
 };
 
 const q = (over: Partial<PageQuery>): PageQuery => ({ ...DEFAULT_QUERY, ...over });
-const text = (query: PageQuery) => {
+const render = (query: PageQuery, scan: boolean) => {
   const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
-  return new TextDecoder().decode(renderAnswer(answers, selectPage(answers.series, query, chosen)));
+  return new TextDecoder().decode(renderAnswer(answers, selectPage(answers.series, query, chosen, scan ? answers.global : null)));
+};
+/** The answer, checked to be the same whether windows are found per sub-series or by a scan of positions. */
+const text = (query: PageQuery) => {
+  const bySeries = render(query, false);
+  expect(render(query, true)).toBe(bySeries);
+  return bySeries;
 };
 const page = (query: PageQuery) => JSON.parse(text(query)) as ReturnType<typeof expectedResponse>;
 const ids = (body: ReturnType<typeof expectedResponse>) => body.data.map((p) => `${p.series}@${p.date}`);
