@@ -21,11 +21,19 @@ export interface Env {
   readonly [variable: string]: unknown;
 }
 
-/** A response with extra headers set (the original may have immutable headers). */
+/**
+ * The response with extra headers set: in place, as the responses the API makes
+ * have mutable headers; on a copy when they are immutable (a fetched response).
+ */
 function withHeaders(response: Response, extra: Readonly<Record<string, string>>): Response {
-  const copy = new Response(response.body, response);
-  for (const [name, value] of Object.entries(extra)) copy.headers.set(name, value);
-  return copy;
+  try {
+    for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(extra)) copy.headers.set(name, value);
+    return copy;
+  }
 }
 
 /** The client address: `CF-Connecting-IP`, set by Cloudflare; no other header is trusted. */

@@ -71,3 +71,19 @@ describe("site.config.json", () => {
     expect(config.baseUrl).toBe("https://b.test");
   });
 });
+
+describe("strongEtag", () => {
+  it("is the first 128 bits of SHA-256, base64url, quoted, on either side of the synchronous size (property)", async () => {
+    const { strongEtag, SYNC_HASH_MAX_BYTES } = await import("../../src/core/etag.js");
+    const { createHash } = await import("node:crypto");
+    const sizes = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: SYNC_HASH_MAX_BYTES - 8, max: SYNC_HASH_MAX_BYTES + 8 }), fc.integer({ min: 0, max: 40_000 }));
+    await fc.assert(
+      fc.asyncProperty(sizes, fc.integer(), async (size, seed) => {
+        const bytes = new Uint8Array(size).map((_, i) => (i * 31 + seed) & 255);
+        const expected = `"${createHash("sha256").update(bytes).digest().subarray(0, 16).toString("base64url")}"`;
+        expect(await strongEtag(bytes)).toBe(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
