@@ -45,6 +45,9 @@ import { renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js
 
 /** The prebuilt limits when `--limits` is not given (docs/DESIGN.md §4). */
 export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, LIMIT.max];
+/** Most file writes in flight at once. */
+const WRITES_IN_FLIGHT = 16;
+
 /** Cloudflare Pages' per-site file limit on the free plan. */
 export const DEFAULT_MAX_FILES = 20_000;
 
@@ -297,14 +300,28 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     ]),
   );
   await writeOutput(resolve(options.out), effects.output, async (write) => {
-    for (const file of plan) {
-      const body = await file.render();
-      const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
-      if (tally !== undefined) {
-        tally.files++;
-        tally.bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
+    // Files are rendered one after the other (the manifest's render reads what the
+    // pages' renders recorded), and written with a few writes in flight: thousands
+    // of small files (the sub-series' answers) wait on the disk, not on the CPU.
+    const pending = new Set<Promise<void>>();
+    try {
+      for (const file of plan) {
+        const body = await file.render();
+        const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
+        if (tally !== undefined) {
+          tally.files++;
+          tally.bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
+        }
+        const written: Promise<void> = write(file.path, body).finally(() => pending.delete(written));
+        written.catch(() => undefined); // awaited below; a rejection must not count as unhandled meanwhile
+        pending.add(written);
+        if (pending.size >= WRITES_IN_FLIGHT) await Promise.race(pending);
       }
-      await write(file.path, body);
+      await Promise.all(pending);
+    } catch (error) {
+      // Let the other writes end before the temporary folder is removed.
+      await Promise.allSettled(pending);
+      throw error;
     }
   });
   const result = { stats: [...stats.values()], files: plan.length };
