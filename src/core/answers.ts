@@ -30,7 +30,7 @@
  */
 import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
-import type { DatasetFields, SeriesIndex } from "./model.js";
+import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
 
@@ -129,11 +129,7 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
   const csvBytes = csvParts.reduce((sum, p) => sum + p.length, 0);
   const idBytes = encoder.encode(ids.join("\n"));
   const header: Header = {
-    indicator: fields.indicator,
-    unit: fields.unit,
-    license: fields.license,
-    lastUpdated: fields.lastUpdated,
-    attribution: fields.attribution,
+    ...datasetFields(fields),
     attributionUrl: fields.attributionUrl,
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvBytes));
@@ -200,11 +196,7 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     rank: (g) => rankOf[g] as number,
   };
   return {
-    indicator: header.indicator,
-    unit: header.unit,
-    license: header.license,
-    lastUpdated: header.lastUpdated,
-    attribution: header.attribution,
+    ...datasetFields(header),
     attributionUrl: header.attributionUrl,
     series,
     ids,

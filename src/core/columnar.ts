@@ -24,7 +24,7 @@
  */
 import { createContainer, openContainer } from "./container.js";
 import { dateOfDay, dayNumber } from "./dates.js";
-import type { Dataset, SeriesColumns } from "./model.js";
+import { datasetFields, type Dataset, type SeriesColumns } from "./model.js";
 
 const MAGIC = "OSC2";
 
@@ -60,11 +60,7 @@ export function encodeDataset(fields: DatasetFields, series: readonly PlainSerie
   const encoder = new TextEncoder();
   const ids = encoder.encode(series.map((s) => s.id).join("\n"));
   const header: Header = {
-    indicator: fields.indicator,
-    unit: fields.unit,
-    license: fields.license,
-    lastUpdated: fields.lastUpdated,
-    attribution: fields.attribution,
+    ...datasetFields(fields),
     series: series.length,
     points,
     idsBytes: ids.length,
@@ -142,11 +138,7 @@ export function decodeDataset(input: ArrayBuffer | Uint8Array): Dataset {
     return s;
   });
   return {
-    indicator: header.indicator,
-    unit: header.unit,
-    license: header.license,
-    lastUpdated: header.lastUpdated,
-    attribution: header.attribution,
+    ...datasetFields(header),
     series,
   };
 }

@@ -38,6 +38,12 @@ export interface DatasetFields {
   readonly attribution: string;
 }
 
+/** The indicator-level fields of `fields` alone, in their fixed order (the data files' headers are compared byte for byte). */
+export function datasetFields(fields: DatasetFields): DatasetFields {
+  const { indicator, unit, license, lastUpdated, attribution } = fields;
+  return { indicator, unit, license, lastUpdated, attribution };
+}
+
 /** An indicator's sub-series with their points, as the site reads them. */
 export interface Dataset extends DatasetFields {
   /** Sub-series sorted by id ascending (code-unit order). */
