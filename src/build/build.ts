@@ -35,13 +35,16 @@ import {
   outputFile,
   seriesFilePath,
   seriesPagePath,
+  embedPagePath,
+  homePath,
 } from "../core/paths.js";
 import { nextUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
 import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
-import { renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
+import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
+import { LANGS } from "../core/i18n.js";
 
 /** The prebuilt limits when `--limits` is not given (docs/DESIGN.md §4). */
 export const DEFAULT_LIMITS: readonly number[] = [10, 50, 100, 500, 1000, LIMIT.max];
@@ -181,7 +184,12 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false));
       }
     }
-    plan.push({ path: outputFile(seriesPagePath(id)), indicator: id, render: () => renderIndicatorPage(config, indicator) });
+    for (const lang of LANGS) {
+      plan.push(
+        { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, indicator, lang) },
+        { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, indicator, lang) },
+      );
+    }
     plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
     plan.push({ path: outputFile(answersPath(id)), indicator: id, render: () => indicator.answersFile });
   }
@@ -189,7 +197,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
   plan.push(
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },
-    { path: "index.html", render: () => renderHome(config, input.indicators) },
+    ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators, lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },
@@ -216,7 +224,7 @@ async function reportChanges(data: string, current: LoadResult, options: ChangeO
   let published: readonly IndicatorSource[] = [];
   if ((await source.folders(data)).length > 0) {
     try {
-      published = (await loadData(data, source)).indicators;
+      published = (await loadData(data, source, true)).indicators;
     } catch (error) {
       if (!(error instanceof DataError)) throw error;
       effects.log.warn(`warning: ${data} at ${base} does not load (${error.issues.length} faults): no change report`);

@@ -27,12 +27,22 @@ export function indicatorFacts({ source, dataset }: Pick<BuiltIndicator, "source
     description: meta.description,
     unit: meta.unit,
     rhythm: meta.rhythm,
+    stepwise: meta.stepwise,
     license: meta.license,
     source: meta.source,
     notes: meta.notes,
     last_updated: dataset.lastUpdated,
     points: source.rows.length,
   };
+}
+
+/**
+ * The facets of an indicator as the catalog and the metadata document list them:
+ * in declaration order, each with its title and its values in declaration order,
+ * `labels[i]` the label of `values[i]` in every language.
+ */
+export function facetList({ source }: Pick<BuiltIndicator, "source">) {
+  return source.meta.facets.map((f) => ({ name: f.name, title: f.title, values: f.values.map((v) => v.value), labels: f.values.map((v) => v.label) }));
 }
 
 /** Renders the catalog as compact, deterministic JSON. */
@@ -51,6 +61,7 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
         links: {
           endpoint,
           page: indicatorPageUrl(config, meta.id),
+          page_en: indicatorPageUrl(config, meta.id, "en"),
           json: defaultPagePath(meta.id),
           csv: csvPath(meta.id),
           parquet: parquetPath(meta.id),
@@ -58,6 +69,7 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
           datapackage: dataPackagePath(meta.id),
           feed: feedPath(meta.id),
         },
+        facets: facetList({ source }),
         series: plain.map((s, i) => {
           const { title, facets } = labels[i] as (typeof labels)[number];
           return {

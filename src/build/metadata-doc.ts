@@ -7,21 +7,21 @@
  * last dates of each sub-series are in the catalog. About half the catalog's size
  * for the health insurance prices.
  */
-import { indicatorFacts } from "./catalog.js";
+import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
-import { byCodeUnits } from "../core/order.js";
 import { csvPath, endpointPath } from "../core/paths.js";
 
 /** Renders the metadata document (compact, deterministic JSON). */
 export function renderMetadata(config: SiteConfig, { source, labels, dataset }: BuiltIndicator): string {
   const { meta } = source;
-  const names = [...new Set(labels.flatMap((l) => Object.keys(l.facets)))];
-  const values = new Map(names.map((name) => [name, [...new Set(labels.map((l) => l.facets[name]).filter((v) => v !== undefined))].sort(byCodeUnits)]));
+  const facets = facetList({ source });
+  const names = facets.map((f) => f.name);
+  const values = new Map(facets.map((f) => [f.name, f.values]));
   const doc = {
     ...indicatorFacts({ source, dataset }),
-    links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), csv: csvPath(meta.id) },
-    facets: names.map((name) => ({ name, values: values.get(name) ?? [] })),
+    links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), csv: csvPath(meta.id) },
+    facets,
     series: labels.map((label) => ({
       id: label.id,
       title: label.title,

@@ -256,19 +256,37 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
             },
           },
         },
+        Localized: {
+          type: "object",
+          description: "A text in every language of the service: Spanish (es) and English (en).",
+          required: ["es", "en"],
+          properties: { es: { type: "string" }, en: { type: "string" } },
+          additionalProperties: false,
+        },
+        Facet: {
+          type: "object",
+          required: ["name", "title", "values", "labels"],
+          properties: {
+            name: { type: "string" },
+            title: { $ref: "#/components/schemas/Localized" },
+            values: { type: "array", items: { type: "string" }, description: "The values, in display order (language-neutral keys)." },
+            labels: { type: "array", items: { $ref: "#/components/schemas/Localized" }, description: "labels[i] is the label of values[i]." },
+          },
+        },
         Metadata: {
           type: "object",
           required: ["id", "title", "unit", "license", "source", "facets", "series"],
           properties: {
             id: { type: "string" },
-            title: { type: "string" },
+            title: { $ref: "#/components/schemas/Localized" },
+            description: { $ref: "#/components/schemas/Localized" },
             unit: { type: "string" },
+            rhythm: { type: "string", enum: ["monthly", "quarterly", "semiannual", "annual", "irregular"] },
+            stepwise: { type: "boolean", description: "True when a value holds until the next one (a price list, a legal minimum)." },
             license: { type: "string" },
-            source: { type: "object", properties: { name: { type: "string" }, url: { type: "string" } } },
-            facets: {
-              type: "array",
-              items: { type: "object", required: ["name", "values"], properties: { name: { type: "string" }, values: { type: "array", items: { type: "string" } } } },
-            },
+            source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },
+            notes: { type: "array", items: { $ref: "#/components/schemas/Localized" } },
+            facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
             series: {
               type: "array",
               items: {
@@ -276,7 +294,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
                 required: ["id", "title", "facets"],
                 properties: {
                   id: { type: "string" },
-                  title: { type: "string" },
+                  title: { $ref: "#/components/schemas/Localized" },
                   facets: { type: "array", items: { type: ["integer", "null"] } },
                 },
               },
@@ -297,7 +315,8 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
                 required: ["id", "title", "unit", "series", "links"],
                 properties: {
                   id: { type: "string" },
-                  title: { type: "string" },
+                  title: { $ref: "#/components/schemas/Localized" },
+                  facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
                   unit: { type: "string" },
                   last_updated: { type: ["string", "null"], format: "date" },
                   links: { type: "object", additionalProperties: { type: "string" } },
@@ -306,7 +325,11 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
                     items: {
                       type: "object",
                       required: ["id", "title", "facets"],
-                      properties: { id: { type: "string" }, title: { type: "string" }, facets: { type: "object", additionalProperties: { type: "string" } } },
+                      properties: {
+                        id: { type: "string" },
+                        title: { $ref: "#/components/schemas/Localized" },
+                        facets: { type: "object", additionalProperties: { type: "string" } },
+                      },
                     },
                   },
                 },

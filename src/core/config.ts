@@ -4,6 +4,7 @@
  * attribution link.
  */
 import { escapeHtml } from "./html.js";
+import type { Lang } from "./i18n.js";
 import { seriesPagePath } from "./paths.js";
 
 export interface SiteConfig {
@@ -13,9 +14,9 @@ export interface SiteConfig {
   readonly attributionText: string;
 }
 
-/** Absolute URL of an indicator's page on the site (the attribution target). */
-export function indicatorPageUrl(config: SiteConfig, indicator: string): string {
-  return `${config.baseUrl}${seriesPagePath(indicator)}`;
+/** Absolute URL of an indicator's page on the site in `lang` (by default Spanish: the attribution target). */
+export function indicatorPageUrl(config: SiteConfig, indicator: string, lang?: Lang): string {
+  return `${config.baseUrl}${seriesPagePath(indicator, lang)}`;
 }
 
 /** The attribution link's target: the indicator's page with `utm_source=api`, `utm_medium=attribution`, `utm_campaign=backlinks`. */

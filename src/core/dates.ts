@@ -86,3 +86,16 @@ export function dateOfDay(day: number): string {
   }
   return date;
 }
+
+/**
+ * `date` plus `months` calendar months (negative to go back), the day clamped to
+ * the target month's length: 2024-08-31 + 6 → 2025-02-28; 2024-02-29 − 12 → 2023-02-28.
+ */
+export function addMonths(date: string, months: number): string {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7)) - 1 + months;
+  const y = year + Math.floor(month / 12);
+  const m = (((month % 12) + 12) % 12) + 1;
+  const d = Math.min(Number(date.slice(8, 10)), daysInMonth(y, m));
+  return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+}

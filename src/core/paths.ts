@@ -2,6 +2,7 @@
  * Every path the service publishes, stated once. Paths are absolute (`/…`); the
  * build writes the file of a path at `outputFile(path)` in the output folder.
  */
+import { DEFAULT_LANG, langPrefix, type Lang } from "./i18n.js";
 import { API_BASE } from "./contract.js";
 
 /** The catalog of indicators (static file). */
@@ -32,9 +33,19 @@ export function csvPath(indicator: string): string {
   return `${endpointPath(indicator)}/data.csv`;
 }
 
-/** The indicator's page on the site: the target of its attribution link. */
-export function seriesPagePath(indicator: string): string {
-  return `/series/${indicator}/`;
+/** The indicator's page on the site in `lang` (Spanish, the default, is the target of its attribution link). */
+export function seriesPagePath(indicator: string, lang: Lang = DEFAULT_LANG): string {
+  return `${langPrefix(lang)}/series/${indicator}/`;
+}
+
+/** The indicator's chart alone, for other sites to embed in an iframe. */
+export function embedPagePath(indicator: string, lang: Lang = DEFAULT_LANG): string {
+  return `${seriesPagePath(indicator, lang)}embed/`;
+}
+
+/** The home page in `lang`. */
+export function homePath(lang: Lang = DEFAULT_LANG): string {
+  return `${langPrefix(lang)}/`;
 }
 
 /** The indicator's full dataset, column-wise binary (src/core/columnar.ts); internal. */

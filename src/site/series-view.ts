@@ -1,92 +1,114 @@
 /**
- * What an indicator page shows for a selection of its sub-series: the charts, the
- * latest values and the data table, as HTML. The build renders the default
- * selection into the static page; the page script (src/site/client/series-page.ts)
- * renders the visitor's choice with this same code.
+ * What an indicator page shows for a selection of its sub-series, in one language:
+ * the value in force (a card), the charts, the comparison across the compared facet,
+ * the data table and the downloads of the selection, as HTML. The build renders the
+ * default selection into the static page; the page script (src/site/client/series-page.ts)
+ * renders the visitor's choice with this same code, so both always agree.
  *
- * - Indicators whose sub-series have facets (health insurance prices: provider,
- *   item, regime) show, for the chosen values of the other facets, one line per
- *   value of the *primary* facet (the one with the most values), the chosen one
- *   highlighted, and a bar chart comparing them at the latest publication.
- * - Indicators without facets show every sub-series, in one chart per group of
- *   similar magnitude so that no line is flattened against the axis.
+ * - Indicators with a compared facet (`view.compare` in `indicator.json`; health
+ *   insurance prices: provider) show, for the chosen values of the other facets, one
+ *   line per value of the compared facet, the chosen one highlighted, and a table
+ *   comparing them.
+ * - Indicators without one show every sub-series, one chart per group of similar
+ *   magnitude so that no line is flattened against the axis.
+ *
+ * Charts are honest about what the data says (src/site/chart.ts): steps for values
+ * that hold until the next one, gaps where a point is missing, zero as "no charge",
+ * notes marked.
  */
-import { barChartSvg, formatValue, lineChartSvg, seriesColor, type ChartSeries } from "./chart.js";
+import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText, type Gap } from "./chart.js";
+import { Formatter } from "./format.js";
+import { MESSAGES, type Messages } from "./messages/index.js";
+import { addMonths } from "../core/dates.js";
 import { html, raw, type SafeHtml } from "../core/html.js";
+import type { Lang, Localized } from "../core/i18n.js";
 import { byCodeUnits } from "../core/order.js";
+import { endpointPath } from "../core/paths.js";
 
-/** A sub-series with its metadata and points (dates newest first, values as written). */
+/** A sub-series with its labels and points (dates newest first, values as written). */
 export interface ViewSeries {
   readonly id: string;
-  readonly title: string;
+  readonly title: Localized;
   readonly facets: Readonly<Record<string, string>>;
   readonly dates: readonly string[];
   readonly values: readonly string[];
+  /** The note of each point that has one, by date. */
+  readonly notes: Readonly<Record<string, string>>;
 }
 
-export interface FacetSpec {
+/** A facet as `indicator.json` declares it: values in display order with their labels. */
+export interface ViewFacet {
   readonly name: string;
-  readonly values: readonly string[];
+  readonly title: Localized;
+  readonly values: readonly { readonly value: string; readonly label: Localized }[];
+}
+
+/** Everything about an indicator the view needs besides the chosen language and selection. */
+export interface ViewIndicator {
+  readonly id: string;
+  readonly title: Localized;
+  readonly unit: string;
+  readonly rhythm: string;
+  readonly stepwise: boolean;
+  readonly facets: readonly ViewFacet[];
+  /** The facet compared across (one line per value), or null. */
+  readonly compare: string | null;
+  /** The selection the page opens on (`view.default`), completed from the first sub-series. */
+  readonly defaults: Selection;
+  readonly series: readonly ViewSeries[];
 }
 
 /** Chosen value per facet. */
 export type Selection = Record<string, string>;
 
-/**
- * The facets every sub-series has, in order of first appearance, each with its
- * sorted values. A facet only some sub-series declare cannot select among all of
- * them, so it is left out.
- */
-export function facetSpecs(series: readonly ViewSeries[]): FacetSpec[] {
-  const values = new Map<string, Set<string>>();
-  for (const s of series) {
-    for (const [name, value] of Object.entries(s.facets)) {
-      if (!values.has(name)) values.set(name, new Set());
-      values.get(name)?.add(value);
-    }
-  }
-  return [...values]
-    .filter(([name]) => series.every((s) => s.facets[name] !== undefined))
-    .map(([name, set]) => ({ name, values: [...set].sort(byCodeUnits) }));
+export interface ViewInput {
+  readonly lang: Lang;
+  readonly indicator: ViewIndicator;
+  readonly selection: Selection;
+  /** The public base URL of the service, for the API addresses shown. */
+  readonly baseUrl: string;
+  /** Distinguishes the ids of a second rendering in the same document (the embed page has one only). */
+  readonly idPrefix?: string;
 }
 
-/** The facet compared across in the charts: the one with the most values. */
-export function primaryFacet(specs: readonly FacetSpec[]): string | null {
-  let best: FacetSpec | null = null;
-  for (const spec of specs) if (best === null || spec.values.length > best.values.length) best = spec;
-  return best?.name ?? null;
+export interface View {
+  /** The value in force of the selection (or of each sub-series in force). */
+  readonly card: SafeHtml;
+  /** The chart figures, each with both layouts, its legend and its gaps. */
+  readonly charts: SafeHtml;
+  /** The comparison across the compared facet (empty without one). */
+  readonly compare: SafeHtml;
+  /** Every point of the selection, newest first. */
+  readonly table: SafeHtml;
+  /** Download links, the API address and code snippets for the selection. */
+  readonly downloads: SafeHtml;
+  /** The ids of the sub-series drawn as lines. */
+  readonly shown: readonly string[];
+  /** The sub-series the selection points at (the highlighted one), if any. */
+  readonly chosen: string | null;
 }
 
-/** The default selection: the (common) facet values of the first sub-series. */
-export function defaultSelection(series: readonly ViewSeries[]): Selection {
-  const first = series[0];
-  return Object.fromEntries(facetSpecs(series).map((spec) => [spec.name, first?.facets[spec.name] ?? ""]));
-}
-
-/** Keeps only known facet values; falls back to the default for the rest. */
-export function normaliseSelection(series: readonly ViewSeries[], wanted: Selection): Selection {
-  const selection = defaultSelection(series);
-  for (const spec of facetSpecs(series)) {
-    const value = wanted[spec.name];
-    if (value !== undefined && spec.values.includes(value)) selection[spec.name] = value;
+/** Keeps only known facet values; falls back to the indicator's default for the rest. */
+export function normaliseSelection(indicator: ViewIndicator, wanted: Selection): Selection {
+  const selection: Selection = { ...indicator.defaults };
+  for (const facet of indicator.facets) {
+    const value = wanted[facet.name];
+    if (value !== undefined && facet.values.some((v) => v.value === value)) selection[facet.name] = value;
   }
   return selection;
 }
 
-/** Most points drawn per line: longer series are thinned evenly (the newest and oldest kept). */
-export const MAX_LINE_POINTS = 1_000;
+/**
+ * The default selection: `view.default`, and for a facet it leaves out, the value
+ * of the first sub-series.
+ */
+export function defaultSelection(facets: readonly ViewFacet[], declared: Readonly<Selection>, series: readonly ViewSeries[]): Selection {
+  const first = series[0];
+  return Object.fromEntries(facets.map((f) => [f.name, declared[f.name] ?? first?.facets[f.name] ?? f.values[0]?.value ?? ""]));
+}
+
 /** Most rows of the data table; the CSV download has every point. */
 export const MAX_TABLE_ROWS = 1_000;
-
-/** The points of a line, thinned to at most `MAX_LINE_POINTS`. */
-function points(s: ViewSeries): { date: string; value: number }[] {
-  const n = s.dates.length;
-  const step = Math.max(1, Math.ceil(n / MAX_LINE_POINTS));
-  const out: { date: string; value: number }[] = [];
-  for (let i = 0; i < n; i += step) out.push({ date: s.dates[i] as string, value: Number(s.values[i]) });
-  if ((n - 1) % step !== 0) out.push({ date: s.dates[n - 1] as string, value: Number(s.values[n - 1]) });
-  return out;
-}
 
 /** Groups sub-series whose typical values are within a factor of 20 of each other. */
 export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
@@ -103,23 +125,138 @@ export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
   return groups.map((g) => g.sort((a, b) => byCodeUnits(a.id, b.id)));
 }
 
-export interface ViewInput {
-  readonly indicator: string;
-  readonly title: string;
-  readonly unit: string;
-  readonly series: readonly ViewSeries[];
-  readonly selection: Selection;
+const RHYTHM_MONTHS: Readonly<Record<string, number>> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
+
+/** Every date that has a point, ascending: the indicator's publications. */
+export function releases(series: readonly ViewSeries[]): string[] {
+  return [...new Set(series.flatMap((s) => s.dates))].sort(byCodeUnits);
 }
 
-export interface View {
-  /** The chart figures (line charts, and the comparison bar chart for faceted indicators). */
-  readonly charts: SafeHtml;
-  /** Latest value of each shown sub-series. */
-  readonly latest: SafeHtml;
-  /** Every point of the shown sub-series, newest first. */
-  readonly table: SafeHtml;
-  /** The ids of the sub-series drawn as lines, in drawing order of the legend. */
-  readonly shown: readonly string[];
+/**
+ * When the point after one dated `date` is due at the latest: one rhythm later, or
+ * for irregular indicators the next publication of the indicator (null after the last).
+ */
+export function nextDueOf(rhythm: string, published: readonly string[]): (date: string) => string | null {
+  const months = RHYTHM_MONTHS[rhythm];
+  if (months !== undefined) return (date) => addMonths(date, months);
+  return (date) => published.find((d) => d > date) ?? null;
+}
+
+/** The point in force on `date`: the newest one on or before it (rank in the newest-first arrays), or -1. */
+export function inForceRank(s: ViewSeries, date: string): number {
+  return s.dates.findIndex((d) => d <= date);
+}
+
+function label(l: Localized, lang: Lang): string {
+  return l[lang];
+}
+
+interface Context {
+  readonly lang: Lang;
+  readonly m: Messages;
+  readonly f: Formatter;
+  readonly input: ViewInput;
+  readonly end: string;
+  readonly nextDue: (date: string) => string | null;
+  readonly prefix: string;
+}
+
+function valueText(ctx: Context, value: string): string {
+  return Number(value) === 0 ? ctx.m.noCharge : ctx.f.value(value);
+}
+
+/** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
+function changeText(ctx: Context, from: string, to: string): string {
+  const percent = ctx.f.percent(from, to);
+  return percent === null ? ctx.f.change(from, to) : `${ctx.f.change(from, to)} (${percent})`;
+}
+
+/** The card of one sub-series: its value in force, since when, and the changes. */
+function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra: SafeHtml | string = ""): SafeHtml {
+  const { m, f } = ctx;
+  const date = s.dates[0];
+  const value = s.values[0];
+  if (date === undefined || value === undefined) {
+    return html`<article class="card"><h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}<p>${m.noDataSelection}</p></article>`;
+  }
+  const current = date === ctx.end;
+  const lines: SafeHtml[] = [];
+  const previousDate = s.dates[1];
+  const previousValue = s.values[1];
+  const yearAgo = addMonths(date, -12);
+  const k = inForceRank(s, yearAgo);
+  const yearValue = k < 0 ? undefined : s.values[k];
+  if (previousDate !== undefined && previousValue !== undefined) {
+    // When the previous value was also the one in force a year earlier, one line says both.
+    const message = k === 1 ? m.vsPreviousAndYearAgo : m.vsPrevious;
+    lines.push(html`<li>${message(changeText(ctx, previousValue, value), valueText(ctx, previousValue), f.shortDate(previousDate))}</li>`);
+  }
+  if (yearValue !== undefined && k > 1) {
+    lines.push(html`<li>${m.vsYearAgo(changeText(ctx, yearValue, value), valueText(ctx, yearValue), f.shortDate(yearAgo))}</li>`);
+  }
+  const note = s.notes[date];
+  return html`<article class="card${current ? "" : " card-old"}" data-series="${s.id}">
+<h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${note === undefined ? "" : html`<sup class="note-mark" title="${note}">*</sup>`}</p>
+<p class="card-since">${current ? m.inForceSince(f.date(date)) : m.lastPublished(f.date(date), f.date(ctx.end))}</p>
+${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${note === undefined ? "" : html`<p class="note"><span class="note-mark">*</span> ${m.noteLabel}: <span lang="en">${note}</span></p>`}
+</article>`;
+}
+
+function chartText(ctx: Context): ChartText {
+  return {
+    axis: (n) => ctx.f.number(n),
+    year: (y) => ctx.f.year(y),
+    unit: ctx.f.unitSymbol,
+    noCharge: ctx.m.noCharge,
+    noData: ctx.m.noDataSelection,
+    note: ctx.m.noteLabel,
+  };
+}
+
+function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
+  return s.dates.map((date, i) => {
+    const value = s.values[i] as string;
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.date(date), note: s.notes[date] ?? null };
+  });
+}
+
+interface FigureInput {
+  readonly key: string;
+  readonly series: readonly ChartSeries[];
+  readonly caption: string;
+  readonly title: string;
+  readonly description: string;
+  readonly legend: SafeHtml;
+  /** Labels of the sub-series whose gaps are listed (by id). */
+  readonly gapLabels: ReadonlyMap<string, string>;
+}
+
+function figure(ctx: Context, input: FigureInput): SafeHtml {
+  const { m, f } = ctx;
+  const options = {
+    series: input.series,
+    title: input.title,
+    description: input.description,
+    shape: ctx.input.indicator.stepwise ? ("step" as const) : ("line" as const),
+    text: chartText(ctx),
+    nextDue: ctx.nextDue,
+    end: ctx.end,
+  };
+  const wide = lineChart({ ...options, layout: "wide", idPrefix: `${ctx.prefix}${input.key}-w` });
+  const narrow = lineChart({ ...options, layout: "narrow", idPrefix: `${ctx.prefix}${input.key}-n` });
+  const gaps: Gap[] = wide.gaps.filter((g) => input.gapLabels.has(g.series));
+  const gapList =
+    gaps.length === 0
+      ? ""
+      : html`<div class="gaps"><p>${m.gapsIntro}</p><ul>${gaps.map(
+          (g) => html`<li>${input.gapLabels.size > 1 ? `${input.gapLabels.get(g.series) ?? g.series}: ` : ""}${m.gapBetween(f.shortDate(g.after), f.shortDate(g.before))}</li>`,
+        )}</ul></div>`;
+  return html`<figure class="chart-figure" id="${ctx.prefix}figure-${input.key}">
+<figcaption>${input.caption}</figcaption>
+<div class="chart-box"><div class="chart-wide">${wide.svg}</div><div class="chart-narrow">${narrow.svg}</div><div class="chart-tooltip" hidden></div></div>
+${input.legend}${gapList}
+</figure>`;
 }
 
 function legend(items: readonly { label: string; color: string; highlight?: boolean }[]): SafeHtml {
@@ -129,120 +266,227 @@ function legend(items: readonly { label: string; color: string; highlight?: bool
   )}</ul>`;
 }
 
-/** How the tables name a sub-series: its title, or for faceted views its primary facet value. */
-interface RowLabel {
-  readonly heading: string;
-  readonly of: (s: ViewSeries) => string;
+/** The labels of a facet value in the page's language. */
+function valueLabel(indicator: ViewIndicator, name: string, value: string | undefined, lang: Lang): string {
+  if (value === undefined) return "";
+  const facet = indicator.facets.find((f) => f.name === name);
+  const found = facet?.values.find((v) => v.value === value);
+  return found === undefined ? value : label(found.label, lang);
 }
 
-const BY_TITLE: RowLabel = { heading: "Sub-series", of: (s) => s.title };
+/**
+ * The `series` parameter naming exactly `ids` among `all`: one id; or `*` and the
+ * longest common suffix from a dot when it matches exactly these; or the list
+ * (at most 100 items, the API's limit); null when none works.
+ */
+export function seriesParameter(ids: readonly string[], all: readonly string[]): string | null {
+  if (ids.length === 1) return ids[0] as string;
+  if (ids.length === 0) return null;
+  let suffix = ids[0] as string;
+  for (const id of ids) while (!id.endsWith(suffix)) suffix = suffix.slice(1);
+  const dot = suffix.indexOf(".");
+  if (dot >= 0) {
+    const tail = suffix.slice(dot);
+    const matched = all.filter((id) => id.endsWith(tail) && id.length > tail.length);
+    if (matched.length === ids.length && matched.every((id) => ids.includes(id))) return `*${tail}`;
+  }
+  return ids.length <= 100 ? [...ids].sort(byCodeUnits).join(",") : null;
+}
 
-function latestTable(unit: string, series: readonly ViewSeries[], label: RowLabel): SafeHtml {
+/** The API address of `series` (null: every sub-series) in `format`. */
+function apiUrl(ctx: Context, series: string | null, format: "json" | "csv"): string {
+  const params = new URLSearchParams();
+  if (series !== null) params.set("series", series);
+  if (format === "csv") params.set("format", "csv");
+  const query = params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*");
+  return `${ctx.input.baseUrl}${endpointPath(ctx.input.indicator.id)}${query === "" ? "" : `?${query}`}`;
+}
+
+/** Downloads and code snippets for the chosen `series` parameters (first: the narrowest). */
+function downloads(ctx: Context, choices: readonly { label: string; series: string | null }[]): SafeHtml {
+  const { m, prefix } = ctx;
+  const main = choices[0] ?? { label: "", series: null };
+  const csv = apiUrl(ctx, main.series, "csv");
+  const json = apiUrl(ctx, main.series, "json");
+  const snippets: [string, string, string][] = [
+    ["curl", "curl", `curl '${csv}'`],
+    ["js", "JavaScript (fetch)", `const response = await fetch("${json}");\nconst { data, meta } = await response.json();\n// data: [{ date, series, value }], newest first; meta.next: the next page or null`],
+    ["python", "Python (pandas)", `import pandas as pd\n\ndf = pd.read_csv("${csv}", parse_dates=["date"])`],
+    ["r", "R", `df <- read.csv("${csv}")\ndf$date <- as.Date(df$date)`],
+  ];
+  return html`<ul class="downloads">${choices.map(
+    (c) => html`<li>${c.label}: <a href="${apiUrl(ctx, c.series, "csv")}" download>CSV</a> · <a href="${apiUrl(ctx, c.series, "json")}">JSON</a></li>`,
+  )}</ul>
+<p>${m.apiAddress}</p>
+<pre><code id="${prefix}api-url">${json}</code></pre>
+<button type="button" data-copy="${prefix}api-url" hidden>${m.copy}</button>
+<h3>${m.snippetsHeading}</h3>
+<p>${m.snippetsIntro}</p>
+${snippets.map(
+  ([key, name, code]) => html`<div class="snippet"><p class="snippet-name">${name}</p><pre><code id="${prefix}snippet-${key}">${code}</code></pre>
+<button type="button" data-copy="${prefix}snippet-${key}" hidden>${m.copyCode(name)}</button></div>`,
+)}`;
+}
+
+/** A data table: date, optionally the sub-series, value (and the note under it). */
+function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: boolean, caption: string): SafeHtml {
+  const { m, f, lang } = ctx;
   const rows = series
-    .filter((s) => s.dates.length > 0)
-    .map((s) => html`<tr><th scope="row">${label.of(s)}</th><td>${s.dates[0]}</td><td class="num">${formatValue(Number(s.values[0]))}</td></tr>`);
-  return html`<table><thead><tr><th scope="col">${label.heading}</th><th scope="col">Date</th><th scope="col" class="num">Value (${unit})</th></tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-function dataTable(unit: string, series: readonly ViewSeries[], label: RowLabel): SafeHtml {
-  // The newest MAX_TABLE_ROWS points at most: enough of each series, never all of them.
-  const all = series
-    .flatMap((s) => s.dates.slice(0, MAX_TABLE_ROWS).map((date, i) => ({ date, label: label.of(s), id: s.id, value: s.values[i] as string })))
-    .sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.id, b.id));
+    .flatMap((s) => s.dates.slice(0, MAX_TABLE_ROWS).map((date, i) => ({ s, date, value: s.values[i] as string, note: s.notes[date] })))
+    .sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.s.id, b.s.id));
   const total = series.reduce((n, s) => n + s.dates.length, 0);
-  const rows = all
-    .slice(0, MAX_TABLE_ROWS)
-    .map((r) => html`<tr><td>${r.date}</td><td>${r.label}</td><td class="num">${formatValue(Number(r.value))}</td></tr>`);
-  const caption = total > MAX_TABLE_ROWS ? html`<caption>The newest ${MAX_TABLE_ROWS} of ${total} points; the CSV has them all.</caption>` : "";
-  return html`<table>${caption}<thead><tr><th scope="col">Date</th><th scope="col">${label.heading}</th><th scope="col" class="num">Value (${unit})</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const shown = rows.slice(0, MAX_TABLE_ROWS);
+  const more = total > shown.length ? html`<p class="note">${m.tableTruncated(f.number(shown.length), f.number(total))}</p>` : "";
+  return html`<table class="data">
+<caption>${caption}</caption>
+<thead><tr><th scope="col">${m.date}</th>${withSeries ? html`<th scope="col">${m.subSeries}</th>` : ""}<th scope="col" class="num">${m.value}</th></tr></thead>
+<tbody>${shown.map(
+    (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.shortDate(r.date)}</time></td>${
+      withSeries ? html`<td>${label(r.s.title, lang)}</td>` : ""
+    }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
+      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: <span lang="en">${r.note}</span></span>`
+    }</td></tr>`,
+  )}</tbody>
+</table>${more}`;
 }
 
-function facetedView(input: ViewInput, primary: string): View {
-  const { selection } = input;
-  const others = Object.keys(selection).filter((name) => name !== primary);
-  const shown = input.series.filter((s) => others.every((name) => s.facets[name] === selection[name]));
-  const chosen = selection[primary] ?? "";
-  const context = others.map((name) => selection[name] ?? "").join(", ") || input.title;
-  const chartSeries: ChartSeries[] = shown.map((s) => ({
+/** The sortable comparison across the compared facet, the chosen value pinned on top. */
+function compareTable(ctx: Context, shown: readonly ViewSeries[], compare: string, chosenId: string | null, context: string): SafeHtml {
+  const { m, f, lang, input } = ctx;
+  const facetTitle = label(input.indicator.facets.find((x) => x.name === compare)?.title ?? { es: compare, en: compare }, lang);
+  const rows = shown
+    .filter((s) => s.dates.length > 0)
+    .map((s) => {
+      const first = s.values.at(-1) as string;
+      const last = s.values[0] as string;
+      const change = Number(first) === 0 ? null : (Number(last) - Number(first)) / Number(first);
+      return { s, first, firstDate: s.dates.at(-1) as string, last, lastDate: s.dates[0] as string, change };
+    })
+    // Those in the latest publication first, cheapest first; the chosen row stays on top whatever the order.
+    .sort((a, b) => Number(b.lastDate === ctx.end) - Number(a.lastDate === ctx.end) || Number(a.last) - Number(b.last) || byCodeUnits(a.s.id, b.s.id));
+  const pinned = rows.filter((r) => r.s.id === chosenId);
+  const others = rows.filter((r) => r.s.id !== chosenId);
+  const cell = (value: string, date: string) =>
+    html`<td class="num" data-sort-value="${value}"><data value="${value}">${valueText(ctx, value)}</data><small>${f.shortDate(date)}</small></td>`;
+  const row = (r: (typeof rows)[number], isPinned: boolean) =>
+    html`<tr${raw(isPinned ? ' class="pinned"' : "")} data-series="${r.s.id}"><th scope="row" data-sort-value="${valueLabel(input.indicator, compare, r.s.facets[compare], lang)}">${valueLabel(input.indicator, compare, r.s.facets[compare], lang)}${
+      isPinned ? html` <span class="pin">${m.chosen}</span>` : ""
+    }${r.lastDate === ctx.end ? "" : html` <small class="ended">${m.notInLatest}</small>`}</th>${cell(r.first, r.firstDate)}${cell(r.last, r.lastDate)}<td class="num" data-sort-value="${
+      r.change === null ? "" : String(r.change)
+    }">${r.change === null ? "—" : html`${f.change(r.first, r.last)}<small>${f.percent(r.first, r.last) ?? ""}</small>`}</td></tr>`;
+  const sortButton = (key: string, text: string, numeric: boolean) =>
+    html`<button type="button" class="sort" data-sort="${key}" data-numeric="${numeric ? "1" : "0"}">${text}<span class="sort-mark" aria-hidden="true"></span></button>`;
+  return html`<table class="compare" id="${ctx.prefix}compare-table">
+<caption>${m.compareCaption(context, f.number(rows.length))}</caption>
+<thead><tr><th scope="col">${sortButton("0", facetTitle, false)}</th><th scope="col" class="num">${sortButton("1", m.firstPrice, true)}</th><th scope="col" class="num" aria-sort="ascending">${sortButton("2", m.latestPrice, true)}</th><th scope="col" class="num">${sortButton("3", m.nominalChange, true)}</th></tr></thead>
+<tbody>${pinned.map((r) => row(r, true))}${others.map((r) => row(r, false))}</tbody>
+</table>`;
+}
+
+function comparedView(ctx: Context, compare: string): View {
+  const { m, lang, input } = ctx;
+  const { indicator, selection } = input;
+  const others = indicator.facets.map((f) => f.name).filter((name) => name !== compare);
+  const shown = indicator.series.filter((s) => others.every((name) => s.facets[name] === selection[name]));
+  const chosen = shown.find((s) => s.facets[compare] === selection[compare]) ?? null;
+  const chosenLabel = valueLabel(indicator, compare, selection[compare], lang);
+  const context = others.map((name) => valueLabel(indicator, name, selection[name], lang)).join(" · ");
+
+  // The card: the chosen sub-series, with its rank among those in the latest publication.
+  const latest = shown.reduce((max, s) => (s.dates[0] !== undefined && s.dates[0] > max ? s.dates[0] : max), "");
+  let rank: SafeHtml | string = "";
+  const value = chosen?.values[0];
+  if (chosen !== null && value !== undefined && chosen.dates[0] === latest) {
+    const peers = shown.filter((s) => s.dates[0] === latest).map((s) => Number(s.values[0]));
+    const position = 1 + peers.filter((v) => v < Number(value)).length;
+    rank = html`<p class="card-rank">${m.rank(position, peers.length, ctx.f.shortDate(latest))}</p>`;
+  }
+  const card =
+    chosen === null
+      ? html`<article class="card"><h2 class="card-title">${chosenLabel}</h2><p class="card-sub">${context}</p><p>${m.noDataSelection}</p></article>`
+      : cardOf(ctx, chosen, chosenLabel, context, rank);
+
+  // The chosen line first: it takes the palette's first colour.
+  const ordered = chosen === null ? shown : [chosen, ...shown.filter((s) => s !== chosen)];
+  const chartSeries: ChartSeries[] = ordered.map((s) => ({
     id: s.id,
-    label: s.facets[primary] ?? s.title,
-    points: points(s),
-    highlight: s.facets[primary] === chosen,
+    label: valueLabel(indicator, compare, s.facets[compare], lang),
+    points: chartPoints(ctx, s),
+    highlight: s === chosen,
   }));
-  const highlighted = shown.find((s) => s.facets[primary] === chosen);
-  const lastValue = highlighted?.values[0];
-  const line = lineChartSvg({
+  const facetTitle = label(indicator.facets.find((f) => f.name === compare)?.title ?? { es: compare, en: compare }, lang);
+  const charts = figure(ctx, {
+    key: "main",
     series: chartSeries,
-    unit: input.unit,
-    idPrefix: "chart-main",
-    title: `${input.title}: ${context}, by ${primary}`,
-    description:
-      `${shown.length} lines, one per ${primary}; ${chosen} highlighted` +
-      (highlighted !== undefined && lastValue !== undefined
-        ? `, latest ${formatValue(Number(lastValue))} ${input.unit} on ${highlighted.dates[0]}.`
-        : ", which has no data for this selection."),
+    caption: m.compareChartCaption(context, chosenLabel),
+    title: `${label(indicator.title, lang)}: ${context}`,
+    description: m.compareChartDescription(shown.length, facetTitle, chosenLabel),
+    legend: legend([
+      { label: chosenLabel, color: seriesColor(0), highlight: true },
+      { label: m.otherValues, color: "#b8b8b8" },
+    ]),
+    gapLabels: new Map(chosen === null ? [] : [[chosen.id, chosenLabel]]),
   });
-
-  // Compare every value of the primary facet at the latest publication of the shown series.
-  const latestDate = shown.reduce((max, s) => (s.dates[0] !== undefined && s.dates[0] > max ? s.dates[0] : max), "");
-  const bars = shown
-    .filter((s) => s.dates[0] === latestDate)
-    .map((s) => ({ label: s.facets[primary] ?? s.id, value: Number(s.values[0]), highlight: s.facets[primary] === chosen }));
-  const compare = barChartSvg({
-    bars,
-    idPrefix: "chart-compare",
-    title: `${context} on ${latestDate}, by ${primary}`,
-    description: `${bars.length} bars, largest first${
-      bars.length > 0
-        ? `: from ${formatValue(bars.reduce((m, b) => Math.max(m, b.value), -Infinity))} to ${formatValue(bars.reduce((m, b) => Math.min(m, b.value), Infinity))} ${input.unit}`
-        : ""
-    }.`,
-  });
-  const charts = html`<figure class="chart-figure" id="figure-main">
-<figcaption>${context}: ${input.unit} by ${primary} over time, ${chosen} highlighted</figcaption>
-${raw(line)}
-${legend([
-  { label: chosen, color: seriesColor(Math.max(0, shown.findIndex((s) => s.facets[primary] === chosen))), highlight: true },
-  { label: `other values of ${primary}`, color: "#b8b8b8" },
-])}
-</figure>
-<figure class="chart-figure" id="figure-compare">
-<figcaption>Latest publication (${latestDate || "none"}): ${context}, by ${primary}</figcaption>
-${raw(compare)}
-</figure>`;
-  const label: RowLabel = { heading: primary, of: (s) => s.facets[primary] ?? s.title };
-  return { charts, latest: latestTable(input.unit, shown, label), table: dataTable(input.unit, shown, label), shown: shown.map((s) => s.id) };
-}
-
-function plainView(input: ViewInput): View {
-  const groups = magnitudeGroups(input.series);
-  const figures = groups.map((group, g) => {
-    const svg = lineChartSvg({
-      series: group.map((s) => ({ id: s.id, label: s.title, points: points(s) })),
-      unit: input.unit,
-      idPrefix: `chart-${g + 1}`,
-      title: `${input.title}: ${group.map((s) => s.title).join("; ")}`,
-      description: group
-        .map((s) => `${s.title}: ${s.dates.length} points from ${s.dates.at(-1)} to ${s.dates[0]}, latest ${formatValue(Number(s.values[0]))} ${input.unit}`)
-        .join(". "),
-    });
-    return html`<figure class="chart-figure">
-<figcaption>${group.map((s) => s.title).join(" · ")}</figcaption>
-${raw(svg)}
-${legend(group.map((s, i) => ({ label: s.title, color: seriesColor(i) })))}
-</figure>`;
-  });
-  const shown = groups.flat();
+  const all = indicator.series.map((s) => s.id);
+  const choices = [
+    ...(chosen === null ? [] : [{ label: m.downloadChosen(chosenLabel, context), series: chosen.id }]),
+    { label: m.downloadCompared(context), series: seriesParameter(shown.map((s) => s.id), all) },
+    { label: m.downloadAll, series: null },
+  ];
   return {
-    charts: html`${figures}`,
-    latest: latestTable(input.unit, input.series, BY_TITLE),
-    table: dataTable(input.unit, input.series, BY_TITLE),
+    card,
+    charts,
+    compare: compareTable(ctx, shown, compare, chosen?.id ?? null, context),
+    table: dataTable(ctx, chosen === null ? [] : [chosen], false, chosen === null ? m.noDataSelection : `${chosenLabel} · ${context}`),
+    downloads: downloads(ctx, choices),
     shown: shown.map((s) => s.id),
+    chosen: chosen?.id ?? null,
   };
 }
 
-/** Renders the view of `input.selection`. */
+function plainView(ctx: Context): View {
+  const { m, lang, input, f } = ctx;
+  const { indicator } = input;
+  const inForce = indicator.series.filter((s) => s.dates[0] === ctx.end);
+  const card = html`<div class="cards">${inForce.map((s) => cardOf(ctx, s, label(s.title, lang), ""))}</div>`;
+  const groups = magnitudeGroups(indicator.series);
+  const figures = groups.map((group, g) => {
+    const titles = group.map((s) => label(s.title, lang));
+    return figure(ctx, {
+      key: String(g + 1),
+      series: group.map((s) => ({ id: s.id, label: label(s.title, lang), points: chartPoints(ctx, s) })),
+      caption: titles.join(" · "),
+      title: `${label(indicator.title, lang)}: ${titles.join("; ")}`,
+      description: group
+        .map((s) => m.seriesSummary(label(s.title, lang), s.dates.length, f.shortDate(s.dates.at(-1) as string), f.shortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
+        .join(" "),
+      legend: legend(group.map((s, i) => ({ label: label(s.title, lang), color: seriesColor(i) }))),
+      gapLabels: new Map(group.map((s) => [s.id, label(s.title, lang)])),
+    });
+  });
+  return {
+    card,
+    charts: html`${figures}`,
+    compare: html``,
+    table: dataTable(ctx, indicator.series, true, label(indicator.title, lang)),
+    downloads: downloads(ctx, [{ label: m.downloadAll, series: null }]),
+    shown: groups.flat().map((s) => s.id),
+    chosen: null,
+  };
+}
+
+/** Renders the view of `input.selection` in `input.lang`. */
 export function renderView(input: ViewInput): View {
-  const primary = primaryFacet(facetSpecs(input.series));
-  return primary === null ? plainView(input) : facetedView(input, primary);
+  const { indicator } = input;
+  const published = releases(indicator.series);
+  const ctx: Context = {
+    lang: input.lang,
+    m: MESSAGES[input.lang],
+    f: new Formatter(input.lang, indicator.unit),
+    input,
+    end: published.at(-1) ?? "",
+    nextDue: nextDueOf(indicator.rhythm, published),
+    prefix: input.idPrefix ?? "",
+  };
+  return indicator.compare === null ? plainView(ctx) : comparedView(ctx, indicator.compare);
 }

@@ -1,12 +1,16 @@
 /**
- * The site: the home page, one page per indicator (the target of every
- * `meta.attribution` link) and the 404 page. HTML rendered at build time, escaped
- * by default; charts are inline SVG, so every page is complete without a script.
- * Nothing is requested from another site (no fonts, CDNs or analytics).
+ * The site: in Spanish at `/` and `/series/<indicator>/` (the target of every
+ * `meta.attribution` link), in English under `/en/`; one chart-only page per
+ * indicator and language for other sites to embed, and the 404 page. HTML
+ * rendered at build time, escaped by default; charts are inline SVG, so every page
+ * is complete without a script. Nothing is requested from another site (no fonts,
+ * CDNs or analytics). Interface words come from src/site/messages/, the data's
+ * labels from `indicator.json`, in both languages.
  */
 import type { BuiltIndicator } from "../build/dataset.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { html, raw, type SafeHtml } from "../core/html.js";
+import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { LIMIT } from "../core/contract.js";
 import {
   CATALOG_PATH,
@@ -18,8 +22,10 @@ import {
   dataPackagePath,
   datasetPath,
   defaultPagePath,
+  embedPagePath,
   endpointPath,
   feedPath,
+  homePath,
   metadataPath,
   parquetPath,
   seriesPagePath,
@@ -27,29 +33,79 @@ import {
 } from "../core/paths.js";
 import { ATOM_MEDIA_TYPE } from "../build/formats/atom.js";
 import { datasetScript } from "../build/formats/schema-org.js";
-import { defaultSelection, facetSpecs, renderView, type ViewSeries } from "./series-view.js";
+import { Formatter } from "./format.js";
+import { MESSAGES, codeText, type Messages } from "./messages/index.js";
+import { defaultSelection, renderView, type ViewIndicator, type ViewSeries } from "./series-view.js";
 
-/** `head`: more elements for the page's head (feed links, JSON-LD). */
-function layout(config: SiteConfig, title: string, description: string, body: SafeHtml, script = false, head: SafeHtml | string = ""): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
+/** `og:locale` of each language (Open Graph: language_TERRITORY). */
+const OG_LOCALES: Readonly<Record<Lang, string>> = { es: "es_UY", en: "en_US" };
+
+interface PageHead {
+  readonly lang: Lang;
+  readonly title: string;
+  readonly description: string;
+  /** The page's path in each language; its own is the canonical URL. */
+  readonly paths: Readonly<Record<Lang, string>>;
+  /** More elements for the head (feed links, JSON-LD). */
+  readonly extra?: SafeHtml | string;
+  readonly script?: boolean;
+  readonly robots?: string;
+  /** False for the 404 page: it has no address of its own, so no canonical URL or translations. */
+  readonly canonical?: boolean;
+}
+
+/** The head every page shares: language, canonical URL, translations, sharing metadata. */
+function head(config: SiteConfig, page: PageHead): SafeHtml {
+  const url = (lang: Lang) => `${config.baseUrl}${page.paths[lang]}`;
+  return html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<meta name="description" content="${description}">
+<title>${page.title}</title>
+<meta name="description" content="${page.description}">
+${page.robots === undefined ? "" : html`<meta name="robots" content="${page.robots}">
+`}${
+    page.canonical === false
+      ? ""
+      : html`<link rel="canonical" href="${url(page.lang)}">
+${LANGS.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${url(lang)}">
+`)}<link rel="alternate" hreflang="x-default" href="${url("es")}">
+`
+  }<meta property="og:type" content="website">
+<meta property="og:site_name" content="${config.name}">
+<meta property="og:title" content="${page.title}">
+<meta property="og:description" content="${page.description}">
+<meta property="og:url" content="${url(page.lang)}">
+<meta property="og:locale" content="${OG_LOCALES[page.lang]}">
+${LANGS.filter((l) => l !== page.lang).map((l) => html`<meta property="og:locale:alternate" content="${OG_LOCALES[l]}">
+`)}<meta name="twitter:card" content="summary">
+<meta name="twitter:title" content="${page.title}">
+<meta name="twitter:description" content="${page.description}">
 <link rel="stylesheet" href="/style.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-${head}${script ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}</head>
+${page.extra ?? ""}${page.script === true ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}`;
+}
+
+/** The other language's link, in that language. */
+function languageSwitch(page: PageHead): SafeHtml {
+  return html`${LANGS.filter((l) => l !== page.lang).map(
+    (l) => html`<a class="lang-switch" href="${page.paths[l]}" hreflang="${l}" lang="${l}">${MESSAGES[l].languageName}</a>`,
+  )}`;
+}
+
+function layout(config: SiteConfig, page: PageHead, body: SafeHtml): string {
+  const m = MESSAGES[page.lang];
+  const home = homePath(page.lang);
+  return html`<!doctype html>
+<html lang="${page.lang}">
+<head>
+${head(config, page)}</head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="site"><a href="/" class="brand">${config.name}</a>
-<nav aria-label="Site"><a href="/#indicators">Indicators</a> <a href="/#api">API</a> <a href="/#attribution">Attribution</a></nav></header>
+<a class="skip" href="#main">${m.skip}</a>
+<header class="site"><a href="${home}" class="brand">${config.name}</a>
+<nav aria-label="${m.navLabel}"><a href="${home}#indicators">${m.navIndicators}</a> <a href="${home}#api">${m.navApi}</a> <a href="${home}#attribution">${m.navCredit}</a> ${languageSwitch(page)}</nav></header>
 <main id="main">
 ${body}
 </main>
-<footer class="site"><p>Data under <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>, credited as each page says.
-API: <a href="${CATALOG_PATH}">catalog</a> · <a href="${OPENAPI_PATH}">OpenAPI description</a> · <a href="${DCAT_CATALOG_PATH}">DCAT catalog</a> · <a href="${SERVICE_FEED_PATH}">releases feed (Atom)</a>.</p></footer>
+<footer class="site"><p>${m.footerLicence} API: <a href="${CATALOG_PATH}">${m.catalog}</a> · <a href="${OPENAPI_PATH}">OpenAPI</a> · <a href="${DCAT_CATALOG_PATH}">DCAT</a> · <a href="${SERVICE_FEED_PATH}">${m.feed}</a>.</p></footer>
 </body>
 </html>
 `.html;
@@ -62,169 +118,271 @@ const feedLink = (title: string, href: string) => html`<link rel="alternate" typ
 const curl = (config: SiteConfig, pathAndQuery: string) => html`<pre><code>curl '${config.baseUrl}${pathAndQuery}'</code></pre>`;
 
 /** The attribution snippet with a copy button (the button appears when the page script runs). */
-function attributionBlock(config: SiteConfig, indicator: string, id: string): SafeHtml {
+function attributionBlock(config: SiteConfig, m: Messages, indicator: string, id: string): SafeHtml {
   return html`<pre><code id="${id}">${attributionAnchor(config, indicator)}</code></pre>
-<button type="button" data-copy="${id}" hidden>Copy the attribution link</button>`;
+<button type="button" data-copy="${id}" hidden>${m.copyAttribution}</button>`;
 }
 
-/** `index.html`: what the service is, its indicators and how to use and credit it. */
-export function renderHome(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
-  const rows = indicators.map(
-    ({ source, dataset }) => html`<tr>
-<th scope="row"><a href="${seriesPagePath(source.meta.id)}">${source.meta.title}</a></th>
-<td>${source.meta.unit}</td>
-<td>${source.meta.rhythm}</td>
-<td>${dataset.lastUpdated ?? "no data"}</td>
-<td class="num">${dataset.series.length}</td>
-<td><code>${endpointPath(source.meta.id)}</code></td>
-</tr>
-`,
-  );
+const pathsOf = (path: (lang: Lang) => string) => Object.fromEntries(LANGS.map((l) => [l, path(l)])) as Record<Lang, string>;
+
+/** `index.html` (Spanish) and `en/index.html`: what the service is, its indicators and how to use and credit it. */
+export function renderHome(config: SiteConfig, indicators: readonly BuiltIndicator[], lang: Lang): string {
+  const m = MESSAGES[lang];
+  const items = indicators.map(({ source, dataset }) => {
+    const f = new Formatter(lang, source.meta.unit);
+    return html`<li><h3><a href="${seriesPagePath(source.meta.id, lang)}">${source.meta.title[lang]}</a></h3>
+<p>${m.indicatorLine(dataset.lastUpdated === null ? m.noData : f.date(dataset.lastUpdated), f.number(dataset.series.length), m.rhythms[source.meta.rhythm] ?? source.meta.rhythm)}</p>
+<p class="endpoint"><code>${endpointPath(source.meta.id)}</code></p></li>
+`;
+  });
   const first = indicators[0]?.source.meta.id ?? "domestic-worker-wages";
   const firstSeries = indicators[0]?.labels[0]?.id ?? "monthly";
   const endpoint = endpointPath(first);
+  const page: PageHead = {
+    lang,
+    title: `${config.name}: ${m.homeTitle}`,
+    description: m.homeDescription,
+    paths: pathsOf(homePath),
+    script: true,
+    extra: feedLink(`${config.name}: ${m.feed}`, SERVICE_FEED_PATH),
+  };
   return layout(
     config,
-    `${config.name}: Uruguayan statistics as an open JSON API`,
-    "Uruguayan statistical indicators as time series, free under CC BY 4.0, over a cached JSON API.",
+    page,
     html`<h1>${config.name}</h1>
-<p class="lead">Uruguayan statistical indicators as time series: free to use under CC BY 4.0,
-served as cached JSON from a CDN, with every point citing the publication it comes from.</p>
-<section aria-labelledby="indicators"><h2 id="indicators">Indicators</h2>
-<div class="scroll"><table>
-<thead><tr><th scope="col">Indicator</th><th scope="col">Unit</th><th scope="col">Rhythm</th><th scope="col">Latest publication</th><th scope="col" class="num">Sub-series</th><th scope="col">Endpoint</th></tr></thead>
-<tbody>
-${rows}</tbody>
-</table></div>
+<p class="lead">${m.homeLead}</p>
+<section aria-labelledby="indicators"><h2 id="indicators">${m.navIndicators}</h2>
+<ul class="indicator-list">
+${items}</ul>
 </section>
-<section aria-labelledby="api"><h2 id="api">Using the API</h2>
-<p>The latest values of every sub-series, the first 10 points per sub-series since 2020, and the next page:</p>
+<section aria-labelledby="api"><h2 id="api">${m.apiHeading}</h2>
+<p>${m.apiExamplesLatest}</p>
 ${curl(config, `${endpoint}?limit=1`)}
 ${curl(config, `${endpoint}?from=2020&limit=10`)}
 ${curl(config, `${endpoint}?from=2020&limit=10&offset=10`)}
-<p>One sub-series, or those a pattern names (<code>*</code> matches any run of characters), and the same answer as CSV:</p>
+<p>${codeText(m.apiExamplesSeries)}</p>
 ${curl(config, `${endpoint}?series=${firstSeries}`)}
 ${curl(config, `${endpoint}?series=${firstSeries}&format=csv`)}
-<p>The whole series as CSV, the indicator's sub-series with their labels, and the catalog of indicators:</p>
+<p>${m.apiExamplesFiles}</p>
 ${curl(config, csvPath(first))}
 ${curl(config, metadataPath(first))}
 ${curl(config, CATALOG_PATH)}
-<h3>The contract in short</h3>
-<ul>
-<li><code>GET /api/v1/{indicator}</code> with optional <code>from</code> and <code>to</code> (ISO 8601 dates: <code>YYYY-MM-DD</code>, <code>YYYY-MM</code> or <code>YYYY</code>; the window is inclusive), <code>limit</code> (1–${LIMIT.max}, default ${LIMIT.default}) and <code>offset</code> (≥ 0). <code>limit</code> and <code>offset</code> apply to each sub-series separately; <code>series</code> (a comma-separated list of sub-series ids or patterns with <code>*</code>) selects sub-series; <code>format=csv</code> answers as CSV. Any other parameter is a 400.</li>
-<li>Points come newest first (<code>date</code> descending, then <code>series</code>); each is <code>{"date","series","value"}</code> with <code>value</code> a number, exactly as published.</li>
-<li><code>meta</code> has <code>total</code>, <code>has_more</code>, <code>next</code> (the next page's URL), <code>last_updated</code>, the <code>attribution</code> link and <code>metadata</code>, the document that labels every sub-series.</li>
-<li>Errors are <code>{"error":{"code","message","detail"}}</code>: 400 <code>bad_request</code> (the detail names the parameter), 404, 405, 429 with <code>Retry-After</code>.</li>
-<li>Responses are cached 15 minutes and carry <code>ETag</code> and <code>Last-Modified</code>: send <code>If-None-Match</code> to get a 304. CORS is open to every origin.</li>
-</ul>
-<p>The full description: <a href="${OPENAPI_PATH}">OpenAPI 3.1</a>.</p>
+<h3>${m.contractHeading}</h3>
+<ul>${m.contract(LIMIT.max, LIMIT.default).map((item) => html`<li>${codeText(item)}</li>`)}</ul>
+<p>${m.fullDescription} <a href="${OPENAPI_PATH}">OpenAPI 3.1</a>.</p>
 </section>
-<section aria-labelledby="attribution"><h2 id="attribution">Licence and attribution</h2>
-<p>The data is published under <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>: use it for anything, and credit the service with the link every response carries in <code>meta.attribution</code>. Wherever the data is shown, include it as it is, for example:</p>
-${attributionBlock(config, first, "attribution-home")}
+<section aria-labelledby="attribution"><h2 id="attribution">${m.creditHeading}</h2>
+<p>${codeText(m.creditHome)}</p>
+${attributionBlock(config, m, first, "attribution-home")}
 </section>
 `,
-    true,
-    feedLink(`${config.name}: data releases`, SERVICE_FEED_PATH),
   );
 }
 
-/** The sub-series of an indicator with their labels, in the dataset's order. */
-export function viewSeries({ plain, labels }: BuiltIndicator): ViewSeries[] {
-  return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values }));
+/** The sub-series of an indicator with their labels, points and notes, in the dataset's order. */
+export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSeries[] {
+  const notes = new Map<string, Record<string, string>>();
+  for (const row of source.rows) {
+    if (row.note === "") continue;
+    const byDate = notes.get(row.series) ?? {};
+    byDate[row.date] = row.note;
+    notes.set(row.series, byDate);
+  }
+  return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {} }));
 }
 
-/** `series/<indicator>/index.html`: the indicator's page. */
-export function renderIndicatorPage(config: SiteConfig, indicator: BuiltIndicator): string {
-  const { source, dataset } = indicator;
-  const { meta } = source;
+/** What the view needs of an indicator. */
+export function viewIndicator(indicator: BuiltIndicator): ViewIndicator {
+  const { meta } = indicator.source;
   const series = viewSeries(indicator);
-  const specs = facetSpecs(series);
-  const selection = defaultSelection(series);
-  const view = renderView({ indicator: meta.id, title: meta.title, unit: meta.unit, series, selection });
-  const endpoint = endpointPath(meta.id);
-  const form =
-    specs.length === 0
-      ? ""
-      : html`<form id="selection" class="selection" hidden>
-${specs.map(
-  (spec) => html`<label>${spec.name}
-<select name="${spec.name}">${spec.values.map((v) => html`<option${raw(v === selection[spec.name] ? " selected" : "")}>${v}</option>`)}</select></label>
+  return {
+    id: meta.id,
+    title: meta.title,
+    unit: meta.unit,
+    rhythm: meta.rhythm,
+    stepwise: meta.stepwise,
+    facets: meta.facets,
+    compare: meta.view.compare ?? null,
+    defaults: defaultSelection(meta.facets, meta.view.default, series),
+    series,
+  };
+}
+
+/**
+ * What the page script needs besides the dataset and the metadata document: the
+ * view's settings and the points' notes (few, so inline rather than fetched).
+ */
+function pageConfig(config: SiteConfig, lang: Lang, view: ViewIndicator): SafeHtml {
+  const notes = Object.fromEntries(view.series.filter((s) => Object.keys(s.notes).length > 0).map((s) => [s.id, s.notes]));
+  const json = JSON.stringify({
+    lang,
+    indicator: view.id,
+    unit: view.unit,
+    rhythm: view.rhythm,
+    stepwise: view.stepwise,
+    compare: view.compare,
+    defaults: view.defaults,
+    baseUrl: config.baseUrl,
+    dataset: datasetPath(view.id),
+    metadata: metadataPath(view.id),
+    notes,
+  }).replace(/</g, "\\u003c");
+  return html`<script type="application/json" id="series-config">${raw(json)}</script>`;
+}
+
+/** The selection form: one select per facet, options in declaration order with their labels. */
+function selectionForm(view: ViewIndicator, lang: Lang, m: Messages): SafeHtml | string {
+  if (view.compare === null || view.facets.length === 0) return "";
+  return html`<form id="selection" class="selection" hidden aria-label="${m.selectionLabel}">
+${view.facets.map(
+  (facet) => html`<label class="facet-${facet.name}">${facet.title[lang]}
+<select name="${facet.name}">${facet.values.map(
+    (v) => html`<option value="${v.value}"${raw(v.value === view.defaults[facet.name] ? " selected" : "")}>${v.label[lang]}</option>`,
+  )}</select></label>
 `,
 )}</form>
 <p id="selection-status" class="note" role="status"></p>`;
-  const config_ = JSON.stringify({
-    indicator: meta.id,
-    title: meta.title,
-    unit: meta.unit,
-    dataset: datasetPath(meta.id),
-    catalog: CATALOG_PATH,
-  }).replace(/</g, "\\u003c");
+}
+
+function glossary(meta: BuiltIndicator["source"]["meta"], lang: Lang, m: Messages): SafeHtml | string {
+  if (meta.glossary.length === 0) return "";
+  return html`<section aria-labelledby="h-glossary"><h2 id="h-glossary">${m.glossary}</h2>
+<dl class="glossary">${meta.glossary.map((g) => html`<dt>${g.term[lang]}</dt><dd>${g.definition[lang]}</dd>`)}</dl>
+</section>`;
+}
+
+const text = (l: Localized, lang: Lang) => l[lang];
+
+/** What an indicator's page and its embed page share: the default view rendered, and the head's basics. */
+function indicatorParts(config: SiteConfig, indicator: BuiltIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
+  const { meta } = indicator.source;
+  const view = viewIndicator(indicator);
+  const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl });
+  const title = text(meta.title, lang);
+  const head = { lang, title: `${title} — ${config.name}`, description: text(meta.description, lang), paths: pathsOf((l) => path(meta.id, l)), script: true };
+  return { m: MESSAGES[lang], meta, view, rendered, title, head };
+}
+
+/** `series/<indicator>/index.html` and `en/series/<indicator>/index.html`: the indicator's page. */
+export function renderIndicatorPage(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
+  const { m, meta, view, rendered, title, head } = indicatorParts(config, indicator, lang, seriesPagePath);
+  const { dataset } = indicator;
+  const f = new Formatter(lang, meta.unit);
+  const page: PageHead = {
+    ...head,
+    extra: html`${feedLink(`${title}: ${m.feed}`, feedPath(meta.id))}<script type="application/ld+json">${raw(datasetScript(config, indicator, lang))}</script>
+`,
+  };
+  const compared = view.compare !== null;
   return layout(
     config,
-    `${meta.title} — ${config.name}`,
-    meta.description,
-    html`<h1>${meta.title}</h1>
-<p class="lead">${meta.description}</p>
-<dl class="facts">
-<div class="wide"><dt>Source</dt><dd><a href="${meta.source.url}">${meta.source.name}</a></dd></div>
-<div><dt>Unit</dt><dd>${meta.unit}</dd></div>
-<div><dt>Rhythm</dt><dd>${meta.rhythm}</dd></div>
-<div><dt>Last update</dt><dd>${dataset.lastUpdated ?? "no data"}</dd></div>
-<div><dt>Sub-series</dt><dd>${dataset.series.length}</dd></div>
-<div><dt>Licence</dt><dd>${meta.license}</dd></div>
-</dl>
-<section aria-labelledby="h-chart"><h2 id="h-chart">Chart</h2>
-${form}
+    page,
+    html`<h1>${title}</h1>
+<div id="view-card" class="view-card">${rendered.card}</div>
+${selectionForm(view, lang, m)}
+<section aria-labelledby="h-chart" class="chart-section"><h2 id="h-chart" class="visually-hidden">${m.chart}</h2>
 <div id="charts">
-${view.charts}
+${rendered.charts}
 </div>
-<p class="note">Values are rounded to the peso for display; the API and the downloads give them exactly as published.</p>
+<p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
+<p class="note">${m.chartHelp}</p>
 </section>
-<section aria-labelledby="h-latest"><h2 id="h-latest">Latest values</h2>
-<div id="latest" class="scroll">${view.latest}</div>
+${
+  compared
+    ? html`<section aria-labelledby="h-compare"><h2 id="h-compare">${m.compareHeading}</h2>
+<div id="compare" class="table-wrap">${rendered.compare}</div>
 </section>
-<section aria-labelledby="h-data"><h2 id="h-data">Data</h2>
-<p>Newest first, for the sub-series in the chart. Every point, with its source: <a href="${csvPath(meta.id)}">CSV</a>.</p>
-<div id="data-table" class="scroll tall" tabindex="0" role="region" aria-label="Data table">${view.table}</div>
+`
+    : ""
+}<section aria-labelledby="h-data"><h2 id="h-data">${m.dataHeading}</h2>
+<div id="data-table" class="table-wrap">${rendered.table}</div>
 </section>
-${meta.notes.length === 0 ? "" : html`<section aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2><ul>${meta.notes.map((n) => html`<li>${n}</li>`)}</ul></section>`}
-<section aria-labelledby="h-downloads"><h2 id="h-downloads">Downloads and API</h2>
+<section aria-labelledby="h-downloads"><h2 id="h-downloads">${m.downloadsHeading}</h2>
+<div id="downloads">${rendered.downloads}</div>
+<h3>${m.wholeIndicator}</h3>
 <ul>
-<li><a href="${csvPath(meta.id)}">All points as CSV</a> (date, series, value, source, note)</li>
-<li><a href="${defaultPagePath(meta.id)}">The newest ${LIMIT.default} points of every sub-series as JSON</a></li>
-<li><a href="${metadataPath(meta.id)}">The sub-series with their titles${specs.length > 0 ? " and facets" : ""}</a> (JSON), to label the answers</li>
-<li><a href="${parquetPath(meta.id)}">All points as Apache Parquet</a> (typed: dates and numbers${specs.length > 0 ? ", the facets as columns" : ""})</li>
-<li><a href="${xlsxPath(meta.id)}">All points as an Excel workbook</a> (a data sheet and a metadata sheet)</li>
-<li><a href="${dataPackagePath(meta.id)}">Frictionless Data Package</a>: the CSV's schema, licence and sources</li>
-<li><a href="${feedPath(meta.id)}">The data releases as an Atom feed</a></li>
+<li><a href="${csvPath(meta.id)}">${m.fileCsv}</a></li>
+<li><a href="${xlsxPath(meta.id)}">${m.fileXlsx}</a></li>
+<li><a href="${parquetPath(meta.id)}">${m.fileParquet}</a></li>
+<li><a href="${defaultPagePath(meta.id)}">${m.fileJson(LIMIT.default)}</a></li>
+<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
+<li><a href="${dataPackagePath(meta.id)}">${m.fileDataPackage}</a></li>
+<li><a href="${feedPath(meta.id)}">${m.fileFeed}</a></li>
 </ul>
-${curl(config, `${endpoint}?limit=1`)}
-${curl(config, `${endpoint}?from=${(dataset.lastUpdated ?? "2020").slice(0, 4)}&limit=10`)}
-${curl(config, `${endpoint}?series=${series[0]?.id ?? ""}&format=csv`)}
+<h3>${m.embedHeading}</h3>
+<p>${m.embedIntro}</p>
+<pre><code id="embed-code">${`<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`}</code></pre>
+<button type="button" data-copy="embed-code" hidden>${m.copy}</button>
 </section>
-<section aria-labelledby="h-credit"><h2 id="h-credit">How to credit</h2>
-<p>Free to use under CC BY 4.0. Credit the data with this link (it is also in every API response as <code>meta.attribution</code>):</p>
-${attributionBlock(config, meta.id, "attribution-snippet")}
-<p>This page: <a href="${indicatorPageUrl(config, meta.id)}">${indicatorPageUrl(config, meta.id)}</a></p>
+${glossary(meta, lang, m)}
+<section aria-labelledby="h-about"><h2 id="h-about">${m.aboutHeading}</h2>
+<p>${text(meta.description, lang)}</p>
+<dl class="facts">
+<div class="wide"><dt>${m.source}</dt><dd><a href="${meta.source.url}">${text(meta.source.name, lang)}</a></dd></div>
+<div><dt>${m.unit}</dt><dd>${meta.unit}</dd></div>
+<div><dt>${m.rhythm}</dt><dd>${m.rhythms[meta.rhythm] ?? meta.rhythm}</dd></div>
+<div><dt>${m.lastUpdate}</dt><dd>${dataset.lastUpdated === null ? m.noData : f.date(dataset.lastUpdated)}</dd></div>
+<div><dt>${m.subSeriesCount}</dt><dd>${f.number(dataset.series.length)}</dd></div>
+<div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
+</dl>
+${meta.notes.length === 0 ? "" : html`<h3>${m.notes}</h3><ul>${meta.notes.map((n) => html`<li>${text(n, lang)}</li>`)}</ul>`}
+<p class="note">${m.precisionNote}</p>
 </section>
-<script type="application/json" id="series-config">${raw(config_)}</script>
-`,
-    true,
-    html`${feedLink(`${meta.title}: data releases`, feedPath(meta.id))}<script type="application/ld+json">${raw(datasetScript(config, indicator))}</script>
+<section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
+<p>${codeText(m.creditIndicator)}</p>
+${attributionBlock(config, m, meta.id, "attribution-snippet")}
+<p>${m.thisPage} <a href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
+</section>
+${pageConfig(config, lang, view)}
 `,
   );
 }
 
-/** `404.html`: what Pages serves, with status 404, for a path that matches no file. */
+/**
+ * `series/<indicator>/embed/index.html` (and under `/en/`): the chart alone, with
+ * its attribution, for other sites to show in an iframe. Links open outside the
+ * frame; the page asks search engines not to index it (the indicator page is canonical).
+ */
+export function renderEmbedPage(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
+  const { m, meta, view, rendered, title, head: base } = indicatorParts(config, indicator, lang, embedPagePath);
+  const page: PageHead = {
+    ...base,
+    robots: "noindex",
+    extra: raw('<base target="_blank">\n'),
+  };
+  return html`<!doctype html>
+<html lang="${lang}">
+<head>
+${head(config, page)}</head>
+<body class="embed">
+<main id="main">
+<h1 class="embed-title"><a href="${indicatorPageUrl(config, meta.id, lang)}">${title}</a></h1>
+<div id="view-card" class="view-card embed-card">${rendered.card}</div>
+<div id="charts">
+${rendered.charts}
+</div>
+<p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
+<p class="embed-credit">${m.source}: ${text(meta.source.name, lang)}. ${raw(attributionAnchor(config, meta.id))} (CC BY 4.0)</p>
+</main>
+${pageConfig(config, lang, view)}
+</body>
+</html>
+`.html;
+}
+
+/** `404.html`: what Pages serves, with status 404, for a path that matches no file; in both languages. */
 export function renderNotFound(config: SiteConfig): string {
+  const es = MESSAGES.es;
+  const en = MESSAGES.en;
+  const page: PageHead = { lang: "es", title: `${es.notFoundTitle} — ${config.name}`, description: es.notFoundText, paths: pathsOf(homePath), robots: "noindex", canonical: false };
   return layout(
     config,
-    `Not found — ${config.name}`,
-    "There is no page at this address.",
-    html`<h1>Not found</h1>
-<p>There is no page at this address. The <a href="/">home page</a> lists the indicators; the API's
-endpoints are listed in the <a href="${CATALOG_PATH}">catalog</a>.</p>
+    page,
+    html`<h1>${es.notFoundTitle}</h1>
+<p>${es.notFoundText} <a href="${homePath("es")}">${es.notFoundHome}</a></p>
+<div lang="en"><h2>${en.notFoundTitle}</h2>
+<p>${en.notFoundText} <a href="${homePath("en")}">${en.notFoundHome}</a></p></div>
+<p><a href="${CATALOG_PATH}">${es.catalog}</a> (API)</p>
 `,
   );
 }

@@ -8,6 +8,7 @@ import { parseCsvFile, type SourceRow } from "./csv.js";
 import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
 import { byCodeUnits } from "../core/order.js";
+import { LICENSE } from "../core/contract.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -56,7 +57,40 @@ async function readText(files: SourceFiles, file: string, issues: DataIssue[]): 
   }
 }
 
-async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[]) {
+/**
+ * For the points of a published version only (the change report): the id and the
+ * sub-series ids of an `indicator.json` in any earlier format, the other fields
+ * left at neutral values.
+ */
+function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const series = (json as { series?: unknown }).series;
+  if (!Array.isArray(series)) return null;
+  const ids = series.map((s: unknown) => (s as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string");
+  const none = { es: name, en: name };
+  return {
+    id: name,
+    title: none,
+    description: none,
+    unit: "",
+    rhythm: "irregular",
+    stepwise: false,
+    license: LICENSE,
+    source: { name: none, url: "https://invalid/" },
+    notes: [],
+    facets: [],
+    view: { default: {} },
+    glossary: [],
+    series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
+  };
+}
+
+async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[], pointsOnly: boolean) {
   const folder = join(dataDir, name);
   const metaFile = join(folder, "indicator.json");
   // Every entry named *.csv, files or not: a folder or a broken link by that name is
@@ -68,11 +102,12 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
     return null;
   }
   const parsed = parseIndicatorMeta(metaText, metaFile, name);
-  if (!parsed.ok) {
+  const lenient = !parsed.ok && pointsOnly ? pointsOnlyMeta(metaText, name) : null;
+  if (!parsed.ok && lenient === null) {
     issues.push(...parsed.issues);
     return null;
   }
-  const meta = parsed.value;
+  const meta = parsed.ok ? parsed.value : (lenient as IndicatorMeta);
   const declared = new Set(meta.series.map((s) => s.id));
   const rows: SourceRow[] = [];
   const files = csvNames.map((n) => join(folder, n));
@@ -120,10 +155,12 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
 }
 
 /**
- * Loads and validates every indicator under `dataDir`.
+ * Loads and validates every indicator under `dataDir`. With `pointsOnly` (a
+ * published version, for the change report), an `indicator.json` of an earlier
+ * format is read for its sub-series ids only; the CSV files are validated as ever.
  * @throws DataError listing every fault found, when there is any.
  */
-export async function loadData(dataDir: string, fs: SourceFiles): Promise<LoadResult> {
+export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = false): Promise<LoadResult> {
   const issues: DataIssue[] = [];
   const warnings: DataIssue[] = [];
   let names: string[];
@@ -135,7 +172,7 @@ export async function loadData(dataDir: string, fs: SourceFiles): Promise<LoadRe
   if (names.length === 0) throw new DataError([{ file: dataDir, reason: "no indicator folders (is this the data folder?)" }]);
   const indicators: IndicatorSource[] = [];
   for (const name of names) {
-    const indicator = await loadIndicator(fs, dataDir, name, issues, warnings);
+    const indicator = await loadIndicator(fs, dataDir, name, issues, warnings, pointsOnly);
     if (indicator !== null) indicators.push(indicator);
   }
   if (issues.length > 0) throw new DataError(issues);

@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { LICENSE } from "../core/contract.js";
+import { LANGS, type Localized } from "../core/i18n.js";
 import type { DataIssue } from "./errors.js";
 import { readJson } from "./json.js";
 
@@ -20,26 +21,75 @@ const text = z
   .min(1, "must not be empty");
 const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 
-const seriesSchema = z.strictObject({
+/** A label in every language of the site (`{"es": "…", "en": "…"}`); a missing language is an error. */
+const localized = z.strictObject(
+  { es: text, en: text },
+  { error: (issue) => (issue.input === undefined ? "required" : 'expected {"es": "…", "en": "…"}') },
+);
+/** A facet value's label: a name written the same in every language may be one string. */
+const valueLabel = z.union([text.transform((t): Localized => ({ es: t, en: t })), localized], {
+  error: 'expected a name or {"es": "…", "en": "…"}',
+});
+const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `provider`");
+
+/**
+ * How often the source publishes: "irregular" when it has no fixed rhythm. A
+ * sub-series' next point is due one rhythm after the previous one; for irregular
+ * indicators, at the indicator's next publication (a later point is a gap).
+ */
+export const RHYTHMS = ["monthly", "quarterly", "semiannual", "annual", "irregular"] as const;
+export type Rhythm = (typeof RHYTHMS)[number];
+
+/** A sub-series: its title is required unless the indicator declares `seriesTitle` (`templated`). */
+const seriesSchema = (templated: boolean) => z.strictObject({
   id: z.string().regex(ID_PATTERN, "expected an id like `monthly` or `provider.item-name` ([a-z0-9]+([.-][a-z0-9]+)*)"),
-  title: text,
-  facets: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `provider`"), text).optional(),
+  title: templated ? localized.optional() : localized,
+  /** The sub-series' value of each facet, as a key of `facets.<name>.values`. */
+  facets: z.record(facetName, text).optional(),
 });
 
-const indicatorSchema = z.strictObject({
+const indicatorSchema = (templated: boolean) => z.strictObject({
   id: z.string().regex(INDICATOR_ID_PATTERN, "expected an id like `domestic-worker-wages` ([a-z0-9]+(-[a-z0-9]+)*)"),
-  title: text,
-  description: text,
+  title: localized,
+  description: localized,
   unit: text,
-  rhythm: text,
+  rhythm: z.enum(RHYTHMS, { error: `expected one of ${RHYTHMS.join(", ")}` }),
+  /** True when a value holds until the next one (a price list, a legal minimum): charts draw steps. */
+  stepwise: z.boolean({ error: "expected true or false" }).default(false),
   license: z.literal(LICENSE, { error: `the service publishes under ${LICENSE} only` }),
-  source: z.strictObject({ name: text, url: httpUrl }),
-  notes: z.array(text).default([]),
-  series: z.array(seriesSchema).min(1, "declare at least one sub-series"),
+  source: z.strictObject({ name: localized, url: httpUrl }),
+  notes: z.array(localized).default([]),
+  /** Each facet's name, in display order, with its title and the label of each of its values. */
+  facets: z.record(facetName, z.strictObject({ title: localized, values: z.record(text, valueLabel) })).default({}),
+  /** The title of every sub-series without its own: `{facet}` placeholders replaced by the value labels. */
+  seriesTitle: localized.optional(),
+  /** The site's view: the facet compared across (one line per value) and the selection it opens on. */
+  view: z.strictObject({ compare: facetName.optional(), default: z.record(facetName, text).default({}) }).default({ default: {} }),
+  /** Terms the indicator's page explains. */
+  glossary: z.array(z.strictObject({ term: localized, definition: localized })).default([]),
+  series: z.array(seriesSchema(templated)).min(1, "declare at least one sub-series"),
 });
 
-export type IndicatorMeta = z.infer<typeof indicatorSchema>;
-export type SeriesMeta = IndicatorMeta["series"][number];
+type RawIndicator = z.infer<ReturnType<typeof indicatorSchema>>;
+
+/** A facet with its values in declaration order. */
+export interface FacetMeta {
+  readonly name: string;
+  readonly title: Localized;
+  readonly values: readonly { readonly value: string; readonly label: Localized }[];
+}
+
+/** A sub-series as declared, its title resolved (own, or made from `seriesTitle`). */
+export interface SeriesMeta {
+  readonly id: string;
+  readonly title: Localized;
+  readonly facets: Readonly<Record<string, string>>;
+}
+
+export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle"> {
+  readonly facets: readonly FacetMeta[];
+  readonly series: readonly SeriesMeta[];
+}
 
 /** Either the typed metadata or every issue found in it. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
@@ -51,7 +101,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[
 export function parseIndicatorMeta(jsonText: string, file: string, folder: string): Parsed<IndicatorMeta> {
   const json = readJson(jsonText, file);
   if (!json.ok) return { ok: false, issues: [json.issue] };
-  const result = indicatorSchema.safeParse(json.value);
+  const templated = typeof json.value === "object" && json.value !== null && "seriesTitle" in json.value;
+  const result = indicatorSchema(templated).safeParse(json.value);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({
       file,
@@ -60,15 +111,57 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     }));
     return { ok: false, issues };
   }
-  const meta = result.data;
+  const raw = result.data;
   const issues: DataIssue[] = [];
-  if (meta.id !== folder) {
-    issues.push({ file, column: "id", reason: `must equal the folder name "${folder}", got "${meta.id}"` });
+  const issue = (column: string, reason: string) => issues.push({ file, column, reason });
+  if (raw.id !== folder) issue("id", `must equal the folder name "${folder}", got "${raw.id}"`);
+  const facets: FacetMeta[] = Object.entries(raw.facets).map(([name, f]) => ({
+    name,
+    title: f.title,
+    values: Object.entries(f.values).map(([value, label]) => ({ value, label })),
+  }));
+  const labelOf = (name: string, value: string) => facets.find((f) => f.name === name)?.values.find((v) => v.value === value)?.label;
+  const placeholders = LANGS.flatMap((lang) => [...(raw.seriesTitle?.[lang] ?? "").matchAll(/\{([^}]*)\}/g)].map((m) => m[1] ?? ""));
+  for (const name of new Set(placeholders)) {
+    if (!facets.some((f) => f.name === name)) issue("seriesTitle", `{${name}} names no facet of this file's "facets"`);
   }
   const seen = new Set<string>();
-  meta.series.forEach((series, i) => {
-    if (seen.has(series.id)) issues.push({ file, column: `series.${i}.id`, reason: `duplicate sub-series id "${series.id}"` });
-    seen.add(series.id);
+  const series: SeriesMeta[] = raw.series.map((s, i) => {
+    if (seen.has(s.id)) issue(`series.${i}.id`, `duplicate sub-series id "${s.id}"`);
+    seen.add(s.id);
+    const own = s.facets ?? {};
+    for (const [name, value] of Object.entries(own)) {
+      if (labelOf(name, value) === undefined) issue(`series.${i}.facets.${name}`, `"${value}" is not among facets.${name}.values`);
+    }
+    let title = s.title;
+    if (title === undefined && raw.seriesTitle !== undefined) {
+      const template = raw.seriesTitle;
+      title = Object.fromEntries(
+        LANGS.map((lang) => [lang, template[lang].replace(/\{([^}]*)\}/g, (_, name: string) => labelOf(name, own[name] ?? "")?.[lang] ?? `{${name}}`)]),
+      ) as Localized;
+      for (const name of new Set(placeholders)) if (own[name] === undefined) issue(`series.${i}.facets`, `has no "${name}", which seriesTitle needs`);
+    }
+    return { id: s.id, title: title ?? { es: s.id, en: s.id }, facets: own };
   });
+  const { compare, default: chosen } = raw.view;
+  if (compare !== undefined && !facets.some((f) => f.name === compare)) issue("view.compare", `"${compare}" is not a facet of this file's "facets"`);
+  for (const [name, value] of Object.entries(chosen)) {
+    if (labelOf(name, value) === undefined) issue(`view.default.${name}`, `"${value}" is not among facets.${name}.values`);
+  }
+  const meta: IndicatorMeta = {
+    id: raw.id,
+    title: raw.title,
+    description: raw.description,
+    unit: raw.unit,
+    rhythm: raw.rhythm,
+    stepwise: raw.stepwise,
+    license: raw.license,
+    source: raw.source,
+    notes: raw.notes,
+    view: raw.view,
+    glossary: raw.glossary,
+    facets,
+    series,
+  };
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: meta };
 }

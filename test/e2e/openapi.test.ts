@@ -81,6 +81,22 @@ describe("openapi.json", () => {
     expect(validate?.(example)).toBe(true);
   });
 
+  it("describes the catalog and the metadata documents the server publishes, labels in both languages", async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    const documents: [string, string][] = [
+      ["/api/v1/index.json", "Catalog"],
+      ["/api/v1/domestic-worker-wages/metadata.json", "Metadata"],
+      ["/api/v1/health-insurance-prices/metadata.json", "Metadata"],
+    ];
+    for (const [path, name] of documents) {
+      const body = (await (await fetch(server.url + path, { headers: CLIENT })).json()) as unknown;
+      const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+      expect(validate?.(body), `${path}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+    }
+  });
+
   it("lists exactly the indicators the build published", () => {
     const get = doc.paths["/api/v1/{indicator}"]?.get as unknown as { parameters: { name: string; schema: { enum?: string[] } }[] };
     expect(get.parameters.find((p) => p.name === "indicator")?.schema.enum).toEqual(["domestic-worker-wages", "health-insurance-prices"]);

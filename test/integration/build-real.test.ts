@@ -102,6 +102,7 @@ describe("npm run build on the real data", () => {
     expect(hip?.links).toEqual({
       endpoint: "/api/v1/health-insurance-prices",
       page: `${SITE}/series/health-insurance-prices/`,
+      page_en: `${SITE}/en/series/health-insurance-prices/`,
       json: "/api/v1/health-insurance-prices/index.json",
       csv: "/api/v1/health-insurance-prices/data.csv",
       parquet: "/api/v1/health-insurance-prices/data.parquet",

@@ -31,12 +31,12 @@ interface CsvRow {
 }
 interface CatalogSeries {
   id: string;
-  title: string;
+  title: { es: string; en: string };
   facets: Record<string, string>;
 }
 interface CatalogIndicator {
   id: string;
-  title: string;
+  title: { es: string; en: string };
   links: Record<string, string>;
   series: CatalogSeries[];
 }
@@ -187,7 +187,7 @@ describe("data.xlsx, read by openpyxl", () => {
     // Document properties from the data version, never the clock.
     expect([book.created, book.modified, book.creator]).toEqual([VERSION_ISO, VERSION_ISO, "Open Series UY"]);
     const meta = new Map(book.metadata.map(([field, value, link]) => [field, { value, link }]));
-    expect(meta.get("title")?.value).toBe(indicatorOf(id).title);
+    expect(meta.get("title")?.value).toBe(indicatorOf(id).title.en);
     expect(meta.get("licence")).toEqual({ value: "CC-BY-4.0", link: LICENSE });
     expect(meta.get("last update")?.value).toBe(span(id).end);
     expect(meta.get("data version")?.value).toBe(`${VERSION_ISO}Z`);
@@ -206,14 +206,14 @@ interface DcatRead {
   datasets: {
     id: string;
     identifier: string;
-    title: string;
+    title: { es: string; en: string };
     license: string;
     publisher: string;
     modified: string;
     start: string;
     end: string;
     keywords: string[];
-    language: string;
+    language: string[];
     distributions: { types: string[]; downloadURL: string; accessURL: string; mediaType: string; format: string; license: string }[];
   }[];
   services: { endpointURL: string; endpointDescription: string; servesDataset: string[] }[];
@@ -231,13 +231,13 @@ describe("the DCAT catalog, parsed by rdflib", () => {
     for (const d of read.datasets) {
       const id = d.identifier;
       expect(d.id).toBe(iri(id));
-      expect(d.title).toBe(indicatorOf(id).title);
+      expect(d.title).toEqual(indicatorOf(id).title);
       expect(d.license).toBe(LICENSE);
       expect(d.publisher).toBe(`${SITE}/#publisher`);
       expect(d.modified).toBe(`${VERSION_ISO}+00:00`);
       expect({ start: d.start, end: d.end }).toEqual(span(id));
       expect(d.keywords).toContain("Uruguay");
-      expect(d.language).toBe("http://publications.europa.eu/resource/authority/language/ENG");
+      expect(d.language).toEqual(["ENG", "SPA"].map((code) => `http://publications.europa.eu/resource/authority/language/${code}`));
       expect(d.distributions.map((x) => x.downloadURL).sort()).toEqual(FILES.map((f) => `${SITE}/api/v1/${id}/${f}`).sort());
       for (const x of d.distributions) {
         expect(x.types).toEqual(["http://www.w3.org/ns/dcat#Distribution"]);
@@ -278,7 +278,7 @@ describe("the schema.org Dataset of each page, extracted by extruct", () => {
       expect(page.jsonLd).toBe(1);
       expect(page.datasets).toHaveLength(1);
       const dataset = page.datasets[0]!;
-      expect(dataset).toMatchObject({ name: indicatorOf(id).title, url: `${SITE}/series/${id}/`, license: LICENSE, isAccessibleForFree: true });
+      expect(dataset).toMatchObject({ name: indicatorOf(id).title.es, inLanguage: "es", url: `${SITE}/series/${id}/`, license: LICENSE, isAccessibleForFree: true });
       expect(dataset.temporalCoverage).toBe(`${span(id).start}/${span(id).end}`);
       expect(dataset.publisher.name).toBe("Open Series UY");
       expect(dataset.creator.name).toBeTruthy();
@@ -331,7 +331,7 @@ describe("the Atom feeds, parsed by feedparser", () => {
     const feed = feeds.get("feed.atom") as FeedRead;
     const expected = IDS.flatMap((id) => releasesOf(id).map(([date, n]) => ({ id, date, n })))
       .sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1))
-      .map(({ id, date, n }) => [`tag:open-series-uy.pages.dev,2026-11-23:${id}/${date}`, id, `${date}T00:00:00Z`, `${indicatorOf(id).title}: ${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} dated ${date}`]);
+      .map(({ id, date, n }) => [`tag:open-series-uy.pages.dev,2026-11-23:${id}/${date}`, id, `${date}T00:00:00Z`, `${indicatorOf(id).title.en}: ${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} dated ${date}`]);
     expect(feed.entries.map((e) => [e.id, e.category, e.updated, e.title])).toEqual(expected);
     expect(new Set(feed.entries.map((e) => e.id)).size).toBe(feed.entries.length);
     expect(feed.updated).toBe(feed.entries[0]?.updated);
@@ -384,7 +384,7 @@ function typeFault(field: Field, text: string): string | null {
 describe("datapackage.json, checked against data.csv", () => {
   it.each(IDS)("%s: a Tabular Data Package whose schema every row of data.csv meets, primary key unique", (id) => {
     const pkg = JSON.parse(read(`api/v1/${id}/datapackage.json`)) as DataPackage;
-    expect(pkg).toMatchObject({ profile: "tabular-data-package", name: id, title: indicatorOf(id).title });
+    expect(pkg).toMatchObject({ profile: "tabular-data-package", name: id, title: indicatorOf(id).title.en });
     expect(pkg.description).toBeTruthy();
     expect(pkg.licenses).toEqual([expect.objectContaining({ name: "CC-BY-4.0", path: LICENSE })]);
     expect(pkg.sources[0]?.path).toMatch(/^https?:\/\//);
@@ -433,9 +433,12 @@ describe("datapackage.json, checked against data.csv", () => {
 
 describe("sitemap.xml and robots.txt", () => {
   it("lists every HTML page but the 404 page with its absolute URL, and robots.txt points to it", () => {
-    const pages = fg.sync("**/index.html", { cwd: out }).map((f) => `${SITE}/${f.replace(/index\.html$/, "")}`);
+    // Embed pages ask not to be indexed: not listed.
+    const pages = fg.sync("**/index.html", { cwd: out, ignore: ["**/embed/**"] }).map((f) => `${SITE}/${f.replace(/index\.html$/, "")}`);
     const sitemap = read("sitemap.xml");
-    expect(sitemap).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">\n/);
+    expect(sitemap).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9" xmlns:xhtml="http:\/\/www\.w3\.org\/1999\/xhtml">\n/);
+    // Each page names its translations.
+    expect(sitemap).toContain(`<xhtml:link rel="alternate" hreflang="en" href="${SITE}/en/series/domestic-worker-wages/"/>`);
     const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs.sort()).toEqual(pages.sort());
     expect(read("robots.txt")).toBe(`User-agent: *\nAllow: /\nDisallow: /_data/\n\nSitemap: ${SITE}/sitemap.xml\n`);

@@ -37,14 +37,15 @@ def main(path):
         datasets.append({
             "id": str(ds),
             "identifier": one(graph, ds, DCT.identifier),
-            "title": one(graph, ds, DCT.title),
+            # Every language-tagged title: {"es": ..., "en": ...}.
+            "title": {t.language: str(t) for t in graph.objects(ds, DCT.title)},
             "license": one(graph, ds, DCT.license),
             "publisher": one(graph, ds, DCT.publisher),
             "modified": one(graph, ds, DCT.modified),
             "start": None if temporal is None else one(graph, temporal, DCAT.startDate),
             "end": None if temporal is None else one(graph, temporal, DCAT.endDate),
             "keywords": sorted(str(k) for k in graph.objects(ds, DCAT.keyword)),
-            "language": one(graph, ds, DCT.language),
+            "language": sorted(str(lang) for lang in graph.objects(ds, DCT.language)),
             "distributions": distributions,
         })
     services = []

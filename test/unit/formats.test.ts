@@ -14,7 +14,7 @@ import { renderParquet } from "../../src/build/formats/parquet.js";
 import { planFormats } from "../../src/build/formats/plan.js";
 import { renderXlsx } from "../../src/build/formats/xlsx.js";
 import { parseSiteConfig } from "../../src/build/site-config.js";
-import type { IndicatorMeta } from "../../src/source/metadata.js";
+import { both, indicatorMeta } from "../meta.js";
 
 const config = parseSiteConfig(
   JSON.stringify({ name: "Open Series UY", baseUrl: "https://example.test:8443/", attributionText: "Data: Open Series UY" }),
@@ -23,20 +23,15 @@ const config = parseSiteConfig(
 const VERSION = 1_700_000_000;
 
 function indicator(points: readonly [date: string, series: string, value: string][]): BuiltIndicator {
-  const meta: IndicatorMeta = {
-    id: "tiny",
-    title: "Tiny <wages> & co",
-    description: "A tiny indicator.",
-    unit: "UYU",
-    rhythm: "semiannual",
-    license: "CC-BY-4.0",
-    source: { name: "Source", url: "https://example.test/source" },
-    notes: ["A note."],
+  const meta = indicatorMeta({
+    title: both("Tiny <wages> & co"),
+    notes: [both("A note.")],
+    facets: [{ name: "provider", title: both("Provider"), values: ["P1", "P2"].map((v) => ({ value: v, label: both(v) })) }],
     series: [
-      { id: "a", title: "A", facets: { provider: "P1" } },
-      { id: "b", title: "B", facets: { provider: "P2" } },
+      { id: "a", title: both("A"), facets: { provider: "P1" } },
+      { id: "b", title: both("B"), facets: { provider: "P2" } },
     ],
-  };
+  });
   const rows = points.map(([date, series, value], i) => ({ date, series, value, source: "https://example.test/s", note: "", file: "x.csv", line: i + 2 }));
   return buildIndicator({ meta, folder: "data/tiny", files: [], rows }, "", "https://example.test/series/tiny/");
 }

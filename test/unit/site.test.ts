@@ -1,39 +1,81 @@
 import { describe, expect, it } from "vitest";
 import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
 import { parseSiteConfig } from "../../src/build/site-config.js";
-import { barChartSvg, lineChartSvg, niceStep } from "../../src/site/chart.js";
 import { escapeHtml, html, raw } from "../../src/core/html.js";
+import type { Lang } from "../../src/core/i18n.js";
 import type { IndicatorMeta } from "../../src/source/metadata.js";
-import { magnitudeGroups, renderView, type ViewSeries } from "../../src/site/series-view.js";
-import { renderHome, renderIndicatorPage } from "../../src/site/site.js";
+import { Formatter, displayDecimals } from "../../src/site/format.js";
+import { magnitudeGroups, nextDueOf, renderView, seriesParameter, type ViewSeries } from "../../src/site/series-view.js";
+import { renderEmbedPage, renderHome, renderIndicatorPage, viewIndicator } from "../../src/site/site.js";
+import { both, indicatorMeta } from "../meta.js";
 
 const config = parseSiteConfig(
   JSON.stringify({ name: "Open Series UY", baseUrl: "https://example.test/", attributionText: "Data: Open Series UY" }),
   "site.config.json",
 );
 const EVIL = `<script>alert("x")</script>`;
+const LANGS: Lang[] = ["es", "en"];
+/** `Intl` separates "$" and the number with a no-break space: compare with plain spaces. */
+const sp = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
-function indicator(meta: Partial<IndicatorMeta>, series: ViewSeries[]): BuiltIndicator {
-  const full: IndicatorMeta = {
+interface TestSeries {
+  id: string;
+  title: string;
+  facets?: Record<string, string>;
+  points: [date: string, value: string, note?: string][];
+}
+
+function indicator(meta: Partial<IndicatorMeta>, series: TestSeries[]): BuiltIndicator {
+  const full = indicatorMeta({
     id: "evil",
-    title: `Title ${EVIL}`,
-    description: `Description ${EVIL}`,
-    unit: "UYU",
+    title: both(`Title ${EVIL}`),
+    description: both(`Description ${EVIL}`),
     rhythm: "monthly",
-    license: "CC-BY-4.0",
-    source: { name: `Source ${EVIL}`, url: "https://example.test/?a=1&b=2" },
-    notes: [`Note ${EVIL}`],
-    series: series.map((s) => ({ id: s.id, title: s.title, facets: s.facets })),
+    source: { name: both(`Source ${EVIL}`), url: "https://example.test/?a=1&b=2" },
+    notes: [both(`Note ${EVIL}`)],
+    series: series.map((s) => ({ id: s.id, title: both(s.title), facets: s.facets ?? {} })),
     ...meta,
-  };
-  const rows = series.flatMap((s) => s.dates.map((date, i) => ({ date, series: s.id, value: s.values[i] as string, source: "", note: "", file: "x.csv", line: i + 2 })));
+  });
+  const rows = series.flatMap((s) =>
+    s.points.map(([date, value, note], i) => ({ date, series: s.id, value, source: "https://example.test/s", note: note ?? "", file: "x.csv", line: i + 2 })),
+  );
   return buildIndicator({ meta: full, folder: "data/evil", files: [], rows }, "", "https://example.test/series/evil/");
 }
 
-const plain: ViewSeries[] = [
-  { id: "a", title: `Series ${EVIL}`, facets: {}, dates: ["2024-02-01", "2024-01-01"], values: ["1250.5", "1200"] },
-  { id: "b", title: "Hourly", facets: {}, dates: ["2024-02-01"], values: ["7.25"] },
+const plain: TestSeries[] = [
+  { id: "a", title: `Series ${EVIL}`, points: [["2024-02-01", "1250.5", `a note ${EVIL}</script>`], ["2024-01-01", "1200"]] },
+  { id: "b", title: "Hourly", points: [["2024-02-01", "7.25"]] },
 ];
+
+/** Three providers × two items, as the health insurance prices are faceted. */
+function faceted(): BuiltIndicator {
+  const series: TestSeries[] = [];
+  for (const provider of ["P1", "P2", "P3"]) {
+    for (const item of ["consult", "ticket"]) {
+      const p = provider === "P2" ? ["150", "200"] : provider === "P3" ? ["0", "0"] : ["100", "120"];
+      series.push({ id: `${provider.toLowerCase()}.${item}`, title: `${provider} ${item}`, facets: { provider, item }, points: [["2023-01-01", p[0] as string], ["2024-01-01", p[1] as string]] });
+    }
+  }
+  return indicator(
+    {
+      rhythm: "irregular",
+      stepwise: true,
+      facets: [
+        { name: "provider", title: { es: "Mutualista", en: "Provider" }, values: ["P1", "P2", "P3"].map((v) => ({ value: v, label: both(v) })) },
+        {
+          name: "item",
+          title: { es: "Prestación", en: "Item" },
+          values: [
+            { value: "consult", label: { es: "Orden de consulta", en: "Consultation order" } },
+            { value: "ticket", label: { es: "Ticket", en: "Ticket" } },
+          ],
+        },
+      ],
+      view: { compare: "provider", default: { provider: "P2", item: "ticket" } },
+    },
+    series,
+  );
+}
 
 describe("HTML escaping", () => {
   it("escapes every interpolated value unless it is marked raw", () => {
@@ -41,101 +83,173 @@ describe("HTML escaping", () => {
     expect(html`<div>${raw("<b>ok</b>")}${[EVIL, 1]}</div>`.html).toBe(`<div><b>ok</b>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;1</div>`);
   });
 
-  it("never lets a title with <script> into an indicator page or the home page as markup", () => {
+  it("never lets a title, note or label with <script> into any page of either language as markup", () => {
     const built = indicator({}, plain);
-    for (const page of [renderIndicatorPage(config, built), renderHome(config, [built])]) {
-      expect(page).not.toContain(EVIL);
-      expect(page).not.toContain("<script>alert");
-      // The only script elements are the page's own.
-      const scripts = page.match(/<script[^>]*>/g) ?? [];
-      const own = ['<script src="/assets/series-page.js" defer>', '<script type="application/json" id="series-config">', '<script type="application/ld+json">'];
-      expect(scripts.every((s) => own.includes(s))).toBe(true);
+    for (const lang of LANGS) {
+      for (const page of [renderIndicatorPage(config, built, lang), renderHome(config, [built], lang), renderEmbedPage(config, built, lang)]) {
+        expect(page).not.toContain(EVIL);
+        expect(page).not.toContain("<script>alert");
+        // The only script elements are the page's own.
+        const scripts = page.match(/<script[^>]*>/g) ?? [];
+        const own = ['<script src="/assets/series-page.js" defer>', '<script type="application/json" id="series-config">', '<script type="application/ld+json">'];
+        expect(scripts.every((s) => own.includes(s))).toBe(true);
+      }
+      expect(renderIndicatorPage(config, built, lang)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+      expect(renderIndicatorPage(config, built, lang)).toContain('href="https://example.test/?a=1&amp;b=2"');
     }
-    expect(renderIndicatorPage(config, built)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
-    expect(renderIndicatorPage(config, built)).toContain('href="https://example.test/?a=1&amp;b=2"');
   });
 
-  it("keeps the embedded page configuration from closing its script element", () => {
-    const page = renderIndicatorPage(config, indicator({ title: `</script><script>alert(1)</script>` }, plain));
+  it("keeps the embedded page configuration (with the points' notes) from closing its script element", () => {
+    const page = renderIndicatorPage(config, indicator({}, plain), "es");
     const json = /<script type="application\/json" id="series-config">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
-    expect((JSON.parse(json) as { title: string }).title).toBe("</script><script>alert(1)</script>");
+    expect(json).not.toContain("<");
+    expect((JSON.parse(json) as { notes: Record<string, Record<string, string>> }).notes).toEqual({ a: { "2024-02-01": `a note ${EVIL}</script>` } });
   });
 
-  it("keeps the schema.org Dataset (JSON-LD) from closing its script element: every < is \\u003c", () => {
-    const title = `</script><script>alert(1)</script><!--`;
-    const page = renderIndicatorPage(config, indicator({ title }, plain));
-    const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
-    expect(json).not.toContain("<");
-    const dataset = JSON.parse(json) as { "@type": string; name: string; distribution: { contentUrl: string }[] };
-    expect(dataset["@type"]).toBe("Dataset");
-    expect(dataset.name).toBe(title);
-    expect(dataset.distribution.map((d) => d.contentUrl)).toContain("https://example.test/api/v1/evil/data.parquet");
+  it("keeps the schema.org Dataset (JSON-LD) from closing its script element, in the page's language", () => {
+    const title = { es: `</script><script>alert(1)</script><!-- es`, en: `</script><!-- en` };
+    for (const lang of LANGS) {
+      const page = renderIndicatorPage(config, indicator({ title }, plain), lang);
+      const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
+      expect(json).not.toContain("<");
+      const dataset = JSON.parse(json) as { "@type": string; name: string; inLanguage: string; url: string; distribution: { contentUrl: string }[] };
+      expect(dataset).toMatchObject({ "@type": "Dataset", name: title[lang], inLanguage: lang, url: `https://example.test${lang === "es" ? "" : "/en"}/series/evil/` });
+      expect(dataset.distribution.map((d) => d.contentUrl)).toContain("https://example.test/api/v1/evil/data.parquet");
+    }
   });
 });
 
-describe("charts", () => {
+describe("languages and sharing", () => {
+  const built = indicator({ title: { es: "Salario mínimo", en: "Minimum wage" } }, plain);
+  const head = (page: string) => page.slice(0, page.indexOf("</head>"));
+
   it.each([
-    [1000, 5, 200],
-    [31178, 5, 10000],
-    [164, 5, 50],
-    [7, 5, 2],
-    [0, 5, 1],
-  ])("niceStep(%d, %d) = %d", (span, count, step) => {
-    expect(niceStep(span, count)).toBe(step);
+    ["es", "/series/evil/", "es_UY"],
+    ["en", "/en/series/evil/", "en_US"],
+  ] as const)("names its language (%s), its canonical URL without utm_ parameters and both translations", (lang, path, locale) => {
+    const page = renderIndicatorPage(config, built, lang);
+    expect(page).toContain(`<html lang="${lang}">`);
+    expect(head(page)).toContain(`<link rel="canonical" href="https://example.test${path}">`);
+    expect(head(page)).toContain('<link rel="alternate" hreflang="es" href="https://example.test/series/evil/">');
+    expect(head(page)).toContain('<link rel="alternate" hreflang="en" href="https://example.test/en/series/evil/">');
+    expect(head(page)).toContain('<link rel="alternate" hreflang="x-default" href="https://example.test/series/evil/">');
+    expect(head(page)).toContain(`<meta property="og:locale" content="${locale}">`);
+    expect(head(page)).toContain(`<meta property="og:url" content="https://example.test${path}">`);
+    expect(head(page)).toContain(`<meta property="og:title" content="${lang === "es" ? "Salario mínimo" : "Minimum wage"} — Open Series UY">`);
+    expect(head(page)).toContain('<meta name="twitter:card" content="summary">');
+    expect(head(page)).not.toContain("utm_");
+    // The visible switch leads to the other language.
+    const other = lang === "es" ? 'href="/en/series/evil/" hreflang="en" lang="en">English</a>' : 'href="/series/evil/" hreflang="es" lang="es">Español</a>';
+    expect(page).toContain(other);
   });
 
-  it("draws one path per series, a dot for a single point, and a text alternative", () => {
-    const svg = lineChartSvg({
-      series: [
-        { id: "a", label: "A", points: [{ date: "2020-01-01", value: 1 }, { date: "2021-01-01", value: 3 }] },
-        { id: "b<", label: "B", points: [{ date: "2020-06-01", value: 2 }] },
-      ],
-      unit: "UYU",
-      title: "T <1>",
-      description: "D",
-      idPrefix: "c",
-    });
-    expect(svg.match(/<path class="series-line"/g)).toHaveLength(2);
-    expect(svg).toContain('data-series="b&lt;"');
-    expect(svg.match(/<circle /g)).toHaveLength(1);
-    expect(svg).toContain('role="img" aria-labelledby="c-title c-desc"');
-    expect(svg).toContain("<title id=\"c-title\">T &lt;1&gt;</title>");
-    expect(svg).toContain(">2020</text>");
+  it("lets search engines skip the embed page, whose links leave the frame", () => {
+    const page = renderEmbedPage(config, built, "es");
+    expect(head(page)).toContain('<meta name="robots" content="noindex">');
+    expect(head(page)).toContain('<base target="_blank">');
+    expect(page).toContain('href="https://example.test/series/evil/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks"');
+  });
+});
+
+describe("formatting by the platform", () => {
+  it.each([
+    ["es", "31178", "$ 31.178"],
+    ["en", "31178", "$31,178"],
+    ["es", "159.05", "$ 159,05"],
+    ["en", "159.05", "$159.05"],
+    ["es", "154.67", "$ 154,67"],
+    ["es", "27626.3", "$ 27.626,30"],
+    ["en", "709.991622980185", "$709.99"],
+  ] as const)("%s: %s is %s", (lang, text, shown) => {
+    expect(sp(new Formatter(lang, "UYU").value(text))).toBe(shown);
   });
 
-  it("says so when a selection has no data", () => {
-    expect(lineChartSvg({ series: [], unit: "UYU", title: "t", description: "d", idPrefix: "e" })).toContain("No data for this selection");
+  it("formats dates, changes and percentages per locale", () => {
+    const es = new Formatter("es", "UYU");
+    const en = new Formatter("en", "UYU");
+    expect(es.date("2026-01-01")).toBe("1 de enero de 2026");
+    expect(en.date("2026-01-01")).toBe("January 1, 2026");
+    expect(sp(es.change("30232", "31178"))).toBe("+$ 946");
+    expect(en.change("159.05", "164")).toBe("+$4.95");
+    expect(sp(es.percent("30232", "31178") ?? "")).toBe("+3,1%");
+    expect(es.percent("0", "10")).toBeNull();
+    expect(new Formatter("es", "index").value("101.5")).toBe("101,5");
   });
 
-  it("orders bars largest first and rounds their labels to the unit", () => {
-    const svg = barChartSvg({ bars: [{ label: "small", value: 10.4 }, { label: "big", value: 1234.56, highlight: true }], title: "t", description: "d", idPrefix: "b" });
-    expect(svg.indexOf(">big<")).toBeLessThan(svg.indexOf(">small<"));
-    expect(svg).toContain(">1,235<");
-    expect(svg).toContain('class="bar highlight"');
+  it.each([
+    ["31178", true, 0],
+    ["27626.3", true, 2],
+    ["27626.3", false, 1],
+    ["154.67", true, 2],
+    ["709.991622980185", false, 2],
+  ] as const)("shows %s with the decimals its source gives (money %s): %d", (text, money, decimals) => {
+    expect(displayDecimals(text, money)).toBe(decimals);
   });
 });
 
 describe("series view", () => {
   it("groups sub-series of very different magnitude into separate charts", () => {
-    const groups = magnitudeGroups([
-      { id: "monthly", title: "m", facets: {}, dates: ["2024-01-01"], values: ["31178"] },
-      { id: "hourly", title: "h", facets: {}, dates: ["2024-01-01"], values: ["164"] },
-      { id: "monthly-old", title: "mo", facets: {}, dates: ["2006-01-01"], values: ["2775"] },
+    const s = (id: string, value: string): ViewSeries => ({ id, title: both(id), facets: {}, dates: ["2024-01-01"], values: [value], notes: {} });
+    expect(magnitudeGroups([s("monthly", "31178"), s("hourly", "164"), s("monthly-old", "2775")]).map((g) => g.map((x) => x.id))).toEqual([
+      ["monthly", "monthly-old"],
+      ["hourly"],
     ]);
-    expect(groups.map((g) => g.map((s) => s.id))).toEqual([["monthly", "monthly-old"], ["hourly"]]);
   });
 
-  it("shows, for faceted sub-series, one line per value of the primary facet with the chosen one highlighted", () => {
-    const series: ViewSeries[] = [];
-    for (const provider of ["P1", "P2", "P3"]) {
-      for (const item of ["consult", "ticket"]) {
-        series.push({ id: `${provider}.${item}`.toLowerCase(), title: `${provider} ${item}`, facets: { provider, item }, dates: ["2024-01-01"], values: [provider === "P2" ? "200" : "100"] });
-      }
-    }
-    const view = renderView({ indicator: "x", title: "X", unit: "UYU", series, selection: { provider: "P2", item: "ticket" } });
-    expect(view.shown).toEqual(["p1.ticket", "p2.ticket", "p3.ticket"]);
-    expect(view.charts.html).toContain('data-series="p2.ticket" d="');
-    expect(view.charts.html.match(/stroke-width="3"/g)).toHaveLength(1);
-    expect(view.charts.html).toContain('<g class="bar highlight">');
+  it("knows when the next point is due: one rhythm later, or at the next publication", () => {
+    expect(nextDueOf("semiannual", [])("2025-07-01")).toBe("2026-01-01");
+    expect(nextDueOf("monthly", [])("2024-01-31")).toBe("2024-02-29");
+    const irregular = nextDueOf("irregular", ["2019-01-01", "2019-08-01", "2020-01-01"]);
+    expect(irregular("2019-01-01")).toBe("2019-08-01");
+    expect(irregular("2020-01-01")).toBeNull();
+  });
+
+  it("names a selection with the narrowest `series` parameter that means exactly it", () => {
+    const all = ["a.x.fonasa", "b.x.fonasa", "a.x.no-fonasa", "b.x.no-fonasa", "a.y.fonasa"];
+    expect(seriesParameter(["a.x.fonasa"], all)).toBe("a.x.fonasa");
+    expect(seriesParameter(["a.x.fonasa", "b.x.fonasa"], all)).toBe("*.x.fonasa");
+    expect(seriesParameter(["a.x.no-fonasa", "b.x.no-fonasa"], all)).toBe("*.x.no-fonasa");
+    // A suffix that would also match others falls back to the list.
+    expect(seriesParameter(["a.x.fonasa", "a.y.fonasa"], all)).toBe("a.x.fonasa,a.y.fonasa");
+    expect(seriesParameter([], all)).toBeNull();
+  });
+
+  it("opens a compared indicator on the declared default: its card, one line per provider, the chosen one pinned", () => {
+    const view = viewIndicator(faceted());
+    expect(view.defaults).toEqual({ provider: "P2", item: "ticket" });
+    const rendered = renderView({ lang: "es", indicator: view, selection: view.defaults, baseUrl: "https://example.test" });
+    const es = { ...rendered, card: { html: sp(rendered.card.html) }, compare: { html: sp(rendered.compare.html) } };
+    expect(es.shown).toEqual(["p1.ticket", "p2.ticket", "p3.ticket"]);
+    expect(es.chosen).toBe("p2.ticket");
+    expect(es.card.html).toContain('<data value="200">$ 200</data>');
+    expect(es.card.html).toContain("Vigente desde el 1 de enero de 2024");
+    expect(es.card.html).toContain("+$ 50 (+33,3%)");
+    // P3 charges nothing: cheaper; P1 120 < 200: P2 is third of three.
+    expect(es.card.html).toContain("Puesto 3 de 3");
+    expect(es.charts.html.match(/stroke-width="3"/g)?.length).toBe(2); // the chosen line, in each layout
+    expect(es.compare.html.indexOf('data-series="p2.ticket"')).toBeLessThan(es.compare.html.indexOf('data-series="p3.ticket"'));
+    expect(es.compare.html).toContain('<tr class="pinned" data-series="p2.ticket">');
+    expect(es.compare.html).toContain("sin costo");
+    // The data table holds the chosen sub-series only.
+    expect(es.table.html.match(/<tr/g)?.length).toBe(3);
+    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=p2.ticket&amp;format=csv");
+    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=*.ticket&amp;format=csv");
+    const en = renderView({ lang: "en", indicator: view, selection: { provider: "P1", item: "consult" }, baseUrl: "https://example.test" });
+    expect(sp(en.card.html)).toContain('<data value="120">$120</data>');
+    expect(en.card.html).toContain("In force since January 1, 2024");
+    expect(en.card.html).toContain("Consultation order");
+  });
+
+  it("shows each sub-series in force on a card, a zero as no charge, and a point's note", () => {
+    const built = indicator({ stepwise: true }, [
+      { id: "a", title: "A", points: [["2024-02-01", "0", "free since February"], ["2024-01-01", "10"]] },
+      { id: "old", title: "Old", points: [["2020-01-01", "5"]] },
+    ]);
+    const view = renderView({ lang: "en", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    expect(view.card.html.match(/<article class="card/g)).toHaveLength(1);
+    expect(view.card.html).toContain('<data value="0">no charge</data>');
+    expect(view.card.html).toContain("free since February");
+    expect(view.table.html).toContain("Note: <span lang=\"en\">free since February</span>");
+    expect(view.charts.html).toContain('class="point zero');
   });
 });

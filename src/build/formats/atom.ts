@@ -56,11 +56,11 @@ function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: b
   const total = indicator.plain.length;
   return releases(indicator).map(({ date, points }) => ({
     id: tagUri(config, `${meta.id}/${date}`),
-    title: `${withIndicator ? `${meta.title}: ` : ""}${plural(points, "point")} dated ${date}`,
+    title: `${withIndicator ? `${meta.title.en}: ` : ""}${plural(points, "point")} dated ${date}`,
     updated: dayStart(date),
-    summary: `${meta.title}: ${plural(points, "point")} dated ${date}, one in each of ${count(points)} of its ${count(total)} sub-series.`,
+    summary: `${meta.title.en}: ${plural(points, "point")} dated ${date}, one in each of ${count(points)} of its ${count(total)} sub-series.`,
     indicator: meta.id,
-    indicatorTitle: meta.title,
+    indicatorTitle: meta.title.en,
     page: indicatorPageUrl(config, meta.id),
     csv: absoluteUrl(config, csvPath(meta.id)),
   }));
@@ -117,8 +117,8 @@ export function renderIndicatorFeed(config: SiteConfig, indicator: BuiltIndicato
     config,
     {
       id: tagUri(config, meta.id),
-      title: `${meta.title} — ${config.name}`,
-      subtitle: `Data releases of ${meta.title}: one entry per publication date, newest first.`,
+      title: `${meta.title.en} — ${config.name}`,
+      subtitle: `Data releases of ${meta.title.en}: one entry per publication date, newest first.`,
       self: absoluteUrl(config, feedPath(meta.id)),
       alternate: indicatorPageUrl(config, meta.id),
       fallbackUpdated: isoDateTime(version),

@@ -10,6 +10,7 @@
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { API_BASE } from "../../core/contract.js";
+import { LANGS, type Localized } from "../../core/i18n.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { distributions, type Distribution } from "./distributions.js";
@@ -41,6 +42,8 @@ const FREQUENCIES: Readonly<Record<string, string>> = {
 
 const ref = (iri: string) => ({ "@id": iri });
 const text = (value: string) => ({ "@value": value, "@language": "en" });
+/** A label in every language of the site, each a language-tagged literal. */
+const texts = (value: Localized) => LANGS.map((lang) => ({ "@value": value[lang], "@language": lang }));
 const typed = (value: string, type: "xsd:date" | "xsd:dateTime") => ({ "@value": value, "@type": type });
 
 /** The IRI of an indicator's dataset: its page's `#dataset` (also the `@id` of the page's schema.org Dataset). */
@@ -85,10 +88,10 @@ function dataset(config: SiteConfig, indicator: BuiltIndicator, version: number)
     "@id": datasetIri(config, meta.id),
     "@type": "dcat:Dataset",
     "dct:identifier": meta.id,
-    "dct:title": text(meta.title),
-    "dct:description": text(meta.description),
+    "dct:title": texts(meta.title),
+    "dct:description": texts(meta.description),
     "dcat:keyword": keywords(indicator).map(text),
-    "dct:language": ref(`${EU}/language/ENG`),
+    "dct:language": [ref(`${EU}/language/SPA`), ref(`${EU}/language/ENG`)],
     "dct:spatial": ref(`${EU}/country/URY`),
     ...(coverage === null
       ? {}
@@ -111,7 +114,7 @@ export function renderDcatCatalog(config: SiteConfig, indicators: readonly Built
     "@type": "dcat:Catalog",
     "dct:title": text(config.name),
     "dct:description": text("Uruguayan statistical indicators as time series, free under CC BY 4.0: a JSON API and downloads."),
-    "dct:language": ref(`${EU}/language/ENG`),
+    "dct:language": [ref(`${EU}/language/SPA`), ref(`${EU}/language/ENG`)],
     "dct:license": ref(LICENSE_URL),
     "dct:publisher": publisher(config),
     "dct:modified": typed(isoDateTime(newestVersion(versions)), "xsd:dateTime"),

@@ -5,35 +5,37 @@
  * the variable measured, free access and one `DataDownload` per download.
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import type { Lang } from "../../core/i18n.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { datasetIri } from "./dcat.js";
 import { distributions } from "./distributions.js";
 import { LICENSE_URL, absoluteUrl, keywords, temporalCoverage } from "./facts.js";
 
-/** The Dataset as a JSON-LD object. */
-export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator): Record<string, unknown> {
+/** The Dataset as a JSON-LD object, its texts in `lang` (the language of the page that embeds it). */
+export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): Record<string, unknown> {
   const { meta } = indicator.source;
   const coverage = temporalCoverage(indicator);
   return {
     "@context": "https://schema.org",
     "@type": "Dataset",
     "@id": datasetIri(config, meta.id),
-    name: meta.title,
-    description: meta.description,
-    url: indicatorPageUrl(config, meta.id),
+    name: meta.title[lang],
+    description: meta.description[lang],
+    inLanguage: lang,
+    url: indicatorPageUrl(config, meta.id, lang),
     identifier: meta.id,
     keywords: keywords(indicator),
     license: LICENSE_URL,
     isAccessibleForFree: true,
     // The statistics are the source's; the service compiles and publishes them.
-    creator: { "@type": "Organization", name: meta.source.name, url: meta.source.url },
+    creator: { "@type": "Organization", name: meta.source.name[lang], url: meta.source.url },
     publisher: { "@type": "Organization", name: config.name, url: `${config.baseUrl}/` },
     isBasedOn: meta.source.url,
     spatialCoverage: { "@type": "Place", name: "Uruguay" },
     // ISO 8601 time interval, as schema.org's temporalCoverage asks.
     ...(coverage === null ? {} : { temporalCoverage: `${coverage.start}/${coverage.end}` }),
     variableMeasured: [
-      { "@type": "PropertyValue", name: "value", description: meta.title, unitText: meta.unit },
+      { "@type": "PropertyValue", name: "value", description: meta.title[lang], unitText: meta.unit },
     ],
     distribution: distributions(meta.id).map((d) => ({
       "@type": "DataDownload",
@@ -50,6 +52,6 @@ export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator): Re
  * end the element or open a comment in it (HTML §4.12.1.3, restrictions for
  * contents of script elements).
  */
-export function datasetScript(config: SiteConfig, indicator: BuiltIndicator): string {
-  return JSON.stringify(datasetJsonLd(config, indicator)).replace(/</g, "\\u003c");
+export function datasetScript(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
+  return JSON.stringify(datasetJsonLd(config, indicator, lang)).replace(/</g, "\\u003c");
 }

@@ -89,14 +89,14 @@ function writeMetadataSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, config
   const credit = attributionUrl(config, meta.id);
   const rows: [string, ExcelJS.CellValue][] = [
     ["indicator", meta.id],
-    ["title", meta.title],
-    ["description", meta.description],
+    ["title", meta.title.en],
+    ["description", meta.description.en],
     ["unit", meta.unit],
     ["rhythm", meta.rhythm],
-    ["source", link(meta.source.name, meta.source.url)],
+    ["source", link(meta.source.name.en, meta.source.url)],
     ["source URL", link(meta.source.url, meta.source.url)],
     ["licence", link(meta.license, LICENSE_URL)],
-    ...meta.notes.map((note): [string, ExcelJS.CellValue] => ["note", note]),
+    ...meta.notes.map((note): [string, ExcelJS.CellValue] => ["note", note.en]),
     ["first point", coverage?.start ?? null],
     ["last update", coverage?.end ?? null],
     ["data version", isoDateTime(version)],
@@ -135,9 +135,9 @@ export async function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, 
   workbook.lastModifiedBy = config.name;
   workbook.created = versionDate;
   workbook.modified = versionDate;
-  workbook.title = meta.title;
-  workbook.subject = meta.title;
-  workbook.description = meta.description;
+  workbook.title = meta.title.en;
+  workbook.subject = meta.title.en;
+  workbook.description = meta.description.en;
   workbook.keywords = keywords(indicator).join(", ");
   writeDataSheets(workbook, indicator, pointTable(indicator), maxRows);
   writeMetadataSheet(workbook, config, indicator, version);

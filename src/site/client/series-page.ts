@@ -1,90 +1,199 @@
 /**
- * The indicator page's script: a progressive enhancement, bundled by the build into
- * `assets/series-page.js`. The static page already shows the default charts and
- * tables; this adds the facet choice (re-rendered with the same code the build
- * uses, src/site/series-view.ts), a shareable `#provider=…` address, and the copy button
- * of the attribution snippet. It only requests files of the same site.
+ * The pages' script: a progressive enhancement, bundled by the build into
+ * `assets/series-page.js`. The static page already shows the default view; this
+ * adds the copy buttons, value and date on hover and keyboard focus in the charts,
+ * the sortable comparison table, the facet choice (re-rendered with the same code
+ * the build uses, src/site/series-view.ts) with a shareable `#provider=…` address,
+ * and drops `utm_` parameters from the address bar once the visit is counted. It
+ * only requests files of the same site.
  */
 import { decodeDataset } from "../../core/columnar.js";
-import { seriesLabels, type SeriesDeclaration } from "../../core/series-meta.js";
-import { normaliseSelection, renderView, type Selection, type ViewSeries } from "../series-view.js";
+import type { Lang, Localized } from "../../core/i18n.js";
+import { MESSAGES, type Messages } from "../messages/index.js";
+import { normaliseSelection, renderView, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "../series-view.js";
+import { enhanceChart } from "./chart-interaction.js";
 
 interface PageConfig {
+  lang: Lang;
   indicator: string;
-  title: string;
   unit: string;
+  rhythm: string;
+  stepwise: boolean;
+  compare: string | null;
+  defaults: Selection;
+  baseUrl: string;
   dataset: string;
-  catalog: string;
+  metadata: string;
+  notes: Record<string, Record<string, string>>;
 }
 
-interface Catalog {
-  indicators: { id: string; series: SeriesDeclaration[] }[];
+/** The parts of the metadata document (`/api/v1/<id>/metadata.json`) the page reads. */
+interface MetadataDocument {
+  title: Localized;
+  facets: { name: string; title: Localized; values: string[]; labels: Localized[] }[];
+  series: { id: string; title: Localized; facets: (number | null)[] }[];
 }
 
-function setupCopyButtons(): void {
+function setupCopyButtons(m: Messages): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
+    if (button.dataset.ready === "1") continue;
     const source = document.getElementById(button.dataset.copy ?? "");
     if (source === null) continue;
+    button.dataset.ready = "1";
     button.hidden = false;
+    const label = button.textContent ?? "";
     button.addEventListener("click", () => {
       void navigator.clipboard.writeText(source.textContent ?? "").then(
-        () => (button.textContent = "Copied"),
-        () => (button.textContent = "Select the text to copy"),
+        () => (button.textContent = m.copied),
+        () => (button.textContent = m.copyFailed),
       );
+      setTimeout(() => (button.textContent = label), 2500);
     });
   }
 }
 
-async function setupSelection(config: PageConfig, form: HTMLFormElement): Promise<void> {
-  const [dataset, catalog] = await Promise.all([
-    fetch(config.dataset).then(async (r) => decodeDataset(await r.arrayBuffer())),
-    fetch(config.catalog).then((r) => r.json() as Promise<Catalog>),
-  ]);
-  const labels = seriesLabels(
-    dataset.series.map((s) => s.id),
-    catalog.indicators.find((i) => i.id === config.indicator)?.series ?? [],
-  );
-  const series: ViewSeries[] = dataset.series.map((s, j) => {
-    const ranks = Array.from({ length: s.length }, (_, i) => i);
-    return { ...(labels[j] as (typeof labels)[number]), dates: ranks.map((i) => s.date(i)), values: ranks.map((i) => s.value(i)) };
+function setupCharts(): void {
+  const announce = document.getElementById("chart-announce");
+  if (announce === null) return;
+  for (const box of document.querySelectorAll<HTMLElement>(".chart-box")) {
+    const tooltip = box.querySelector<HTMLElement>(".chart-tooltip");
+    if (tooltip === null) continue;
+    for (const svg of box.querySelectorAll<SVGSVGElement>("svg.chart")) enhanceChart(svg, tooltip, announce);
+  }
+}
+
+/** Sorting the comparison table by a column; the pinned (chosen) row stays on top. */
+function setupSorting(container: HTMLElement): void {
+  container.addEventListener("click", (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>("button.sort");
+    const table = button?.closest("table");
+    if (button === null || button === undefined || table === null || table === undefined) return;
+    const column = Number(button.dataset.sort);
+    const numeric = button.dataset.numeric === "1";
+    const th = button.closest("th");
+    const ascending = th?.getAttribute("aria-sort") !== "ascending";
+    for (const other of table.querySelectorAll("thead th")) other.removeAttribute("aria-sort");
+    th?.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+    const body = table.tBodies[0];
+    if (body === undefined) return;
+    const rows = [...body.rows];
+    const key = (row: HTMLTableRowElement) => row.cells[column]?.dataset.sortValue ?? "";
+    const compare = (a: HTMLTableRowElement, b: HTMLTableRowElement) => {
+      const [x, y] = [key(a), key(b)];
+      // Rows without a value (a change from 0) go last either way.
+      if (x === "" || y === "") return x === y ? 0 : x === "" ? 1 : -1;
+      const order = numeric ? Number(x) - Number(y) : x.localeCompare(y, document.documentElement.lang);
+      return ascending ? order : -order;
+    };
+    const pinned = rows.filter((r) => r.classList.contains("pinned"));
+    const others = rows.filter((r) => !r.classList.contains("pinned")).sort(compare);
+    body.append(...pinned, ...others);
   });
-  const selects = [...form.querySelectorAll<HTMLSelectElement>("select")];
-  const targets = {
-    charts: document.getElementById("charts") as HTMLElement,
-    latest: document.getElementById("latest") as HTMLElement,
-    table: document.getElementById("data-table") as HTMLElement,
+}
+
+/** Drops `utm_*` parameters from the address bar: a link copied from it stays clean. */
+function dropTrackingParameters(): void {
+  const url = new URL(location.href);
+  const keys = [...url.searchParams.keys()].filter((k) => k.startsWith("utm_"));
+  if (keys.length === 0) return;
+  for (const key of keys) url.searchParams.delete(key);
+  history.replaceState(history.state, "", url.toString());
+}
+
+/** The indicator as the view needs it, from the dataset file and the metadata document. */
+async function loadIndicator(config: PageConfig): Promise<ViewIndicator> {
+  const [dataset, doc] = await Promise.all([
+    fetch(config.dataset).then(async (r) => decodeDataset(await r.arrayBuffer())),
+    fetch(config.metadata).then((r) => r.json() as Promise<MetadataDocument>),
+  ]);
+  const facets: ViewFacet[] = doc.facets.map((f) => ({
+    name: f.name,
+    title: f.title,
+    values: f.values.map((value, i) => ({ value, label: f.labels[i] ?? { es: value, en: value } })),
+  }));
+  const declared = new Map(doc.series.map((s) => [s.id, s]));
+  const series: ViewSeries[] = dataset.series.map((s) => {
+    const meta = declared.get(s.id);
+    const ranks = Array.from({ length: s.length }, (_, i) => i);
+    const own: Record<string, string> = {};
+    meta?.facets.forEach((index, k) => {
+      const facet = doc.facets[k];
+      if (index !== null && facet !== undefined) own[facet.name] = facet.values[index] ?? "";
+    });
+    return {
+      id: s.id,
+      title: meta?.title ?? { es: s.id, en: s.id },
+      facets: own,
+      dates: ranks.map((i) => s.date(i)),
+      values: ranks.map((i) => s.value(i)),
+      notes: config.notes[s.id] ?? {},
+    };
+  });
+  return {
+    id: config.indicator,
+    title: doc.title,
+    unit: config.unit,
+    rhythm: config.rhythm,
+    stepwise: config.stepwise,
+    facets,
+    compare: config.compare,
+    defaults: config.defaults,
+    series,
   };
+}
+
+/** The facet choice: re-renders the view, keeps the choice in the address (`#provider=…&item=…`). */
+async function setupSelection(config: PageConfig, m: Messages): Promise<void> {
+  const form = document.getElementById("selection");
+  const fromHash = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+  // The embed page has no form: it follows the address only.
+  if (!(form instanceof HTMLFormElement) && Object.keys(fromHash).length === 0) return;
+  const indicator = await loadIndicator(config);
+  const selects = form instanceof HTMLFormElement ? [...form.querySelectorAll<HTMLSelectElement>("select")] : [];
+  const targets = ["view-card", "charts", "compare", "data-table", "downloads"].map((id) => document.getElementById(id));
   const render = (selection: Selection) => {
-    const view = renderView({ indicator: config.indicator, title: config.title, unit: config.unit, series, selection });
-    targets.charts.innerHTML = view.charts.html;
-    targets.latest.innerHTML = view.latest.html;
-    targets.table.innerHTML = view.table.html;
+    const view = renderView({ lang: config.lang, indicator, selection, baseUrl: config.baseUrl });
+    const parts = [view.card, view.charts, view.compare, view.table, view.downloads];
+    targets.forEach((target, i) => {
+      if (target !== null) target.innerHTML = parts[i]?.html ?? "";
+    });
+    const embed = document.getElementById("embed-code");
+    if (embed !== null) embed.textContent = (embed.textContent ?? "").replace(/(embed\/)(#[^"]*)?"/, `$1#${new URLSearchParams(selection).toString()}"`);
+    setupCharts();
+    setupCopyButtons(m);
   };
   const current = (): Selection => Object.fromEntries(selects.map((s) => [s.name, s.value]));
 
   // A shared address (#provider=…&item=…) opens on its selection.
-  const fromHash = normaliseSelection(series, Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
-  for (const select of selects) select.value = fromHash[select.name] ?? select.value;
-  if (location.hash.length > 1) render(current());
-
-  form.addEventListener("change", () => {
-    const selection = current();
-    render(selection);
-    history.replaceState(null, "", `#${new URLSearchParams(selection).toString()}`);
-  });
-  form.addEventListener("submit", (event) => event.preventDefault());
-  form.hidden = false;
+  const chosen = normaliseSelection(indicator, fromHash);
+  for (const select of selects) select.value = chosen[select.name] ?? select.value;
+  if (Object.keys(fromHash).length > 0) render(chosen);
+  if (form instanceof HTMLFormElement) {
+    form.addEventListener("change", () => {
+      const selection = current();
+      render(selection);
+      history.replaceState(history.state, "", `#${new URLSearchParams(selection).toString()}`);
+    });
+    form.addEventListener("submit", (event) => event.preventDefault());
+    form.hidden = false;
+  }
 }
 
 function main(): void {
-  setupCopyButtons();
+  const lang = document.documentElement.lang === "en" ? "en" : "es";
+  const m = MESSAGES[lang];
+  dropTrackingParameters();
+  setupCopyButtons(m);
+  setupCharts();
+  const compare = document.getElementById("compare");
+  if (compare !== null) setupSorting(compare);
   const configElement = document.getElementById("series-config");
-  const form = document.getElementById("selection");
-  if (configElement === null || !(form instanceof HTMLFormElement)) return;
+  if (configElement === null) return;
   const config = JSON.parse(configElement.textContent ?? "{}") as PageConfig;
-  setupSelection(config, form).catch((error: unknown) => {
+  if (config.compare === null) return;
+  setupSelection(config, m).catch((error: unknown) => {
     const note = document.getElementById("selection-status");
-    if (note !== null) note.textContent = "The selection could not be loaded; the default chart is shown.";
+    if (note !== null) note.textContent = m.selectionFailed;
     console.warn(error);
   });
 }
