@@ -249,9 +249,9 @@ function figure(ctx: Context, input: FigureInput): SafeHtml {
   const gapList =
     gaps.length === 0
       ? ""
-      : html`<div class="gaps"><p>${m.gapsIntro}</p><ul>${gaps.map(
+      : html`<details class="gaps"><summary>${m.gapsSummary(gaps.length)}</summary><p>${m.gapsIntro}</p><ul>${gaps.map(
           (g) => html`<li>${input.gapLabels.size > 1 ? `${input.gapLabels.get(g.series) ?? g.series}: ` : ""}${m.gapBetween(f.shortDate(g.after), f.shortDate(g.before))}</li>`,
-        )}</ul></div>`;
+        )}</ul></details>`;
   return html`<figure class="chart-figure" id="${ctx.prefix}figure-${input.key}">
 <figcaption>${input.caption}</figcaption>
 <div class="chart-box"><div class="chart-wide">${wide.svg}</div><div class="chart-narrow">${narrow.svg}</div><div class="chart-tooltip" hidden></div></div>
@@ -447,7 +447,8 @@ function comparedView(ctx: Context, compare: string): View {
 function plainView(ctx: Context): View {
   const { m, lang, input, f } = ctx;
   const { indicator } = input;
-  const inForce = indicator.series.filter((s) => s.dates[0] === ctx.end);
+  // Largest first (the monthly wage before the hourly one), as the charts are grouped.
+  const inForce = magnitudeGroups(indicator.series.filter((s) => s.dates[0] === ctx.end)).flat();
   const card = html`<div class="cards">${inForce.map((s) => cardOf(ctx, s, label(s.title, lang), ""))}</div>`;
   const groups = magnitudeGroups(indicator.series);
   const figures = groups.map((group, g) => {
@@ -455,7 +456,8 @@ function plainView(ctx: Context): View {
     return figure(ctx, {
       key: String(g + 1),
       series: group.map((s) => ({ id: s.id, label: label(s.title, lang), points: chartPoints(ctx, s) })),
-      caption: titles.join(" · "),
+      // The legend names every line; the caption, the one in force (or the newest).
+      caption: label((group.find((s) => s.dates[0] === ctx.end) ?? group[0] ?? { title: indicator.title }).title, lang),
       title: `${label(indicator.title, lang)}: ${titles.join("; ")}`,
       description: group
         .map((s) => m.seriesSummary(label(s.title, lang), s.dates.length, f.shortDate(s.dates.at(-1) as string), f.shortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))

@@ -1,19 +1,27 @@
 /**
  * The site in a real browser: Debian's Chromium driven by playwright-core against
- * `wrangler pages dev`. Screenshots of every page at desktop and phone width are
- * saved under test-artifacts/screenshots/ for a person to look at.
+ * `wrangler pages dev`, in Spanish and English. Screenshots of every page at desktop
+ * and phone width are saved under test-artifacts/screenshots/ for a person to look at.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "../helpers.js";
 import { freePort } from "./pages-dev.js";
 
 const SHOTS = join(ROOT, "test-artifacts/screenshots");
 const IDS = ["domestic-worker-wages", "health-insurance-prices"] as const;
+const LANGS = ["es", "en"] as const;
+const prefix = (lang: string) => (lang === "es" ? "" : `/${lang}`);
+/** Every page of the site: home, indicator pages and embed pages, in both languages. */
+const PAGES = LANGS.flatMap((lang) => [
+  `${prefix(lang)}/`,
+  ...IDS.flatMap((id) => [`${prefix(lang)}/series/${id}/`, `${prefix(lang)}/series/${id}/embed/`]),
+]);
+const CASMU = "casmu.consult-general-medicine.fonasa";
 
 /** The default build with a usage limit no test reaches (test/e2e/global-setup.ts). */
 const server = { url: inject("system").urls.main };
@@ -24,9 +32,13 @@ let otherUrl: string;
 beforeAll(async () => {
   const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-chromium.sh")], { encoding: "utf8" });
   expect(ensured.status, ensured.stderr).toBe(0);
-  // Another origin: a page that calls the API from elsewhere, as a dashboard would.
+  // Another origin: a page that calls the API, or frames a chart, from elsewhere.
   const port = await freePort();
-  otherOrigin = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>elsewhere</title>"));
+  otherOrigin = createServer((req, res) => {
+    const embed = new URL(req.url ?? "/", "http://x").searchParams.get("embed");
+    const body = embed === null ? "" : `<iframe src="${server.url}${embed}" title="chart" width="720" height="560"></iframe>`;
+    res.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html><title>elsewhere</title>${body}`);
+  });
   await new Promise<void>((done) => otherOrigin.listen(port, "127.0.0.1", done));
   otherUrl = `http://127.0.0.1:${port}/`;
   browser = await chromium.launch({
@@ -40,14 +52,6 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((done) => otherOrigin?.close(done));
 });
-
-/** How many health insurance sub-series (one per provider) data/ declares for an item and regime. */
-function providersWith(item: string, regime: string): number {
-  const meta = JSON.parse(readFileSync(join(ROOT, "data/health-insurance-prices/indicator.json"), "utf8")) as {
-    series: { facets: { item: string; regime: string } }[];
-  };
-  return meta.series.filter((s) => s.facets.item === item && s.facets.regime === regime).length;
-}
 
 /** A page that records console errors, failed requests and any request leaving the site. */
 async function openPage(width: number, height: number) {
@@ -66,74 +70,229 @@ async function openPage(width: number, height: number) {
   return { page, problems };
 }
 
-const lineIds = (page: Page) => page.locator("#charts path.series-line").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-series")));
+/** Opens a path and waits until the page script has finished what it loads. */
+async function visit(page: Page, path: string): Promise<void> {
+  await page.goto(`${server.url}${path}`);
+  if (/\/series\/health-insurance-prices\/$/.test(path)) await page.locator("#selection").waitFor({ state: "visible" });
+}
 
-describe("the site in Chromium", () => {
-  it("leads from the home page to each indicator page, with visible charts, one line per shown sub-series", async () => {
-    const { page, problems } = await openPage(1280, 900);
-    for (const id of IDS) {
-      await page.goto(`${server.url}/`);
-      expect(await page.locator("h1").textContent()).toContain("Open Series UY");
-      await page.locator(`a[href="/series/${id}/"]`).first().click();
-      await page.waitForURL(`**/series/${id}/`);
-      const chart = page.locator("#charts svg.chart").first();
-      expect(await chart.isVisible()).toBe(true);
-      const box = await chart.boundingBox();
-      expect(box?.width).toBeGreaterThan(300);
-      const lines = await lineIds(page);
-      const latestRows = await page.locator("#latest tbody tr").count();
-      expect(lines.length).toBeGreaterThan(0);
-      expect(new Set(lines).size).toBe(lines.length);
-      // Every shown sub-series has its line, and its row in the latest values.
-      expect(lines.length).toBe(latestRows);
-      // Each line is really drawn: a path with at least one segment, inside the chart.
-      for (const d of await page.locator("#charts path.series-line").evaluateAll((ps) => ps.map((p) => p.getAttribute("d") ?? ""))) {
-        expect(d).toMatch(/^M[\d.]+ [\d.]+/);
+/** The newest point of one sub-series, from the API. */
+async function newest(id: string, series: string): Promise<{ date: string; value: number }> {
+  const body = (await (await fetch(`${server.url}/api/v1/${id}?series=${series}&limit=1`)).json()) as { data: { date: string; value: number }[] };
+  return body.data[0] as { date: string; value: number };
+}
+
+/** Reads a displayed amount back, by the page's locale: "$ 31.178" / "$31,178.50" → 31178 / 31178.5; "sin costo"/"no charge" → 0. */
+function parseShown(text: string, lang: string): number {
+  if (/sin costo|no charge/.test(text)) return 0;
+  const digits = text.replace(/[^\d.,-]/g, "");
+  return Number(lang === "es" ? digits.replace(/\./g, "").replace(",", ".") : digits.replace(/,/g, ""));
+}
+
+/** Every `<data value>` in `scope` with its shown text. */
+const shownValues = (page: Page | Frame, scope: string) =>
+  page.locator(`${scope} data[value]`).evaluateAll((nodes) => nodes.map((n) => ({ value: n.getAttribute("value") ?? "", text: n.textContent ?? "" })));
+
+/** SVG texts outside their SVG's box, in the visible charts (a geometric check, not a screenshot diff). */
+const textsOutside = (page: Page | Frame) =>
+  page.evaluate(() => {
+    const out: string[] = [];
+    let checked = 0;
+    for (const svg of document.querySelectorAll<SVGSVGElement>("svg.chart")) {
+      if (svg.getClientRects().length === 0) continue; // the other layout, not rendered
+      const box = svg.getBoundingClientRect();
+      for (const text of svg.querySelectorAll("text")) {
+        const r = text.getBoundingClientRect();
+        checked++;
+        if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+          out.push(`${svg.dataset.layout ?? ""} "${text.textContent ?? ""}" ${Math.round(r.left)}..${Math.round(r.right)} in ${Math.round(box.left)}..${Math.round(box.right)}`);
+        }
       }
-      if (id === "domestic-worker-wages") expect(lines.length).toBe(6);
-      if (id === "health-insurance-prices") expect(lines.length).toBe(providersWith("orden consulta urgencia centralizada", "FONASA"));
+    }
+    return { out, checked };
+  });
+
+describe("the site in Chromium, in Spanish and English", () => {
+  it("names its language on every page and links its translation (hreflang pairs and a visible switch)", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    for (const path of PAGES) {
+      await page.goto(`${server.url}${path}`);
+      const lang = path.startsWith("/en/") ? "en" : "es";
+      const other = lang === "es" ? "en" : "es";
+      expect(await page.locator("html").getAttribute("lang"), path).toBe(lang);
+      const pairs = await page.locator('link[rel="alternate"][hreflang]').evaluateAll((links) =>
+        links.map((l): [string, string] => [l.getAttribute("hreflang") ?? "", new URL(l.getAttribute("href") ?? "").pathname]),
+      );
+      const alternates: Record<string, string> = Object.fromEntries(pairs);
+      const self = new URL(page.url()).pathname;
+      expect(alternates[lang], path).toBe(self);
+      expect(alternates["x-default"], path).toBe(alternates.es);
+      const translation = alternates[other] ?? "";
+      expect(translation, path).toBe(self.startsWith("/en/") ? self.slice(3) : `/en${self}`);
+      expect(new URL((await page.locator('link[rel="canonical"]').getAttribute("href")) ?? "").pathname).toBe(self);
+      if (!path.includes("/embed/")) {
+        // The visible switch leads to the translation, whose own alternates point back.
+        await page.locator(`a.lang-switch[hreflang="${other}"]`).click();
+        await page.waitForURL(`**${translation}`);
+        expect(await page.locator("html").getAttribute("lang")).toBe(other);
+        const back = await page.locator(`link[rel="alternate"][hreflang="${lang}"]`).getAttribute("href");
+        expect(new URL(back ?? "").pathname).toBe(self);
+      }
     }
     expect(problems).toEqual([]);
     await page.close();
   });
 
-  it("lets the visitor choose provider, item and regime, and the chart follows", async () => {
+  it("shows the value in force first: each card equals the newest data point, formatted for the page's locale", async () => {
     const { page, problems } = await openPage(1280, 900);
-    await page.goto(`${server.url}/series/health-insurance-prices/`);
-    await page.locator("#selection").waitFor({ state: "visible" });
-    const before = await lineIds(page);
-    const title = () => page.locator("#charts svg.chart title").first().textContent();
-    const titleBefore = await title();
+    for (const lang of LANGS) {
+      await visit(page, `${prefix(lang)}/series/domestic-worker-wages/`);
+      for (const series of ["monthly", "hourly"]) {
+        const point = await newest("domestic-worker-wages", series);
+        const card = page.locator(`#view-card article[data-series="${series}"]`);
+        const shown = await card.locator(".card-value data").textContent();
+        expect(Number(await card.locator(".card-value data").getAttribute("value"))).toBe(point.value);
+        expect(parseShown(shown ?? "", lang)).toBe(point.value);
+        const since = (await card.locator(".card-since").textContent()) ?? "";
+        expect(since).toContain(lang === "es" ? "1 de enero de 2026" : "January 1, 2026");
+      }
+      // 31178: "$ 31.178" in Spanish, "$31,178" in English; 164 per hour, never rounded.
+      const monthly = (await page.locator('#view-card article[data-series="monthly"] .card-value').textContent())?.replace(/\s/g, " ");
+      expect(monthly).toBe(lang === "es" ? "$ 31.178" : "$31,178");
 
+      await visit(page, `${prefix(lang)}/series/health-insurance-prices/`);
+      const casmu = await newest("health-insurance-prices", CASMU);
+      expect(Number(await page.locator("#view-card .card-value data").getAttribute("value"))).toBe(casmu.value);
+      expect(parseShown((await page.locator("#view-card .card-value data").textContent()) ?? "", lang)).toBe(casmu.value);
+      expect(await page.locator("#view-card .card-rank").textContent()).toMatch(lang === "es" ? /Puesto \d+ de \d+/ : /Number \d+ of \d+/);
+      // The default view is general medicine, FONASA, as indicator.json declares.
+      expect(await page.locator('select[name="item"]').inputValue()).toBe("orden consulta medicina general");
+      expect(await page.locator('select[name="regime"]').inputValue()).toBe("FONASA");
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("prints every number of the tables and cards as the data says, in each locale", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    const csv = await (await fetch(`${server.url}/api/v1/domestic-worker-wages/data.csv`)).text();
+    const published = new Set(csv.trim().split("\n").slice(1).map((line) => Number(line.split(",")[2])));
+    for (const lang of LANGS) {
+      for (const id of IDS) {
+        await visit(page, `${prefix(lang)}/series/${id}/`);
+        const values = await shownValues(page, "main");
+        expect(values.length).toBeGreaterThan(10);
+        for (const { value, text } of values) {
+          // Shown with at most two decimals, as the source gives them.
+          expect(parseShown(text, lang), `${text} for ${value}`).toBeCloseTo(Number(value), 2);
+          if (id === "domestic-worker-wages") expect(published.has(Number(value)), value).toBe(true);
+        }
+        // The separators of the locale: a comma is never a thousands separator in Spanish.
+        const texts = values.map((v) => v.text).join(" ");
+        if (lang === "es") expect(texts).not.toMatch(/\d,\d{3}\b/);
+        else expect(texts).not.toMatch(/\d\.\d{3}\b/);
+      }
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("draws the domestic minimum wage as steps, marks noted points and lists the gaps", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    await visit(page, "/series/domestic-worker-wages/");
+    const paths = await page.locator("#charts .chart-wide path.series-line").evaluateAll((ps) => ps.map((p) => p.getAttribute("d") ?? ""));
+    expect(paths.length).toBeGreaterThan(0);
+    for (const d of paths) {
+      // Moves, horizontal and vertical lines only: a value holds until the next one.
+      expect(d).toMatch(/^(?:[MHV]-?[\d.]+(?: -?[\d.]+)?)+$/);
+      expect(d).not.toMatch(/[LCQ]/);
+    }
+    expect(paths.join("").match(/V/g)?.length ?? 0).toBeGreaterThan(10);
+    // The 2025-01 point carries a note in the data: marked, its note in the chart and the table.
+    expect(await page.locator("#charts .chart-wide circle.point.noted").count()).toBe(2);
+    expect(await page.locator("#data-table tr.noted").count()).toBe(2);
+    // Missing adjustments are gaps, listed.
+    expect(await page.locator("#charts details.gaps li").count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("tells value and date on hover and on keyboard focus", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    await visit(page, "/series/domestic-worker-wages/");
+    const svg = page.locator("#charts .chart-wide svg.chart").first();
+    const tooltip = page.locator("#charts .chart-tooltip").first();
+    await svg.focus();
+    await page.keyboard.press("End");
+    await expect.poll(() => tooltip.isVisible()).toBe(true);
+    expect(await tooltip.textContent()).toContain("$ 31.178".replace(" ", "\u00a0"));
+    expect(await tooltip.textContent()).toContain("1 de enero de 2026");
+    await page.keyboard.press("ArrowLeft");
+    expect(await tooltip.textContent()).toContain("30.232");
+    expect(await page.locator("#chart-announce").textContent()).toContain("30.232");
+    // Hover: the point under the pointer.
+    const point = page.locator('#charts .chart-wide circle.point[data-date="2025-01-01"]').first();
+    const box = await point.boundingBox();
+    await page.mouse.move((box?.x ?? 0) + 2, (box?.y ?? 0) + 2);
+    await expect.poll(async () => (await tooltip.textContent()) ?? "").toContain("29.400");
+    expect(await tooltip.textContent()).toContain("In force by June 2025");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("lets the visitor choose provider, item and regime: card, chart, comparison, table and downloads follow", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    await visit(page, "/series/health-insurance-prices/");
+    const highlighted = () => page.locator('#charts .chart-wide path.series-line[stroke-width="3"]').getAttribute("data-series");
+    expect(await highlighted()).toBe(CASMU);
     await page.selectOption('select[name="item"]', "ticket medicamentos general");
-    const afterItem = await lineIds(page);
-    expect(afterItem, JSON.stringify(afterItem.slice(0, 3))).toHaveLength(providersWith("ticket medicamentos general", "FONASA"));
-    expect(afterItem.filter((id) => !id?.includes(".medicine-general."))).toEqual([]);
-    expect(afterItem).not.toEqual(before);
-    expect(await title()).not.toBe(titleBefore);
-
     await page.selectOption('select[name="regime"]', "NO FONASA");
-    expect((await lineIds(page)).every((id) => id?.endsWith(".no-fonasa"))).toBe(true);
-
-    await page.selectOption('select[name="provider"]', "CASMU");
-    const highlighted = await page.locator('#charts path.series-line[stroke-width="3"]').getAttribute("data-series");
-    expect(highlighted).toBe("casmu.medicine-general.no-fonasa");
-    expect(await page.locator("#figure-compare .bar.highlight text").first().textContent()).toBe("CASMU");
+    await page.selectOption('select[name="provider"]', "Asociación Española");
+    const chosen = "asociacion-espanola.medicine-general.no-fonasa";
+    expect(await highlighted()).toBe(chosen);
+    const point = await newest("health-insurance-prices", chosen);
+    expect(Number(await page.locator("#view-card .card-value data").getAttribute("value"))).toBe(point.value);
+    expect(await page.locator("#compare tr.pinned").getAttribute("data-series")).toBe(chosen);
+    expect((await page.locator("#compare tbody tr").first().getAttribute("data-series")) ?? "").toBe(chosen);
+    // The data table is the chosen sub-series: as many rows as the API has points.
+    const all = (await (await fetch(`${server.url}/api/v1/health-insurance-prices?series=${chosen}`)).json()) as { data: unknown[] };
+    expect(await page.locator("#data-table tbody tr").count()).toBe(all.data.length);
+    expect(await page.locator("#downloads").textContent()).toContain(`series=${chosen}&format=csv`);
+    expect(await page.locator('#downloads a[href*="series=*.medicine-general.no-fonasa&format=csv"]').count()).toBe(1);
     // The choice is in the address, so it can be shared.
-    expect(new URL(page.url()).hash).toContain("provider=CASMU");
+    expect(new URL(page.url()).hash).toContain("provider=Asociaci");
     const shared = await browser.newPage();
     await shared.goto(page.url());
     await shared.locator("#selection").waitFor({ state: "visible" });
-    expect(await shared.locator('select[name="provider"]').inputValue()).toBe("CASMU");
+    expect(await shared.locator('select[name="provider"]').inputValue()).toBe("Asociación Española");
+    expect(await shared.locator('#charts .chart-wide path.series-line[stroke-width="3"]').getAttribute("data-series")).toBe(chosen);
     await shared.close();
     expect(problems).toEqual([]);
     await page.close();
   });
 
-  it("offers the attribution link with the three utm_ parameters", async () => {
+  it("sorts the comparison by any column, the chosen provider pinned on top", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    await visit(page, "/series/health-insurance-prices/");
+    const order = () => page.locator("#compare tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-series")));
+    const latest = () =>
+      page.locator("#compare tbody tr:not(.pinned) td:nth-child(3)").evaluateAll((cells) => cells.map((c) => Number((c as HTMLElement).dataset.sortValue)));
+    await page.locator('#compare button.sort[data-sort="2"]').click(); // ascending → descending
+    const descending = await latest();
+    expect(descending).toEqual([...descending].sort((a, b) => b - a));
+    expect((await order())[0]).toBe(CASMU);
+    await page.locator('#compare button.sort[data-sort="0"]').click();
+    expect(await page.locator('#compare th[aria-sort="ascending"]').count()).toBe(1);
+    expect((await order())[0]).toBe(CASMU);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("offers the attribution link with the three utm_ parameters, and drops them from the address bar", async () => {
     const { page, problems } = await openPage(1280, 900);
     for (const id of IDS) {
-      await page.goto(`${server.url}/series/${id}/`);
+      await page.goto(`${server.url}/series/${id}/?utm_source=api&utm_medium=attribution&utm_campaign=backlinks`);
+      await expect.poll(() => new URL(page.url()).search).toBe("");
       const snippet = await page.locator("#attribution-snippet").textContent();
       const href = /href="([^"]+)"/.exec(snippet ?? "")?.[1]?.replace(/&amp;/g, "&") ?? "";
       const url = new URL(href);
@@ -158,7 +317,6 @@ describe("the site in Chromium", () => {
     expect(result.etag).toMatch(/^"/);
     expect(result.points).toBe(6); // limit=1: the newest point of each of the 6 sub-series
     expect(result.attribution).toContain("utm_campaign=backlinks");
-    // A conditional request from another origin (a preflighted header) works as well.
     const conditional = await page.evaluate(
       async ([api, etag]) => (await fetch(`${api}/api/v1/domestic-worker-wages?limit=1`, { headers: { "If-None-Match": etag as string } })).status,
       [server.url, result.etag],
@@ -167,11 +325,30 @@ describe("the site in Chromium", () => {
     await page.close();
   });
 
-  it("passes the axe-core accessibility rules (WCAG 2.1 A and AA) on every page", async () => {
+  it("shows the embed page's chart and attribution inside an iframe on another origin, following a shared selection", async () => {
     const { page, problems } = await openPage(1280, 900);
-    for (const path of ["/", ...IDS.map((id) => `/series/${id}/`)]) {
-      await page.goto(`${server.url}${path}`);
-      if (path.includes("health")) await page.locator("#selection").waitFor({ state: "visible" });
+    for (const [embed, chosen] of [
+      ["/series/domestic-worker-wages/embed/", null],
+      [`/en/series/health-insurance-prices/embed/#provider=CASMU&item=ticket+medicamentos+general&regime=FONASA`, "casmu.medicine-general.fonasa"],
+    ] as const) {
+      await page.goto(`${otherUrl}?embed=${encodeURIComponent(embed)}`);
+      const frame = page.frameLocator("iframe");
+      await frame.locator("svg.chart").first().waitFor({ state: "visible" });
+      if (chosen !== null) await expect.poll(() => frame.locator('path.series-line[stroke-width="3"]').first().getAttribute("data-series")).toBe(chosen);
+      const credit = frame.locator(".embed-credit a");
+      expect(await credit.getAttribute("href")).toContain("utm_source=api");
+      expect(await credit.getAttribute("href")).toContain(embed.replace(/embed\/.*$/, "").replace(/^\/en/, ""));
+      const inner = page.frames().find((f) => f.url().startsWith(server.url)) as Frame;
+      expect((await textsOutside(inner)).out).toEqual([]);
+    }
+    expect(problems.filter((p) => !p.startsWith("left the site"))).toEqual([]);
+    await page.close();
+  });
+
+  it("passes the axe-core accessibility rules (WCAG 2.1 A and AA) on every page in both languages", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    for (const path of [...PAGES, "/no-such-page"]) {
+      await visit(page, path);
       await page.addScriptTag({ path: join(ROOT, "node_modules/axe-core/axe.min.js") });
       const violations = await page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
@@ -180,22 +357,32 @@ describe("the site in Chromium", () => {
       });
       expect(violations, path).toEqual([]);
     }
-    expect(problems).toEqual([]);
+    // The 404 page's own status is expected (as the response and as Chromium's console line).
+    const expected = [`404: ${server.url}/no-such-page`, "console: Failed to load resource: the server responded with a status of 404 (Not Found)"];
+    expect(problems.filter((p) => !expected.includes(p))).toEqual([]);
     await page.close();
   });
 
-  it("renders every page at desktop and phone width without errors (screenshots saved)", async () => {
+  it("fits phones and desktops: no SVG text outside its SVG, chart in the first screen, dates on one line (screenshots saved)", async () => {
     for (const [name, width, height] of [
       ["desktop", 1280, 900],
       ["phone", 390, 844],
     ] as const) {
       const { page, problems } = await openPage(width, height);
-      for (const path of ["/", ...IDS.map((id) => `/series/${id}/`)]) {
-        await page.goto(`${server.url}${path}`);
-        if (path.includes("health")) await page.locator("#selection").waitFor({ state: "visible" });
+      for (const path of PAGES) {
+        await visit(page, path);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
-        const slug = path === "/" ? "home" : path.split("/")[2];
+        const { out, checked } = await textsOutside(page);
+        expect(out, `${path} at ${width}px`).toEqual([]);
+        if (path.includes("/series/")) {
+          expect(checked, path).toBeGreaterThan(5);
+          const top = await page.locator("#charts svg.chart").evaluateAll((svgs) => Math.min(...svgs.filter((s) => s.getClientRects().length > 0).map((s) => s.getBoundingClientRect().top)));
+          expect(top, `${path}: the chart starts at ${top}px`).toBeLessThan(height);
+          const wrapped = await page.locator("td.date time").evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1 || t.getBoundingClientRect().height > 30).length);
+          expect(wrapped, path).toBe(0);
+        }
+        const slug = path === "/" ? "home-es" : path.replace(/^\/|\/$/g, "").replace(/\//g, "_");
         await page.screenshot({ path: join(SHOTS, `${slug}-${name}.png`), fullPage: true });
       }
       expect(problems).toEqual([]);
