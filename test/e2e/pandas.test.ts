@@ -36,3 +36,42 @@ describe("pandas", () => {
     expect(read.rows).toEqual(expected);
   });
 });
+
+/** The code of a snippet the indicator page offers, its addresses pointed at the local server. */
+async function snippet(key: string): Promise<string> {
+  const server = inject("system").urls.main;
+  const page = await (await fetch(`${server}/series/health-insurance-prices/`)).text();
+  const code = new RegExp(`<code id="snippet-${key}">([^<]*)</code>`).exec(page)?.[1] ?? "";
+  const text = code.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return text.replaceAll("https://open-series-uy.pages.dev", server);
+}
+
+describe("the code snippets of the indicator page, run as offered", () => {
+  const expected = () =>
+    (refs.get("health-insurance-prices") as RefIndicator).points.filter((p) => p.series === "casmu.consult-general-medicine.fonasa").map((p) => Number(p.raw));
+
+  it("Python (pandas): the default selection's 16 prices, dates parsed", async () => {
+    const code = await snippet("python");
+    expect(code).toContain("pd.read_csv(");
+    const program = `${code}\nimport json\nprint(json.dumps({'n': len(df), 'dtype': str(df['date'].dtype), 'values': sorted(float(v) for v in df['value'])}))`;
+    const run = spawnSync("/usr/bin/python3", ["-c", program], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const read = JSON.parse(run.stdout) as { n: number; dtype: string; values: number[] };
+    expect(read.n).toBe(16);
+    expect(read.dtype).toMatch(/^datetime64/);
+    expect(read.values).toEqual(expected().sort((a, b) => a - b));
+  });
+
+  it("JavaScript (fetch): data and meta of the same selection", async () => {
+    const code = await snippet("js");
+    expect(code).toContain("await fetch(");
+    // The snippet is top-level-await code, as in a module or a browser console.
+    type Answer = { data: { value: number }[]; meta: { total: number } };
+    const AsyncFunction = (Object.getPrototypeOf(async () => {
+      await Promise.resolve();
+    }) as { constructor: new (body: string) => () => Promise<Answer> }).constructor;
+    const { data, meta } = await new AsyncFunction(`${code}\nreturn { data, meta };`)();
+    expect(meta.total).toBe(16);
+    expect(data.map((p) => p.value).sort((a, b) => a - b)).toEqual(expected().sort((a, b) => a - b));
+  });
+});

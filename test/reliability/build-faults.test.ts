@@ -15,15 +15,15 @@ import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 const EPOCH = { SOURCE_DATE_EPOCH: "1700000000" };
 const META = JSON.stringify({
   id: "tiny",
-  title: "Tiny",
-  description: "Fixture.",
+  title: { es: "Mínimo", en: "Tiny" },
+  description: { es: "Ejemplo.", en: "Fixture." },
   unit: "UYU",
   rhythm: "monthly",
   license: "CC-BY-4.0",
-  source: { name: "Fixture", url: "https://example.test/" },
+  source: { name: { es: "Ejemplo", en: "Fixture" }, url: "https://example.test/" },
   series: [
-    { id: "a", title: "A" },
-    { id: "b", title: "B" },
+    { id: "a", title: { es: "A", en: "A" } },
+    { id: "b", title: { es: "B", en: "B" } },
   ],
 });
 
