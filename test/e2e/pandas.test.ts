@@ -1,6 +1,7 @@
 /**
- * A real analysis client: Debian's pandas reads one health insurance sub-series as
- * CSV straight from the API served by workerd, in one `pd.read_csv(url)` call.
+ * Real analysis clients: Debian's pandas reads one health insurance sub-series as
+ * CSV straight from the API served by workerd, in one `pd.read_csv(url)` call; the
+ * indicator page's snippets (pandas, R, fetch) run as offered.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -61,6 +62,19 @@ describe("the code snippets of the indicator page, run as offered", () => {
     expect(read.dtype).toMatch(/^datetime64/);
     expect(read.values).toEqual(expected().sort((a, b) => a - b));
   });
+
+  it("R (read.csv): the same 16 prices, dates as Date", async () => {
+    const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-r.sh")], { encoding: "utf8" });
+    expect(ensured.status, ensured.stderr).toBe(0);
+    const code = await snippet("r");
+    expect(code).toContain("read.csv(");
+    const program = `${code}\ncat(nrow(df), class(df$date), sprintf("%.15g", sort(df$value)), sep = "\\n")`;
+    const run = spawnSync("Rscript", ["-e", program], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const [rows, type, ...values] = run.stdout.trim().split("\n");
+    expect([rows, type]).toEqual(["16", "Date"]);
+    expect(values.map(Number)).toEqual(expected().sort((a, b) => a - b));
+  }, 300_000);
 
   it("JavaScript (fetch): data and meta of the same selection", async () => {
     const code = await snippet("js");
