@@ -73,8 +73,8 @@ ${LANGS.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${url(
 <meta property="og:site_name" content="${config.name}">
 <meta property="og:title" content="${page.title}">
 <meta property="og:description" content="${page.description}">
-<meta property="og:url" content="${url(page.lang)}">
-<meta property="og:locale" content="${OG_LOCALES[page.lang]}">
+${page.canonical === false ? "" : html`<meta property="og:url" content="${url(page.lang)}">
+`}<meta property="og:locale" content="${OG_LOCALES[page.lang]}">
 ${LANGS.filter((l) => l !== page.lang).map((l) => html`<meta property="og:locale:alternate" content="${OG_LOCALES[l]}">
 `)}<meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${page.title}">
