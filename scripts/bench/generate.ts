@@ -50,19 +50,24 @@ export async function generateIndicator(dataDir: string, points: number, shape: 
   await mkdir(dir, { recursive: true });
   const random = prng(seed);
   const { series, dates } = layout(points, shape);
+  const same = (text: string) => ({ es: text, en: text });
+  const facets = series.map((_, i) => ({ provider: `Provider ${Math.floor(i / 42)}`, item: `Item ${(i >> 1) % 21}`, regime: `R${i % 2}` }));
+  const declared = (name: "provider" | "item" | "regime") => ({
+    title: same(name),
+    values: Object.fromEntries([...new Set(facets.map((f) => f[name]))].map((v) => [v, v])),
+  });
   const meta = {
     id,
-    title: `Synthetic ${shape} indicator of ${points} points`,
-    description: "Generated for the benchmarks.",
+    title: same(`Synthetic ${shape} indicator of ${points} points`),
+    description: same("Generated for the benchmarks."),
     unit: "UYU",
     rhythm: shape === "few-long" ? "daily" : "semiannual",
     license: "CC-BY-4.0",
-    source: { name: "Benchmark generator", url: "https://example.test/" },
+    source: { name: same("Benchmark generator"), url: "https://example.test/" },
     notes: [],
+    ...(shape === "many-short" ? { facets: { provider: declared("provider"), item: declared("item"), regime: declared("regime") } } : {}),
     series: series.map((s, i) =>
-      shape === "many-short"
-        ? { id: s, title: `Series ${s}`, facets: { provider: `Provider ${Math.floor(i / 42)}`, item: `Item ${(i >> 1) % 21}`, regime: `R${i % 2}` } }
-        : { id: s, title: `Series ${s}` },
+      shape === "many-short" ? { id: s, title: same(`Series ${s}`), facets: facets[i] } : { id: s, title: same(`Series ${s}`) },
     ),
   };
   await writeFile(join(dir, "indicator.json"), JSON.stringify(meta, null, 1));

@@ -2,6 +2,7 @@
  * `api/v1/openapi.json`: an OpenAPI 3.1 description of the API, generated from the
  * indicators the build publishes so the list of ids can never drift from the data.
  */
+import { RHYTHMS } from "../source/metadata.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { ApiError, asApiError, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
 import { parseQuery } from "../api/query.js";
@@ -281,7 +282,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
             title: { $ref: "#/components/schemas/Localized" },
             description: { $ref: "#/components/schemas/Localized" },
             unit: { type: "string" },
-            rhythm: { type: "string", enum: ["monthly", "quarterly", "semiannual", "annual", "irregular"] },
+            rhythm: { type: "string", enum: [...RHYTHMS] },
             stepwise: { type: "boolean", description: "True when a value holds until the next one (a price list, a legal minimum)." },
             license: { type: "string" },
             source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },

@@ -19,7 +19,7 @@
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText, type Gap } from "./chart.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
-import { addMonths } from "../core/dates.js";
+import { addMonths, dateOfDay, dayNumber } from "../core/dates.js";
 import { html, raw, type SafeHtml } from "../core/html.js";
 import type { Lang, Localized } from "../core/i18n.js";
 import { byCodeUnits } from "../core/order.js";
@@ -126,6 +126,7 @@ export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
 }
 
 const RHYTHM_MONTHS: Readonly<Record<string, number>> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
+const RHYTHM_DAYS: Readonly<Record<string, number>> = { daily: 1, weekly: 7 };
 
 /** Every date that has a point, ascending: the indicator's publications. */
 export function releases(series: readonly ViewSeries[]): string[] {
@@ -139,6 +140,8 @@ export function releases(series: readonly ViewSeries[]): string[] {
 export function nextDueOf(rhythm: string, published: readonly string[]): (date: string) => string | null {
   const months = RHYTHM_MONTHS[rhythm];
   if (months !== undefined) return (date) => addMonths(date, months);
+  const days = RHYTHM_DAYS[rhythm];
+  if (days !== undefined) return (date) => dateOfDay(dayNumber(date) + days);
   return (date) => published.find((d) => d > date) ?? null;
 }
 

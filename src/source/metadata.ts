@@ -37,7 +37,7 @@ const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name l
  * sub-series' next point is due one rhythm after the previous one; for irregular
  * indicators, at the indicator's next publication (a later point is a gap).
  */
-export const RHYTHMS = ["monthly", "quarterly", "semiannual", "annual", "irregular"] as const;
+export const RHYTHMS = ["daily", "weekly", "monthly", "quarterly", "semiannual", "annual", "irregular"] as const;
 export type Rhythm = (typeof RHYTHMS)[number];
 
 /** A sub-series: its title is required unless the indicator declares `seriesTitle` (`templated`). */

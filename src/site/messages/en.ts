@@ -21,7 +21,7 @@ export const en = {
     "Uruguayan statistical indicators as time series: free to use under CC BY 4.0, as charts, downloads and a cached JSON and CSV API, with every point citing the publication it comes from.",
   indicatorLine: (latest: string, series: string, rhythm: string) => `Latest publication: ${latest} · ${series} sub-series · ${rhythm}`,
   noData: "no data",
-  rhythms: { monthly: "monthly", quarterly: "quarterly", semiannual: "every six months", annual: "yearly", irregular: "irregular publications" } as Record<string, string>,
+  rhythms: { daily: "daily", weekly: "weekly", monthly: "monthly", quarterly: "quarterly", semiannual: "every six months", annual: "yearly", irregular: "irregular publications" } as Record<string, string>,
   apiHeading: "Using the API",
   apiExamplesLatest: "The latest values of every sub-series, the first 10 points per sub-series since 2020, and the next page:",
   apiExamplesSeries: "One sub-series, or those a pattern names (`*` matches any run of characters), and the same answer as CSV:",

@@ -17,7 +17,7 @@ export const es: Messages = {
     "Indicadores estadísticos de Uruguay como series de tiempo: de uso libre bajo CC BY 4.0, en gráficas, descargas y una API JSON y CSV en caché, y cada dato cita la publicación de la que viene.",
   indicatorLine: (latest: string, series: string, rhythm: string) => `Última publicación: ${latest} · ${series} subseries · ${rhythm}`,
   noData: "sin datos",
-  rhythms: { monthly: "mensual", quarterly: "trimestral", semiannual: "semestral", annual: "anual", irregular: "publicaciones irregulares" },
+  rhythms: { daily: "diaria", weekly: "semanal", monthly: "mensual", quarterly: "trimestral", semiannual: "semestral", annual: "anual", irregular: "publicaciones irregulares" },
   apiHeading: "Usar la API",
   apiExamplesLatest: "El último valor de cada subserie, los primeros 10 datos de cada subserie desde 2020 y la página siguiente:",
   apiExamplesSeries: "Una subserie, o las que nombra un patrón (`*` equivale a cualquier tramo de caracteres), y la misma respuesta en CSV:",
