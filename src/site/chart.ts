@@ -88,6 +88,8 @@ export interface ChartOptions {
   readonly nextDue: (date: string) => string | null;
   /** The newest date of the whole indicator: a series whose newest point is on this date is "in force" and its step reaches the right edge. */
   readonly end: string;
+  /** False to draw no point markers (a chart of thousands of points: the page would be megabytes of circles). Default true. */
+  readonly markers?: boolean;
 }
 
 /** A missing stretch of a series: the dates of the points on either side. */
@@ -289,6 +291,7 @@ export function lineChart(options: ChartOptions): Chart {
 
   const anyHighlight = series.some(({ s }) => s.highlight === true);
   const marked = (s: ChartSeries): boolean => !anyHighlight || s.highlight === true;
+  const withMarkers = options.markers !== false;
   // Muted lines first, so the highlighted ones are drawn on top.
   const order = [...series].sort((a, b) => Number(marked(a.s)) - Number(marked(b.s)) || a.index - b.index);
   const lines: SafeHtml[] = [];
@@ -339,6 +342,7 @@ export function lineChart(options: ChartOptions): Chart {
       for (const dot of pen.isolated) lines.push(html`<circle class="dot" data-series="${s.id}" cx="${r1(dot.x)}" cy="${r1(dot.y)}" r="2" fill="${MUTED}"/>`);
       continue;
     }
+    if (!withMarkers) continue;
     for (const p of points) {
       const zero = p.value === 0;
       const note = p.note ?? "";

@@ -109,6 +109,13 @@ export function defaultSelection(facets: readonly ViewFacet[], declared: Readonl
 
 /** Most rows of the data table; the CSV download has every point. */
 export const MAX_TABLE_ROWS = 1_000;
+/** Most points drawn per line: longer sub-series are thinned evenly (newest and oldest kept); a chart is 720 units wide. */
+export const MAX_LINE_POINTS = 500;
+/** Most lines in one chart, and most cards: an indicator of thousands of sub-series shows the first ones, and says so. */
+export const MAX_LINES = 40;
+export const MAX_CARDS = 6;
+/** Charts with more points than this get no point markers (each is a focusable, titled circle). */
+export const MAX_MARKED_POINTS = 2_000;
 
 /** Groups sub-series whose typical values are within a factor of 20 of each other. */
 export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
@@ -217,11 +224,31 @@ function chartText(ctx: Context): ChartText {
   };
 }
 
+/** The ranks of the points drawn: every one, or for a long sub-series an even selection with the newest and oldest. */
+function drawnRanks(n: number): number[] {
+  if (n <= MAX_LINE_POINTS) return Array.from({ length: n }, (_, i) => i);
+  const step = (n - 1) / (MAX_LINE_POINTS - 1);
+  return Array.from({ length: MAX_LINE_POINTS }, (_, k) => Math.round(k * step));
+}
+
 function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
-  return s.dates.map((date, i) => {
+  return drawnRanks(s.dates.length).map((i) => {
+    const date = s.dates[i] as string;
     const value = s.values[i] as string;
     return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.date(date), note: s.notes[date] ?? null };
   });
+}
+
+/** The gaps of a sub-series, from all its points (a thinned line cannot tell them). */
+export function gapsOf(s: ViewSeries, nextDue: (date: string) => string | null): Gap[] {
+  const gaps: Gap[] = [];
+  for (let i = s.dates.length - 1; i > 0; i--) {
+    const after = s.dates[i] as string;
+    const before = s.dates[i - 1] as string;
+    const due = nextDue(after);
+    if (due !== null && before > due) gaps.push({ series: s.id, after, before });
+  }
+  return gaps;
 }
 
 interface FigureInput {
@@ -233,22 +260,31 @@ interface FigureInput {
   readonly legend: SafeHtml;
   /** Labels of the sub-series whose gaps are listed (by id). */
   readonly gapLabels: ReadonlyMap<string, string>;
+  /** The drawn sub-series with all their points, by id. */
+  readonly full: ReadonlyMap<string, ViewSeries>;
 }
 
 function figure(ctx: Context, input: FigureInput): SafeHtml {
   const { m, f } = ctx;
+  const thinned = input.series.some((c) => c.points.length < (input.full.get(c.id)?.dates.length ?? 0));
+  const drawn = input.series.reduce((n, c) => n + c.points.length, 0);
   const options = {
     series: input.series,
     title: input.title,
     description: input.description,
     shape: ctx.input.indicator.stepwise ? ("step" as const) : ("line" as const),
     text: chartText(ctx),
-    nextDue: ctx.nextDue,
+    // Between thinned points every step would look like a gap: gaps are drawn only when every point is.
+    nextDue: thinned ? () => null : ctx.nextDue,
     end: ctx.end,
+    markers: drawn <= MAX_MARKED_POINTS,
   };
   const wide = lineChart({ ...options, layout: "wide", idPrefix: `${ctx.prefix}${input.key}-w` });
   const narrow = lineChart({ ...options, layout: "narrow", idPrefix: `${ctx.prefix}${input.key}-n` });
-  const gaps: Gap[] = wide.gaps.filter((g) => input.gapLabels.has(g.series));
+  const gaps: Gap[] = [...input.gapLabels.keys()].flatMap((id) => {
+    const s = input.full.get(id);
+    return s === undefined ? [] : gapsOf(s, ctx.nextDue);
+  });
   const gapList =
     gaps.length === 0
       ? ""
@@ -410,7 +446,7 @@ function comparedView(ctx: Context, compare: string): View {
       : cardOf(ctx, chosen, chosenLabel, context, rank);
 
   // The chosen line first: it takes the palette's first colour.
-  const ordered = chosen === null ? shown : [chosen, ...shown.filter((s) => s !== chosen)];
+  const ordered = (chosen === null ? shown : [chosen, ...shown.filter((s) => s !== chosen)]).slice(0, MAX_LINES);
   const chartSeries: ChartSeries[] = ordered.map((s) => ({
     id: s.id,
     label: valueLabel(indicator, compare, s.facets[compare], lang),
@@ -429,6 +465,7 @@ function comparedView(ctx: Context, compare: string): View {
       { label: m.otherValues, color: "#b8b8b8" },
     ]),
     gapLabels: new Map(chosen === null ? [] : [[chosen.id, chosenLabel]]),
+    full: new Map(ordered.map((s) => [s.id, s])),
   });
   const all = indicator.series.map((s) => s.id);
   const choices = [
@@ -451,9 +488,12 @@ function plainView(ctx: Context): View {
   const { m, lang, input, f } = ctx;
   const { indicator } = input;
   // Largest first (the monthly wage before the hourly one), as the charts are grouped.
-  const inForce = magnitudeGroups(indicator.series.filter((s) => s.dates[0] === ctx.end)).flat();
-  const card = html`<div class="cards">${inForce.map((s) => cardOf(ctx, s, label(s.title, lang), ""))}</div>`;
-  const groups = magnitudeGroups(indicator.series);
+  const current = indicator.series.filter((s) => s.dates[0] === ctx.end);
+  const inForce = magnitudeGroups(current.slice(0, MAX_LINES)).flat();
+  const more = (shown: number, total: number) => (shown < total ? html`<p class="note">${m.firstOf(f.number(shown), f.number(total))}</p>` : "");
+  const card = html`<div class="cards">${inForce.slice(0, MAX_CARDS).map((s) => cardOf(ctx, s, label(s.title, lang), ""))}</div>${more(Math.min(MAX_CARDS, current.length), current.length)}`;
+  const drawable = indicator.series.filter((s) => s.dates.length > 0);
+  const groups = magnitudeGroups(drawable.slice(0, MAX_LINES));
   const figures = groups.map((group, g) => {
     const titles = group.map((s) => label(s.title, lang));
     return figure(ctx, {
@@ -467,13 +507,15 @@ function plainView(ctx: Context): View {
         .join(" "),
       legend: legend(group.map((s, i) => ({ label: label(s.title, lang), color: seriesColor(i) }))),
       gapLabels: new Map(group.map((s) => [s.id, label(s.title, lang)])),
+      full: new Map(group.map((s) => [s.id, s])),
     });
   });
   return {
     card,
-    charts: html`${figures}`,
+    charts: html`${figures}${more(Math.min(MAX_LINES, drawable.length), drawable.length)}`,
     compare: html``,
-    table: dataTable(ctx, indicator.series, true, label(indicator.title, lang)),
+    // The table holds the points of the drawn sub-series (all of them, unless there are more than MAX_LINES).
+    table: dataTable(ctx, drawable.slice(0, MAX_LINES), true, label(indicator.title, lang)),
     downloads: downloads(ctx, [{ label: m.downloadAll, series: null }]),
     shown: groups.flat().map((s) => s.id),
     chosen: null,

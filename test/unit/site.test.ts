@@ -253,3 +253,36 @@ describe("series view", () => {
     expect(view.charts.html).toContain('class="point zero');
   });
 });
+
+describe("series view of large indicators", () => {
+  const daily = (id: string, n: number, skip = -1): ViewSeries => {
+    const dates: string[] = [];
+    for (let i = n - 1; i >= 0; i--) if (i !== skip) dates.push(new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10));
+    return { id, title: both(id), facets: {}, dates, values: dates.map((_, i) => String(100 + i)), notes: {} };
+  };
+  const view = (series: ViewSeries[]) =>
+    renderView({
+      lang: "en",
+      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, facets: [], compare: null, defaults: {}, series },
+      selection: {},
+      baseUrl: "https://example.test",
+    });
+
+  it("thins a long line, draws no markers, and still lists the gaps of every point", () => {
+    // Five lines of 500 drawn points: over MAX_MARKED_POINTS.
+    const v = view([daily("long", 2_000, 700), ...["b", "c", "d", "e"].map((id) => daily(id, 2_000))]);
+    const d = /class="series-line" data-series="long" d="([^"]+)"/.exec(v.charts.html)?.[1] ?? "";
+    expect(d.split("M")).toHaveLength(2); // one sub-path: thinned points are not gaps
+    expect(v.charts.html).not.toContain('<circle class="point');
+    expect(v.charts.html).toContain("1 period without data");
+    expect(v.charts.html.length).toBeLessThan(400_000);
+  });
+
+  it("draws at most MAX_LINES sub-series, shows at most MAX_CARDS cards, and says so", () => {
+    const v = view(Array.from({ length: 100 }, (_, i) => daily(`s${String(i).padStart(3, "0")}`, 3)));
+    expect(v.shown).toHaveLength(40);
+    expect(v.card.html.match(/<article class="card/g)).toHaveLength(6);
+    expect(v.card.html).toContain("The first 6 of 100 sub-series");
+    expect(v.charts.html).toContain("The first 40 of 100 sub-series");
+  });
+});

@@ -82,6 +82,7 @@ export const en = {
   inForceSince: (date: string) => `In force since ${date}`,
   lastPublished: (date: string, latest: string) => `Latest published value: ${date} (not in the publication of ${latest})`,
   noteLabel: "Note",
+  firstOf: (shown: string, total: string) => `The first ${shown} of ${total} sub-series; the downloads and the API have them all.`,
   gapsSummary: (n: number) => `${n} period${n === 1 ? "" : "s"} without data`,
   gapsIntro: "Periods without data (a missing adjustment or publication is not filled in):",
   gapBetween: (after: string, before: string) => `between ${after} and ${before}`,

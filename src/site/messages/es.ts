@@ -77,6 +77,7 @@ export const es: Messages = {
   inForceSince: (date: string) => `Vigente desde el ${date}`,
   lastPublished: (date: string, latest: string) => `Último valor publicado: ${date} (no figura en la publicación del ${latest})`,
   noteLabel: "Nota",
+  firstOf: (shown: string, total: string) => `Las primeras ${shown} de ${total} subseries; las descargas y la API las tienen todas.`,
   gapsSummary: (n: number) => `${n} ${n === 1 ? "período" : "períodos"} sin datos`,
   gapsIntro: "Períodos sin datos (un ajuste o una publicación que falta no se completa):",
   gapBetween: (after: string, before: string) => `entre ${after} y ${before}`,
