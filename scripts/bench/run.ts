@@ -9,7 +9,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { buildScaling, runBuild, type BuildRun } from "./build-scaling.js";
+import type * as Generate from "./generate.js";
 import type { Shape } from "./generate.js";
 import { functionCpu, loadHandler, syntheticRuns, type FunctionRun, type Handler } from "./function-cpu.js";
 import { httpThroughRuntime } from "./http.js";
@@ -57,14 +59,20 @@ if (only === undefined || only === "build" || only === "function") {
     if (compare !== undefined) {
       const root = worktree(compare);
       before = await loadHandler(root, compare);
+      // The compared revision reads its own indicator.json format: the same points (same generator
+      // seed), written by its own generator, and its own data folder (data v2 in either format).
+      const then = (await import(pathToFileURL(join(root, "scripts/bench/generate.ts")).href)) as typeof Generate;
       // The compared revision knows neither --no-base nor --no-series-files: build with its defaults, or fewer limits.
       for (const run of runs.filter((r) => r.ok)) {
+        const data = mkdtempSync(join(tmpdir(), "bench-data-before-"));
+        await then.generateIndicator(data, run.points, run.shape);
         const out = join(mkdtempSync(join(tmpdir(), "bench-before-")), "dist");
         const limits = run.extra.includes("--limits") ? ["--limits", "100,500,1000,5000"] : [];
-        const built = runBuildCompat(run.data, out, limits, root);
+        const built = runBuildCompat(data, out, limits, root);
+        rmSync(data, { recursive: true, force: true });
         if (built) compared.set(run, out);
       }
-      realBefore = runBuildCompat(join(ROOT, "data"), join(mkdtempSync(join(tmpdir(), "bench-real-before-")), "dist"), [], root);
+      realBefore = runBuildCompat(join(root, "data"), join(mkdtempSync(join(tmpdir(), "bench-real-before-")), "dist"), [], root);
     }
     const real: FunctionRun = { name: "real data", points: 22_960, out: buildReal(ROOT), ...(realBefore === undefined ? {} : { compareOut: realBefore }) };
     console.log(await functionCpu([real, ...syntheticRuns(runs, compared)], after, before, quick ? 50 : 200));
