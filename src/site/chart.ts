@@ -99,6 +99,17 @@ export interface Gap {
   readonly before: string;
 }
 
+/** The gaps of one series: consecutive points (`dates` ascending) farther apart than `nextDue` allows. */
+export function gapsBetween(series: string, dates: readonly string[], nextDue: (date: string) => string | null): Gap[] {
+  const gaps: Gap[] = [];
+  for (let k = 0; k + 1 < dates.length; k++) {
+    const [after, before] = [dates[k] as string, dates[k + 1] as string];
+    const due = nextDue(after);
+    if (due !== null && before > due) gaps.push({ series, after, before });
+  }
+  return gaps;
+}
+
 /** Output of {@link lineChart}. */
 export interface Chart {
   readonly svg: SafeHtml;
@@ -219,14 +230,7 @@ export function lineChart(options: ChartOptions): Chart {
     points: s.points.filter((p) => Number.isFinite(p.value)).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
   }));
 
-  const gaps: Gap[] = [];
-  for (const { s, points } of series) {
-    for (let k = 0; k + 1 < points.length; k++) {
-      const [p, q] = [points[k] as ChartPoint, points[k + 1] as ChartPoint];
-      const due = options.nextDue(p.date);
-      if (due !== null && q.date > due) gaps.push({ series: s.id, after: p.date, before: q.date });
-    }
-  }
+  const gaps = series.flatMap(({ s, points }) => gapsBetween(s.id, points.map((p) => p.date), options.nextDue));
 
   // Loops, not Math.max(...array): a long series would overflow the call stack.
   let x0 = Infinity;

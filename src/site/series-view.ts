@@ -16,7 +16,7 @@
  * that hold until the next one, gaps where a point is missing, zero as "no charge",
  * notes marked.
  */
-import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText, type Gap } from "./chart.js";
+import { gapsBetween, lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText, type Gap } from "./chart.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { addMonths, dateOfDay, dayNumber } from "../core/dates.js";
@@ -157,10 +157,6 @@ export function inForceRank(s: ViewSeries, date: string): number {
   return s.dates.findIndex((d) => d <= date);
 }
 
-function label(l: Localized, lang: Lang): string {
-  return l[lang];
-}
-
 interface Context {
   readonly lang: Lang;
   readonly m: Messages;
@@ -239,18 +235,6 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   });
 }
 
-/** The gaps of a sub-series, from all its points (a thinned line cannot tell them). */
-export function gapsOf(s: ViewSeries, nextDue: (date: string) => string | null): Gap[] {
-  const gaps: Gap[] = [];
-  for (let i = s.dates.length - 1; i > 0; i--) {
-    const after = s.dates[i] as string;
-    const before = s.dates[i - 1] as string;
-    const due = nextDue(after);
-    if (due !== null && before > due) gaps.push({ series: s.id, after, before });
-  }
-  return gaps;
-}
-
 interface FigureInput {
   readonly key: string;
   readonly series: readonly ChartSeries[];
@@ -282,8 +266,9 @@ function figure(ctx: Context, input: FigureInput): SafeHtml {
   const wide = lineChart({ ...options, layout: "wide", idPrefix: `${ctx.prefix}${input.key}-w` });
   const narrow = lineChart({ ...options, layout: "narrow", idPrefix: `${ctx.prefix}${input.key}-n` });
   const gaps: Gap[] = [...input.gapLabels.keys()].flatMap((id) => {
+    // From all the points (a thinned line cannot tell them); the dates are newest first.
     const s = input.full.get(id);
-    return s === undefined ? [] : gapsOf(s, ctx.nextDue);
+    return s === undefined ? [] : gapsBetween(s.id, [...s.dates].reverse(), ctx.nextDue);
   });
   const gapList =
     gaps.length === 0
@@ -305,12 +290,17 @@ function legend(items: readonly { label: string; color: string; highlight?: bool
   )}</ul>`;
 }
 
+/** A facet's title in the page's language (its name when undeclared). */
+function facetTitle(indicator: ViewIndicator, name: string, lang: Lang): string {
+  return indicator.facets.find((f) => f.name === name)?.title[lang] ?? name;
+}
+
 /** The labels of a facet value in the page's language. */
 function valueLabel(indicator: ViewIndicator, name: string, value: string | undefined, lang: Lang): string {
   if (value === undefined) return "";
   const facet = indicator.facets.find((f) => f.name === name);
   const found = facet?.values.find((v) => v.value === value);
-  return found === undefined ? value : label(found.label, lang);
+  return found === undefined ? value : found.label[lang];
 }
 
 /**
@@ -381,7 +371,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
 <thead><tr><th scope="col">${m.date}</th>${withSeries ? html`<th scope="col">${m.subSeries}</th>` : ""}<th scope="col" class="num">${m.value}</th></tr></thead>
 <tbody>${shown.map(
     (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.shortDate(r.date)}</time></td>${
-      withSeries ? html`<td>${label(r.s.title, lang)}</td>` : ""
+      withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
       r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: <span lang="en">${r.note}</span></span>`
     }</td></tr>`,
@@ -392,7 +382,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
 /** The sortable comparison across the compared facet, the chosen value pinned on top. */
 function compareTable(ctx: Context, shown: readonly ViewSeries[], compare: string, chosenId: string | null, context: string): SafeHtml {
   const { m, f, lang, input } = ctx;
-  const facetTitle = label(input.indicator.facets.find((x) => x.name === compare)?.title ?? { es: compare, en: compare }, lang);
+  const title = facetTitle(input.indicator, compare, lang);
   const rows = shown
     .filter((s) => s.dates.length > 0)
     .map((s) => {
@@ -407,17 +397,19 @@ function compareTable(ctx: Context, shown: readonly ViewSeries[], compare: strin
   const others = rows.filter((r) => r.s.id !== chosenId);
   const cell = (value: string, date: string) =>
     html`<td class="num" data-sort-value="${value}"><data value="${value}">${valueText(ctx, value)}</data><small>${f.shortDate(date)}</small></td>`;
-  const row = (r: (typeof rows)[number], isPinned: boolean) =>
-    html`<tr${raw(isPinned ? ' class="pinned"' : "")} data-series="${r.s.id}"><th scope="row" data-sort-value="${valueLabel(input.indicator, compare, r.s.facets[compare], lang)}">${valueLabel(input.indicator, compare, r.s.facets[compare], lang)}${
+  const row = (r: (typeof rows)[number], isPinned: boolean) => {
+    const name = valueLabel(input.indicator, compare, r.s.facets[compare], lang);
+    return html`<tr${raw(isPinned ? ' class="pinned"' : "")} data-series="${r.s.id}"><th scope="row" data-sort-value="${name}">${name}${
       isPinned ? html` <span class="pin">${m.chosen}</span>` : ""
     }${r.lastDate === ctx.end ? "" : html` <small class="ended">${m.notInLatest}</small>`}</th>${cell(r.first, r.firstDate)}${cell(r.last, r.lastDate)}<td class="num" data-sort-value="${
       r.change === null ? "" : String(r.change)
     }">${r.change === null ? "—" : html`${f.change(r.first, r.last)}<small>${f.percent(r.first, r.last) ?? ""}</small>`}</td></tr>`;
+  };
   const sortButton = (key: string, text: string, numeric: boolean) =>
     html`<button type="button" class="sort" data-sort="${key}" data-numeric="${numeric ? "1" : "0"}">${text}<span class="sort-mark" aria-hidden="true"></span></button>`;
   return html`<table class="compare" id="${ctx.prefix}compare-table">
 <caption>${m.compareCaption(context, f.number(rows.length))}</caption>
-<thead><tr><th scope="col">${sortButton("0", facetTitle, false)}</th><th scope="col" class="num">${sortButton("1", m.firstPrice, true)}</th><th scope="col" class="num" aria-sort="ascending">${sortButton("2", m.latestPrice, true)}</th><th scope="col" class="num">${sortButton("3", m.nominalChange, true)}</th></tr></thead>
+<thead><tr><th scope="col">${sortButton("0", title, false)}</th><th scope="col" class="num">${sortButton("1", m.firstPrice, true)}</th><th scope="col" class="num" aria-sort="ascending">${sortButton("2", m.latestPrice, true)}</th><th scope="col" class="num">${sortButton("3", m.nominalChange, true)}</th></tr></thead>
 <tbody>${pinned.map((r) => row(r, true))}${others.map((r) => row(r, false))}</tbody>
 </table>`;
 }
@@ -453,13 +445,13 @@ function comparedView(ctx: Context, compare: string): View {
     points: chartPoints(ctx, s),
     highlight: s === chosen,
   }));
-  const facetTitle = label(indicator.facets.find((f) => f.name === compare)?.title ?? { es: compare, en: compare }, lang);
+  const title = facetTitle(indicator, compare, lang);
   const charts = figure(ctx, {
     key: "main",
     series: chartSeries,
     caption: m.compareChartCaption(context, chosenLabel),
-    title: `${label(indicator.title, lang)}: ${context}`,
-    description: m.compareChartDescription(shown.length, facetTitle, chosenLabel),
+    title: `${indicator.title[lang]}: ${context}`,
+    description: m.compareChartDescription(shown.length, title, chosenLabel),
     legend: legend([
       { label: chosenLabel, color: seriesColor(0), highlight: true },
       { label: m.otherValues, color: "#b8b8b8" },
@@ -491,22 +483,22 @@ function plainView(ctx: Context): View {
   const current = indicator.series.filter((s) => s.dates[0] === ctx.end);
   const inForce = magnitudeGroups(current.slice(0, MAX_LINES)).flat();
   const more = (shown: number, total: number) => (shown < total ? html`<p class="note">${m.firstOf(f.number(shown), f.number(total))}</p>` : "");
-  const card = html`<div class="cards">${inForce.slice(0, MAX_CARDS).map((s) => cardOf(ctx, s, label(s.title, lang), ""))}</div>${more(Math.min(MAX_CARDS, current.length), current.length)}`;
+  const card = html`<div class="cards">${inForce.slice(0, MAX_CARDS).map((s) => cardOf(ctx, s, s.title[lang], ""))}</div>${more(Math.min(MAX_CARDS, current.length), current.length)}`;
   const drawable = indicator.series.filter((s) => s.dates.length > 0);
   const groups = magnitudeGroups(drawable.slice(0, MAX_LINES));
   const figures = groups.map((group, g) => {
-    const titles = group.map((s) => label(s.title, lang));
+    const titles = group.map((s) => s.title[lang]);
     return figure(ctx, {
       key: String(g + 1),
-      series: group.map((s) => ({ id: s.id, label: label(s.title, lang), points: chartPoints(ctx, s) })),
+      series: group.map((s) => ({ id: s.id, label: s.title[lang], points: chartPoints(ctx, s) })),
       // The legend names every line; the caption, the one in force (or the newest).
-      caption: label((group.find((s) => s.dates[0] === ctx.end) ?? group[0] ?? { title: indicator.title }).title, lang),
-      title: `${label(indicator.title, lang)}: ${titles.join("; ")}`,
+      caption: (group.find((s) => s.dates[0] === ctx.end) ?? group[0] ?? { title: indicator.title }).title[lang],
+      title: `${indicator.title[lang]}: ${titles.join("; ")}`,
       description: group
-        .map((s) => m.seriesSummary(label(s.title, lang), s.dates.length, f.shortDate(s.dates.at(-1) as string), f.shortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
+        .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.shortDate(s.dates.at(-1) as string), f.shortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
         .join(" "),
-      legend: legend(group.map((s, i) => ({ label: label(s.title, lang), color: seriesColor(i) }))),
-      gapLabels: new Map(group.map((s) => [s.id, label(s.title, lang)])),
+      legend: legend(group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i) }))),
+      gapLabels: new Map(group.map((s) => [s.id, s.title[lang]])),
       full: new Map(group.map((s) => [s.id, s])),
     });
   });
@@ -515,7 +507,7 @@ function plainView(ctx: Context): View {
     charts: html`${figures}${more(Math.min(MAX_LINES, drawable.length), drawable.length)}`,
     compare: html``,
     // The table holds the points of the drawn sub-series (all of them, unless there are more than MAX_LINES).
-    table: dataTable(ctx, drawable.slice(0, MAX_LINES), true, label(indicator.title, lang)),
+    table: dataTable(ctx, drawable.slice(0, MAX_LINES), true, indicator.title[lang]),
     downloads: downloads(ctx, [{ label: m.downloadAll, series: null }]),
     shown: groups.flat().map((s) => s.id),
     chosen: null,

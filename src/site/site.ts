@@ -10,7 +10,7 @@
 import type { BuiltIndicator } from "../build/dataset.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { html, raw, type SafeHtml } from "../core/html.js";
-import { LANGS, type Lang, type Localized } from "../core/i18n.js";
+import { LANGS, type Lang } from "../core/i18n.js";
 import { LIMIT } from "../core/contract.js";
 import {
   CATALOG_PATH,
@@ -191,8 +191,18 @@ export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSerie
   return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {} }));
 }
 
-/** What the view needs of an indicator. */
+const views = new WeakMap<BuiltIndicator, ViewIndicator>();
+
+/** What the view needs of an indicator; made once per indicator for its four pages (two languages, page and embed). */
 export function viewIndicator(indicator: BuiltIndicator): ViewIndicator {
+  const made = views.get(indicator);
+  if (made !== undefined) return made;
+  const view = makeViewIndicator(indicator);
+  views.set(indicator, view);
+  return view;
+}
+
+function makeViewIndicator(indicator: BuiltIndicator): ViewIndicator {
   const { meta } = indicator.source;
   const series = viewSeries(indicator);
   return {
@@ -251,15 +261,13 @@ function glossary(meta: BuiltIndicator["source"]["meta"], lang: Lang, m: Message
 </section>`;
 }
 
-const text = (l: Localized, lang: Lang) => l[lang];
-
 /** What an indicator's page and its embed page share: the default view rendered, and the head's basics. */
 function indicatorParts(config: SiteConfig, indicator: BuiltIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
   const { meta } = indicator.source;
   const view = viewIndicator(indicator);
   const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl });
-  const title = text(meta.title, lang);
-  const head = { lang, title: `${title} — ${config.name}`, description: text(meta.description, lang), paths: pathsOf((l) => path(meta.id, l)), script: true };
+  const title = meta.title[lang];
+  const head = { lang, title: `${title} — ${config.name}`, description: meta.description[lang], paths: pathsOf((l) => path(meta.id, l)), script: true };
   return { m: MESSAGES[lang], meta, view, rendered, title, head };
 }
 
@@ -316,16 +324,16 @@ ${
 </section>
 ${glossary(meta, lang, m)}
 <section aria-labelledby="h-about"><h2 id="h-about">${m.aboutHeading}</h2>
-<p>${text(meta.description, lang)}</p>
+<p>${meta.description[lang]}</p>
 <dl class="facts">
-<div class="wide"><dt>${m.source}</dt><dd><a href="${meta.source.url}">${text(meta.source.name, lang)}</a></dd></div>
+<div class="wide"><dt>${m.source}</dt><dd><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
 <div><dt>${m.unit}</dt><dd>${meta.unit}</dd></div>
 <div><dt>${m.rhythm}</dt><dd>${m.rhythms[meta.rhythm] ?? meta.rhythm}</dd></div>
 <div><dt>${m.lastUpdate}</dt><dd>${dataset.lastUpdated === null ? m.noData : f.date(dataset.lastUpdated)}</dd></div>
 <div><dt>${m.subSeriesCount}</dt><dd>${f.number(dataset.series.length)}</dd></div>
 <div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
 </dl>
-${meta.notes.length === 0 ? "" : html`<h3>${m.notes}</h3><ul>${meta.notes.map((n) => html`<li>${text(n, lang)}</li>`)}</ul>`}
+${meta.notes.length === 0 ? "" : html`<h3>${m.notes}</h3><ul>${meta.notes.map((n) => html`<li>${n[lang]}</li>`)}</ul>`}
 <p class="note">${m.precisionNote}</p>
 </section>
 <section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
@@ -362,7 +370,7 @@ ${head(config, page)}</head>
 ${rendered.charts}
 </div>
 <p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
-<p class="embed-credit">${m.source}: ${text(meta.source.name, lang)}. ${raw(attributionAnchor(config, meta.id))} (CC BY 4.0)</p>
+<p class="embed-credit">${m.source}: ${meta.source.name[lang]}. ${raw(attributionAnchor(config, meta.id))} (CC BY 4.0)</p>
 </main>
 ${pageConfig(config, lang, view)}
 </body>

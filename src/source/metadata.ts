@@ -70,6 +70,9 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
   series: z.array(seriesSchema(templated)).min(1, "declare at least one sub-series"),
 });
 
+/** A `{facet}` placeholder of `seriesTitle`. */
+const PLACEHOLDER = /\{([^}]*)\}/g;
+
 type RawIndicator = z.infer<ReturnType<typeof indicatorSchema>>;
 
 /** A facet with its values in declaration order. */
@@ -121,7 +124,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     values: Object.entries(f.values).map(([value, label]) => ({ value, label })),
   }));
   const labelOf = (name: string, value: string) => facets.find((f) => f.name === name)?.values.find((v) => v.value === value)?.label;
-  const placeholders = LANGS.flatMap((lang) => [...(raw.seriesTitle?.[lang] ?? "").matchAll(/\{([^}]*)\}/g)].map((m) => m[1] ?? ""));
+  const placeholders = LANGS.flatMap((lang) => [...(raw.seriesTitle?.[lang] ?? "").matchAll(PLACEHOLDER)].map((m) => m[1] ?? ""));
   for (const name of new Set(placeholders)) {
     if (!facets.some((f) => f.name === name)) issue("seriesTitle", `{${name}} names no facet of this file's "facets"`);
   }
@@ -137,7 +140,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     if (title === undefined && raw.seriesTitle !== undefined) {
       const template = raw.seriesTitle;
       title = Object.fromEntries(
-        LANGS.map((lang) => [lang, template[lang].replace(/\{([^}]*)\}/g, (_, name: string) => labelOf(name, own[name] ?? "")?.[lang] ?? `{${name}}`)]),
+        LANGS.map((lang) => [lang, template[lang].replace(PLACEHOLDER, (_, name: string) => labelOf(name, own[name] ?? "")?.[lang] ?? `{${name}}`)]),
       ) as Localized;
       for (const name of new Set(placeholders)) if (own[name] === undefined) issue(`series.${i}.facets`, `has no "${name}", which seriesTitle needs`);
     }
