@@ -65,6 +65,11 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
   seriesTitle: localized.optional(),
   /** The site's view: the facet compared across (one line per value) and the selection it opens on. */
   view: z.strictObject({ compare: facetName.optional(), default: z.record(facetName, text).default({}) }).default({ default: {} }),
+  /**
+   * The importer `npm run import` turns this indicator's publications with (registered by
+   * name in src/source/importers.ts); absent when points are added by hand.
+   */
+  importer: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected an importer name like `atuservicio-prices`").optional(),
   /** Terms the indicator's page explains. */
   glossary: z.array(z.strictObject({ term: localized, definition: localized })).default([]),
   series: z.array(seriesSchema(templated)).min(1, "declare at least one sub-series"),
@@ -163,6 +168,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     notes: raw.notes,
     view: raw.view,
     glossary: raw.glossary,
+    importer: raw.importer,
     facets,
     series,
   };
