@@ -1,6 +1,6 @@
 /**
  * The API as one portable `fetch(request, env)`: web-standard `Request`/`Response`
- * only, so the same code runs in workerd (functions/api/[[path]].ts hands every
+ * only, so the same code runs in workerd (functions/api/_middleware.ts hands every
  * `/api/*` request to it) and in Node tests and benchmarks.
  *
  * Every request passes the policy first: CORS and preflight, the method check,
