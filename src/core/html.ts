@@ -18,9 +18,20 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
-/** HTML that is already safe: the only thing `html` inserts without escaping. */
+/** Wraps markup as `SafeHtml`: module-private, so `raw()` is the one way round escaping. */
+let trusted!: (markup: string) => SafeHtml;
+
+/**
+ * HTML that is already safe: the only thing `html` inserts without escaping. Its
+ * constructor is private: such a value comes from `html`, `jsonScript` or `raw()`.
+ */
 export class SafeHtml {
-  constructor(readonly html: string) {}
+  static {
+    trusted = (markup) => new SafeHtml(markup);
+  }
+
+  private constructor(readonly html: string) {}
+
   toString(): string {
     return this.html;
   }
@@ -28,7 +39,17 @@ export class SafeHtml {
 
 /** Marks trusted markup as safe. Use only for markup the code itself produced. */
 export function raw(markup: string): SafeHtml {
-  return new SafeHtml(markup);
+  return trusted(markup);
+}
+
+/**
+ * `value` as JSON text for a `<script>` element (`application/json`,
+ * `application/ld+json`): every `<` written `\u003c` (the same string to a JSON
+ * parser), so no value can end the element or open a comment in it (HTML
+ * §4.12.1.3, restrictions for contents of script elements).
+ */
+export function jsonScript(value: unknown): SafeHtml {
+  return trusted(JSON.stringify(value).replace(/</g, "\\u003c"));
 }
 
 type Interpolation = SafeHtml | string | number | null | undefined | readonly Interpolation[];
@@ -46,5 +67,5 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   values.forEach((value, i) => {
     out += interpolate(value) + (strings[i + 1] as string);
   });
-  return new SafeHtml(out);
+  return trusted(out);
 }

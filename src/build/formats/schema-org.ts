@@ -5,6 +5,7 @@
  * the variable measured, free access and one `DataDownload` per download.
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import { jsonScript } from "../../core/html.js";
 import type { Lang } from "../../core/i18n.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { datasetIri } from "./dcat.js";
@@ -47,11 +48,10 @@ export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator, lan
 }
 
 /**
- * The Dataset as the text of a `<script type="application/ld+json">` element:
- * every `<` written `\u003c` (the same string to a JSON parser), so no value can
- * end the element or open a comment in it (HTML §4.12.1.3, restrictions for
- * contents of script elements).
+ * The Dataset as the text of a `<script type="application/ld+json">` element,
+ * escaped by `jsonScript` (src/core/html.ts).
+ * @deprecated Write `jsonScript(datasetJsonLd(config, indicator, lang))` in the page instead.
  */
 export function datasetScript(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
-  return JSON.stringify(datasetJsonLd(config, indicator, lang)).replace(/</g, "\\u003c");
+  return jsonScript(datasetJsonLd(config, indicator, lang)).html;
 }
