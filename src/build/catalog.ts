@@ -4,19 +4,9 @@
  */
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { LICENSE } from "../core/contract.js";
-import {
-  DCAT_CATALOG_PATH,
-  OPENAPI_PATH,
-  SERVICE_FEED_PATH,
-  csvPath,
-  dataPackagePath,
-  defaultPagePath,
-  endpointPath,
-  feedPath,
-  parquetPath,
-  xlsxPath,
-} from "../core/paths.js";
+import { DCAT_CATALOG_PATH, OPENAPI_PATH, SERVICE_FEED_PATH, endpointPath, feedPath } from "../core/paths.js";
 import type { BuiltIndicator } from "./dataset.js";
+import { distributions } from "./formats/distributions.js";
 
 /** What the catalog and the metadata document say of an indicator, in this key order. */
 export function indicatorFacts({ source, dataset }: Pick<BuiltIndicator, "source" | "dataset">) {
@@ -62,11 +52,8 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
           endpoint,
           page: indicatorPageUrl(config, meta.id),
           page_en: indicatorPageUrl(config, meta.id, "en"),
-          json: defaultPagePath(meta.id),
-          csv: csvPath(meta.id),
-          parquet: parquetPath(meta.id),
-          xlsx: xlsxPath(meta.id),
-          datapackage: dataPackagePath(meta.id),
+          // The downloads by key, in their fixed order (json, csv, parquet, xlsx, datapackage).
+          ...Object.fromEntries(distributions(meta.id).map((d) => [d.key, d.path])),
           feed: feedPath(meta.id),
         },
         facets: facetList({ source }),
