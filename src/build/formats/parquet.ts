@@ -6,8 +6,9 @@
  * `data.csv`. Nothing in the file depends on the clock.
  */
 import { parquetWriteBuffer, type ColumnSource, type SchemaElement } from "hyparquet-writer";
+import { dayNumber } from "../../core/dates.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { epochDay, pointTable } from "./table.js";
+import { pointTable } from "./table.js";
 
 /** A string column: required, or optional with `null` for a missing value. */
 const text = (name: string, required: boolean): SchemaElement => ({
@@ -22,7 +23,8 @@ const text = (name: string, required: boolean): SchemaElement => ({
 export function renderParquet(indicator: BuiltIndicator): Uint8Array {
   const { facets, rows } = pointTable(indicator);
   const columnData: ColumnSource[] = [
-    { name: "date", data: rows.map((r) => epochDay(r.date)) },
+    // Parquet's DATE is the day number: days since 1970-01-01.
+    { name: "date", data: rows.map((r) => dayNumber(r.date)) },
     { name: "series", data: rows.map((r) => r.series) },
     { name: "value", data: Float64Array.from(rows, (r) => r.value) },
     { name: "source", data: rows.map((r) => r.source) },

@@ -42,8 +42,3 @@ export function pointTable(indicator: BuiltIndicator): Table {
   }));
   return { facets, rows };
 }
-
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date (Parquet's DATE, the Unix epoch day). */
-export function epochDay(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`) / 86_400_000;
-}
