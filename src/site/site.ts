@@ -4,7 +4,7 @@
  * indicator and language for other sites to embed, and the 404 page. HTML
  * rendered at build time, escaped by default; charts are inline SVG, so every page
  * is complete without a script. Nothing is requested from another site (no fonts,
- * CDNs or analytics). Interface words come from src/site/messages/, the data's
+ * CDNs or analytics). Interface words come from src/site/client/messages/, the data's
  * labels from `indicator.json`, in both languages.
  */
 import type { BuiltIndicator } from "../build/dataset.js";
@@ -33,9 +33,9 @@ import {
 } from "../core/paths.js";
 import { ATOM_MEDIA_TYPE } from "../build/formats/atom.js";
 import { datasetScript } from "../build/formats/schema-org.js";
-import { Formatter } from "./format.js";
-import { MESSAGES, codeText, type Messages } from "./messages/index.js";
-import { defaultSelection, renderView, type ViewIndicator, type ViewSeries } from "./series-view.js";
+import { Formatter } from "./client/format.js";
+import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
+import { defaultSelection, renderView, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
 
 /** `og:locale` of each language (Open Graph: language_TERRITORY). */
 const OG_LOCALES: Readonly<Record<Lang, string>> = { es: "es_UY", en: "en_US" };

@@ -3,6 +3,9 @@
  */
 import { z } from "zod";
 import { LICENSE } from "../core/contract.js";
+import { RHYTHMS } from "../core/coverage.js";
+
+export { RHYTHMS };
 import { LANGS, type Localized } from "../core/i18n.js";
 import type { DataIssue } from "./errors.js";
 import { readJson } from "./json.js";
@@ -32,13 +35,6 @@ const valueLabel = z.union([text.transform((t): Localized => ({ es: t, en: t }))
 });
 const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `provider`");
 
-/**
- * How often the source publishes: "irregular" when it has no fixed rhythm. A
- * sub-series' next point is due one rhythm after the previous one; for irregular
- * indicators, at the indicator's next publication (a later point is a gap).
- */
-export const RHYTHMS = ["daily", "weekly", "monthly", "quarterly", "semiannual", "annual", "irregular"] as const;
-export type Rhythm = (typeof RHYTHMS)[number];
 
 /** A sub-series: its title is required unless the indicator declares `seriesTitle` (`templated`). */
 const seriesSchema = (templated: boolean) => z.strictObject({

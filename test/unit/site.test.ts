@@ -4,8 +4,8 @@ import { parseSiteConfig } from "../../src/build/site-config.js";
 import { escapeHtml, html, raw } from "../../src/core/html.js";
 import type { Lang } from "../../src/core/i18n.js";
 import type { IndicatorMeta } from "../../src/source/metadata.js";
-import { Formatter, displayDecimals } from "../../src/site/format.js";
-import { magnitudeGroups, nextDueOf, renderView, seriesParameter, type ViewSeries } from "../../src/site/series-view.js";
+import { Formatter, displayDecimals } from "../../src/site/client/format.js";
+import { magnitudeGroups, renderView, seriesParameter, type ViewSeries } from "../../src/site/client/series-view.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, viewIndicator } from "../../src/site/site.js";
 import { both, indicatorMeta } from "../meta.js";
 
@@ -194,14 +194,6 @@ describe("series view", () => {
       ["monthly", "monthly-old"],
       ["hourly"],
     ]);
-  });
-
-  it("knows when the next point is due: one rhythm later, or at the next publication", () => {
-    expect(nextDueOf("semiannual", [])("2025-07-01")).toBe("2026-01-01");
-    expect(nextDueOf("monthly", [])("2024-01-31")).toBe("2024-02-29");
-    const irregular = nextDueOf("irregular", ["2019-01-01", "2019-08-01", "2020-01-01"]);
-    expect(irregular("2019-01-01")).toBe("2019-08-01");
-    expect(irregular("2020-01-01")).toBeNull();
   });
 
   it("names a selection with the narrowest `series` parameter that means exactly it", () => {

@@ -1,5 +1,5 @@
 /**
- * Tooltips and keyboard reading for the charts of src/site/chart.ts, in the browser.
+ * Tooltips and keyboard reading for the charts of src/site/client/chart.ts, in the browser.
  * The chart's `circle.point` elements carry their texts as data attributes; this
  * shows them on hover, touch and arrow keys, and announces keyboard moves to
  * screen readers. Everything written into the page is set as text, never as markup.

@@ -8,8 +8,9 @@
  * a visible gap, a series that ended stops where its last value expired, and a zero
  * ("no charge") is a hollow marker on the baseline instead of a dive to zero.
  */
-import { dateOfDay, dayNumber, isCalendarDate } from "../core/dates.js";
-import { html, raw, type SafeHtml } from "../core/html.js";
+import { gapsBetween, type Gap, type NextDue } from "../../core/coverage.js";
+import { dateOfDay, dayNumber, isCalendarDate } from "../../core/dates.js";
+import { html, raw, type SafeHtml } from "../../core/html.js";
 
 /** Okabe–Ito palette: distinguishable with the common colour vision deficiencies. */
 export const PALETTE: readonly string[] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C6D00"];
@@ -85,29 +86,11 @@ export interface ChartOptions {
   readonly shape: "step" | "line";
   readonly text: ChartText;
   /** For a point's date, the latest date the next point of the same series may have without a gap; null when any later date is fine. */
-  readonly nextDue: (date: string) => string | null;
+  readonly nextDue: NextDue;
   /** The newest date of the whole indicator: a series whose newest point is on this date is "in force" and its step reaches the right edge. */
   readonly end: string;
   /** False to draw no point markers (a chart of thousands of points: the page would be megabytes of circles). Default true. */
   readonly markers?: boolean;
-}
-
-/** A missing stretch of a series: the dates of the points on either side. */
-export interface Gap {
-  readonly series: string;
-  readonly after: string;
-  readonly before: string;
-}
-
-/** The gaps of one series: consecutive points (`dates` ascending) farther apart than `nextDue` allows. */
-export function gapsBetween(series: string, dates: readonly string[], nextDue: (date: string) => string | null): Gap[] {
-  const gaps: Gap[] = [];
-  for (let k = 0; k + 1 < dates.length; k++) {
-    const [after, before] = [dates[k] as string, dates[k + 1] as string];
-    const due = nextDue(after);
-    if (due !== null && before > due) gaps.push({ series, after, before });
-  }
-  return gaps;
 }
 
 /** Output of {@link lineChart}. */

@@ -9,7 +9,7 @@
  * so a legal minimum of 154.67 is never shown as 155. The API and the downloads
  * give every value exactly as published.
  */
-import { LOCALES, type Lang } from "../core/i18n.js";
+import { LOCALES, type Lang } from "../../core/i18n.js";
 
 /** The decimals a value's text gives (`"154.67"` → 2, `"31178"` → 0), as displayed: 0 or 2 for money. */
 export function displayDecimals(text: string, money: boolean): number {

@@ -3,14 +3,14 @@
  * `assets/series-page.js`. The static page already shows the default view; this
  * adds the copy buttons, value and date on hover and keyboard focus in the charts,
  * the sortable comparison table, the facet choice (re-rendered with the same code
- * the build uses, src/site/series-view.ts) with a shareable `#provider=…` address,
+ * the build uses, src/site/client/series-view.ts) with a shareable `#provider=…` address,
  * and drops `utm_` parameters from the address bar once the visit is counted. It
  * only requests files of the same site.
  */
 import { decodeDataset } from "../../core/columnar.js";
 import type { Lang, Localized } from "../../core/i18n.js";
-import { MESSAGES, type Messages } from "../messages/index.js";
-import { normaliseSelection, renderView, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "../series-view.js";
+import { MESSAGES, type Messages } from "./messages/index.js";
+import { normaliseSelection, renderView, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
 import { enhanceChart } from "./chart-interaction.js";
 
 interface PageConfig {

@@ -12,18 +12,19 @@
  * - Indicators without one show every sub-series, one chart per group of similar
  *   magnitude so that no line is flattened against the axis.
  *
- * Charts are honest about what the data says (src/site/chart.ts): steps for values
+ * Charts are honest about what the data says (src/site/client/chart.ts): steps for values
  * that hold until the next one, gaps where a point is missing, zero as "no charge",
  * notes marked.
  */
-import { gapsBetween, lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText, type Gap } from "./chart.js";
+import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
+import { gapsBetween, latestOnOrBefore, nextDueOf, publications, type Gap, type NextDue } from "../../core/coverage.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
-import { addMonths, dateOfDay, dayNumber } from "../core/dates.js";
-import { html, raw, type SafeHtml } from "../core/html.js";
-import type { Lang, Localized } from "../core/i18n.js";
-import { byCodeUnits } from "../core/order.js";
-import { endpointPath } from "../core/paths.js";
+import { addMonths } from "../../core/dates.js";
+import { html, raw, type SafeHtml } from "../../core/html.js";
+import type { Lang, Localized } from "../../core/i18n.js";
+import { byCodeUnits } from "../../core/order.js";
+import { endpointPath } from "../../core/paths.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
 export interface ViewSeries {
@@ -132,38 +133,13 @@ export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
   return groups.map((g) => g.sort((a, b) => byCodeUnits(a.id, b.id)));
 }
 
-const RHYTHM_MONTHS: Readonly<Record<string, number>> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
-const RHYTHM_DAYS: Readonly<Record<string, number>> = { daily: 1, weekly: 7 };
-
-/** Every date that has a point, ascending: the indicator's publications. */
-export function releases(series: readonly ViewSeries[]): string[] {
-  return [...new Set(series.flatMap((s) => s.dates))].sort(byCodeUnits);
-}
-
-/**
- * When the point after one dated `date` is due at the latest: one rhythm later, or
- * for irregular indicators the next publication of the indicator (null after the last).
- */
-export function nextDueOf(rhythm: string, published: readonly string[]): (date: string) => string | null {
-  const months = RHYTHM_MONTHS[rhythm];
-  if (months !== undefined) return (date) => addMonths(date, months);
-  const days = RHYTHM_DAYS[rhythm];
-  if (days !== undefined) return (date) => dateOfDay(dayNumber(date) + days);
-  return (date) => published.find((d) => d > date) ?? null;
-}
-
-/** The point in force on `date`: the newest one on or before it (rank in the newest-first arrays), or -1. */
-export function inForceRank(s: ViewSeries, date: string): number {
-  return s.dates.findIndex((d) => d <= date);
-}
-
 interface Context {
   readonly lang: Lang;
   readonly m: Messages;
   readonly f: Formatter;
   readonly input: ViewInput;
   readonly end: string;
-  readonly nextDue: (date: string) => string | null;
+  readonly nextDue: NextDue;
   readonly prefix: string;
 }
 
@@ -190,7 +166,7 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const previousDate = s.dates[1];
   const previousValue = s.values[1];
   const yearAgo = addMonths(date, -12);
-  const k = inForceRank(s, yearAgo);
+  const k = latestOnOrBefore(s.dates, yearAgo);
   const yearValue = k < 0 ? undefined : s.values[k];
   if (previousDate !== undefined && previousValue !== undefined) {
     // When the previous value was also the one in force a year earlier, one line says both.
@@ -517,7 +493,7 @@ function plainView(ctx: Context): View {
 /** Renders the view of `input.selection` in `input.lang`. */
 export function renderView(input: ViewInput): View {
   const { indicator } = input;
-  const published = releases(indicator.series);
+  const published = publications(indicator.series.map((s) => s.dates));
   const ctx: Context = {
     lang: input.lang,
     m: MESSAGES[input.lang],
