@@ -24,16 +24,11 @@
  */
 import { createContainer, openContainer } from "./container.js";
 import { dateOfDay, dayNumber } from "./dates.js";
-import { datasetFields, type Dataset, type SeriesColumns } from "./model.js";
+import { datasetFields, type Dataset, type DatasetFields, type SeriesColumns } from "./model.js";
 
 const MAGIC = "OSC2";
 
-interface Header {
-  indicator: string;
-  unit: string;
-  license: string;
-  lastUpdated: string | null;
-  attribution: string;
+interface Header extends DatasetFields {
   /** Number of sub-series (S). */
   series: number;
   /** Number of points (N). */
@@ -50,9 +45,6 @@ export interface PlainSeries {
   /** JSON number literals (ASCII). */
   readonly values: readonly string[];
 }
-
-/** The indicator-level fields of a dataset. */
-export type DatasetFields = Omit<Dataset, "series">;
 
 /** Encodes a dataset into the binary layout above. Deterministic. */
 export function encodeDataset(fields: DatasetFields, series: readonly PlainSeries[]): Uint8Array {
