@@ -4,6 +4,7 @@
  * check failed, 2 usage error (no URL, or not an http(s) URL).
  */
 import { formatResult, smoke, type FetchLike } from "../src/build/smoke.js";
+import { isHttpUrl } from "../src/core/url.js";
 
 const USAGE = "usage: npm run smoke -- <base-url>   (e.g. https://open-series-uy.pages.dev)";
 
@@ -11,7 +12,7 @@ const USAGE = "usage: npm run smoke -- <base-url>   (e.g. https://open-series-uy
 function parseArgs(args: readonly string[]): { url: string } | { error: string } {
   if (args.length !== 1 || args[0] === undefined) return { error: `expected one base URL, got ${args.length} arguments` };
   const url = args[0];
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) return { error: `expected an http(s) URL, got "${url}"` };
+  if (!isHttpUrl(url)) return { error: `expected an http(s) URL, got "${url}"` };
   // Paths are appended to the base, so a query or fragment would end up in front of them.
   const { search, hash } = new URL(url);
   if (search !== "" || hash !== "") return { error: `expected a base URL without query or fragment, got "${url}"` };

@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { DEFAULT_LIMITS, DEFAULT_MAX_FILES, build, validate } from "./build.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { LIMIT } from "../core/contract.js";
+import { isHttpUrl } from "../core/url.js";
 import { CliError, DataError, UsageError } from "../source/errors.js";
 import { parseSourceDateEpoch } from "../source/version.js";
 
@@ -43,9 +44,7 @@ function parsePositive(text: string): number {
 }
 
 function parseSiteUrl(text: string): string {
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-    throw new InvalidArgumentError(`expected an http(s) URL, got "${text}"`);
-  }
+  if (!isHttpUrl(text)) throw new InvalidArgumentError(`expected an http(s) URL, got "${text}"`);
   return text;
 }
 

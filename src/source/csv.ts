@@ -6,6 +6,7 @@
 import { parse } from "csv-parse/sync";
 import { isCalendarDate } from "../core/dates.js";
 import { quote } from "../core/contract.js";
+import { isHttpUrl } from "../core/url.js";
 import type { DataIssue } from "./errors.js";
 
 /** One validated data row, with where it came from. */
@@ -37,12 +38,6 @@ export function valueFault(value: string): string | null {
   if (!JSON_NUMBER.test(value)) return `expected a number like 1250.5 or -3, got ${quote(value)}`;
   if (!Number.isFinite(Number(value))) return `${quote(value)} is not a finite number`;
   return null;
-}
-
-function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === "http:" || protocol === "https:";
 }
 
 /** A parsed record with the physical line it starts on. */
