@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { SiteConfig } from "../core/config.js";
-import { DataError } from "../source/errors.js";
+import { DataError, zodIssues } from "../source/errors.js";
 import { parseJson } from "../source/json.js";
 
 const siteConfigSchema = z.strictObject({
@@ -22,10 +22,6 @@ export function parseSiteConfig(text: string, file: string, baseUrl?: string): S
   const raw = parseJson(text, file);
   const input = baseUrl === undefined || typeof raw !== "object" || raw === null ? raw : { ...raw, baseUrl };
   const result = siteConfigSchema.safeParse(input);
-  if (!result.success) {
-    throw new DataError(
-      result.error.issues.map((issue) => ({ file, column: issue.path.length > 0 ? issue.path.join(".") : "(root)", reason: issue.message })),
-    );
-  }
+  if (!result.success) throw new DataError(zodIssues(result.error, file));
   return result.data;
 }

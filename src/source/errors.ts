@@ -5,6 +5,7 @@
  * `file:line: column: reason`, collected before giving up so a maintainer sees
  * them all at once.
  */
+import type { ZodError } from "zod";
 
 /** One fault in an input file. `line` is 1-based; absent for whole-file faults. */
 export interface DataIssue {
@@ -13,6 +14,21 @@ export interface DataIssue {
   /** The column (CSV) or field path (JSON) at fault. */
   readonly column?: string;
   readonly reason: string;
+}
+
+/** Either the value read from an input or every issue found in it. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
+
+/**
+ * A zod validation's issues as data issues of `file`: the column is the field
+ * path joined by dots (under `prefix`, for a part validated on its own), or
+ * `(root)` for the whole document.
+ */
+export function zodIssues(error: ZodError, file: string, prefix: readonly PropertyKey[] = []): DataIssue[] {
+  return error.issues.map((issue) => {
+    const path = [...prefix, ...issue.path].map(String);
+    return { file, column: path.length > 0 ? path.join(".") : "(root)", reason: issue.message };
+  });
 }
 
 /** `file:line: column: reason`, leaving out the parts an issue does not have. */

@@ -7,7 +7,7 @@ import { RHYTHMS } from "../core/coverage.js";
 
 export { RHYTHMS };
 import { LANGS, type Localized } from "../core/i18n.js";
-import type { DataIssue } from "./errors.js";
+import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
 
 /** Sub-series ids: lower-case words joined by `.` or `-` (docs/DESIGN.md §3). */
@@ -95,9 +95,6 @@ export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | 
   readonly series: readonly SeriesMeta[];
 }
 
-/** Either the typed metadata or every issue found in it. */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
-
 /**
  * Validates the text of an `indicator.json`. `folder` is the name of the folder it
  * sits in, which must equal its `id` (the id is the URL path segment).
@@ -107,14 +104,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
   if (!json.ok) return { ok: false, issues: [json.issue] };
   const templated = typeof json.value === "object" && json.value !== null && "seriesTitle" in json.value;
   const result = indicatorSchema(templated).safeParse(json.value);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({
-      file,
-      column: issue.path.length > 0 ? issue.path.join(".") : "(root)",
-      reason: issue.message,
-    }));
-    return { ok: false, issues };
-  }
+  if (!result.success) return { ok: false, issues: zodIssues(result.error, file) };
   const raw = result.data;
   const issues: DataIssue[] = [];
   const issue = (column: string, reason: string) => issues.push({ file, column, reason });
