@@ -49,28 +49,338 @@ const errorResponse = (description: string, error: ApiError) => ({
   },
 });
 
+/** The success headers of the endpoint (200 and 304). */
+const successHeaders = {
+  "Cache-Control": header(`\`${CACHE_CONTROL.success}\`.`),
+  ETag: header("Strong validator of the body."),
+  "Last-Modified": header("The indicator's data version time."),
+  Link: header(
+    'RFC 8288: `<next page URL>; rel="next"` when `meta.has_more`, and always `<metadata document>; rel="describedby"`; for CSV also `<attribution link>; rel="cite-as"` (RFC 8574).',
+  ),
+  "X-Total-Count": header("CSV answers only: `meta.total`, the points in the window before `limit`/`offset`.", { type: "integer", minimum: 0 }),
+  "Access-Control-Allow-Origin": header("`*`."),
+  "Access-Control-Expose-Headers": header(`Lists ${EXPOSED_HEADERS.join(", ")}.`),
+  RateLimit: header("IETF RateLimit header: remaining quota and reset time."),
+  "RateLimit-Policy": header("IETF RateLimit-Policy header: the usage limit."),
+};
+
+/** The endpoint's query parameters, in the order of the contract (README, "The API contract"). */
+function queryParameters() {
+  return [
+    dateParam("from", "first"),
+    dateParam("to", "last"),
+    {
+      name: "limit",
+      in: "query",
+      required: false,
+      description: "Points per sub-series, counted from the newest.",
+      schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
+    },
+    {
+      name: "offset",
+      in: "query",
+      required: false,
+      description: "Points skipped per sub-series, from the newest end.",
+      schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
+    },
+    {
+      name: "series",
+      in: "query",
+      required: false,
+      description: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
+      schema: { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" },
+    },
+    {
+      name: "format",
+      in: "query",
+      required: false,
+      description: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
+      schema: { type: "string", enum: [...FORMATS], default: "json" },
+    },
+  ];
+}
+
+/** The examples of a 200: the first indicator's one-point page as JSON and as CSV, made by the real renderer (none without indicators). */
+function pageExamples(first: BuiltIndicator | undefined): { json: unknown; csv: string | undefined } {
+  const body = (query: PageQuery) => (first === undefined ? undefined : new TextDecoder().decode(renderAnswer(first.answers, selectPage(first.answers.series, query))));
+  const json = body({ ...DEFAULT_QUERY, limit: 1 });
+  return { json: json === undefined ? undefined : (JSON.parse(json) as unknown), csv: body({ ...DEFAULT_QUERY, limit: 1, format: "csv" }) };
+}
+
+/** The endpoint's responses: a page (with `examples`), 304, and each error with the body the API sends. */
+function endpointResponses(examples: { json: unknown; csv: string | undefined }) {
+  const { json: example, csv: exampleCsv } = examples;
+  return {
+    "200": {
+      description: "A page of points.",
+      headers: successHeaders,
+      content: {
+        "application/json": {
+          schema: { $ref: "#/components/schemas/Page" },
+          ...(example === undefined ? {} : { example }),
+        },
+        "text/csv": { schema: { type: "string" }, ...(exampleCsv === undefined ? {} : { example: exampleCsv }) },
+      },
+    },
+    "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
+    "400": errorResponse("Bad request parameters.", badRequestExample()),
+    "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
+    "405": {
+      ...errorResponse("Method not allowed.", methodNotAllowed("POST")),
+      headers: { Allow: header(`\`${ALLOWED_METHODS.join(", ")}\`.`), "Cache-Control": header(`\`${CACHE_CONTROL.error}\`.`) },
+    },
+    "429": {
+      ...errorResponse("Usage limit exceeded.", tooManyRequests(RATE_LIMIT.defaults.limit, RATE_LIMIT.defaults.windowSeconds, 42)),
+      headers: {
+        "Retry-After": header("Whole seconds until a request is allowed again.", { type: "integer", minimum: 1 }),
+        "Cache-Control": header(`\`${CACHE_CONTROL.error}\`.`),
+        RateLimit: header("IETF RateLimit header: `r=0`."),
+        "RateLimit-Policy": header("IETF RateLimit-Policy header."),
+      },
+    },
+    "500": errorResponse("Internal error.", asApiError(new Error("example"))),
+  };
+}
+
+/** The `{indicator}` path parameter: one of the published ids. */
+const indicatorParameter = (ids: readonly string[]) => ({ name: "indicator", in: "path", required: true, schema: { type: "string", enum: ids } });
+type IndicatorParam = ReturnType<typeof indicatorParameter>;
+
+/** The endpoint, `/api/v1/{indicator}`: GET (and HEAD) and the CORS preflight. */
+function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | undefined) {
+  return {
+    get: {
+      operationId: "getSeries",
+      summary: "Points of an indicator's sub-series, newest first",
+      parameters: [indicatorParam, ...queryParameters()],
+      responses: endpointResponses(pageExamples(first)),
+    },
+    options: {
+      operationId: "preflight",
+      summary: "CORS preflight",
+      parameters: [indicatorParam],
+      responses: { "204": { description: "Any origin may GET and HEAD with any request headers." } },
+    },
+  };
+}
+
+/** The static files of the API: the catalog and, per indicator, its CSV, prebuilt pages, metadata document and sub-series files. */
+function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number[]) {
+  return {
+    [CATALOG_PATH]: {
+      get: {
+        operationId: "getCatalog",
+        summary: "The catalog: indicators, sub-series with titles and facets, sources and links (static file)",
+        responses: { "200": { description: "The catalog.", content: { "application/json": { schema: { $ref: "#/components/schemas/Catalog" } } } } },
+      },
+    },
+    [csvPath("{indicator}")]: {
+      get: {
+        operationId: "getCsv",
+        summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
+        parameters: [indicatorParam],
+        responses: { "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } } },
+      },
+    },
+    [prebuiltPagePath("{indicator}", "{limit}", "{offset}")]: {
+      get: {
+        operationId: "getPrebuiltPage",
+        summary: "A prebuilt page (static file): the same bytes as `/api/v1/{indicator}?limit={limit}&offset={offset}`",
+        parameters: [
+          indicatorParam,
+          { name: "limit", in: "path", required: true, schema: { type: "integer", enum: [...limits] } },
+          { name: "offset", in: "path", required: true, description: "A multiple of limit that holds points.", schema: { type: "integer", minimum: 0 } },
+        ],
+        responses: {
+          "200": { description: "A page of points.", content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } } } },
+          "404": { description: "No such prebuilt page (the site's 404 page)." },
+        },
+      },
+    },
+    [metadataPath("{indicator}")]: {
+      get: {
+        operationId: "getMetadata",
+        summary:
+          "The indicator's metadata document (static file): unit, source, licence, notes, its facets with their values, and every sub-series with its title and facets (indices into the facet values). Linked from every answer (`meta.metadata`, `Link: rel=\"describedby\"`).",
+        parameters: [indicatorParam],
+        responses: { "200": { description: "The metadata document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Metadata" } } } } },
+      },
+    },
+    [seriesFilePath("{indicator}", "{series}", "json").replace(/\.json$/, ".{format}")]: {
+      get: {
+        operationId: "getSeriesFile",
+        summary: "One sub-series' default answer (static file, for mirrors): the same bytes as `/api/v1/{indicator}?series={series}` (`.json`) or `…&format=csv` (`.csv`).",
+        parameters: [
+          indicatorParam,
+          { name: "series", in: "path", required: true, description: "A sub-series id.", schema: { type: "string" } },
+          { name: "format", in: "path", required: true, schema: { type: "string", enum: [...FORMATS] } },
+        ],
+        responses: {
+          "200": {
+            description: "The answer.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } }, "text/csv": { schema: { type: "string" } } },
+          },
+          "404": { description: "No such sub-series (the site's 404 page)." },
+        },
+      },
+    },
+  };
+}
+
+/** A page of points: `data` and `meta` (docs/DESIGN.md §2). */
+const pageSchemas = {
+  Point: {
+    type: "object",
+    required: ["date", "series", "value"],
+    additionalProperties: false,
+    properties: {
+      date: { type: "string", format: "date" },
+      series: { type: "string" },
+      value: { type: "number" },
+    },
+  },
+  Page: {
+    type: "object",
+    required: ["data", "meta"],
+    properties: {
+      data: { type: "array", items: { $ref: "#/components/schemas/Point" } },
+      meta: {
+        type: "object",
+        required: [
+          "indicator", "unit", "total", "limit", "offset", "from", "to", "series",
+          "has_more", "next", "last_updated", "license", "attribution", "metadata",
+        ],
+        properties: {
+          indicator: { type: "string" },
+          unit: { type: "string" },
+          total: { type: "integer", minimum: 0 },
+          limit: { type: "integer" },
+          offset: { type: "integer" },
+          from: { type: ["string", "null"], format: "date" },
+          to: { type: ["string", "null"], format: "date" },
+          series: { type: ["array", "null"], items: { type: "string" } },
+          has_more: { type: "boolean" },
+          next: { type: ["string", "null"] },
+          last_updated: { type: ["string", "null"], format: "date" },
+          license: { type: "string" },
+          attribution: { type: "string" },
+          metadata: { type: "string" },
+        },
+      },
+    },
+  },
+};
+
+/** An indicator's metadata document, with the bilingual texts and the facets it shares with the catalog. */
+const metadataSchemas = {
+  Localized: {
+    type: "object",
+    description: "A text in every language of the service: Spanish (es) and English (en).",
+    required: ["es", "en"],
+    properties: { es: { type: "string" }, en: { type: "string" } },
+    additionalProperties: false,
+  },
+  Facet: {
+    type: "object",
+    required: ["name", "title", "values", "labels"],
+    properties: {
+      name: { type: "string" },
+      title: { $ref: "#/components/schemas/Localized" },
+      values: { type: "array", items: { type: "string" }, description: "The values, in display order (language-neutral keys)." },
+      labels: { type: "array", items: { $ref: "#/components/schemas/Localized" }, description: "labels[i] is the label of values[i]." },
+    },
+  },
+  Metadata: {
+    type: "object",
+    required: ["id", "title", "unit", "license", "source", "facets", "series"],
+    properties: {
+      id: { type: "string" },
+      title: { $ref: "#/components/schemas/Localized" },
+      description: { $ref: "#/components/schemas/Localized" },
+      unit: { type: "string" },
+      rhythm: { type: "string", enum: [...RHYTHMS] },
+      stepwise: { type: "boolean", description: "True when a value holds until the next one (a price list, a legal minimum)." },
+      license: { type: "string" },
+      source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },
+      notes: { type: "array", items: { $ref: "#/components/schemas/Localized" } },
+      facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
+      series: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["id", "title", "facets"],
+          properties: {
+            id: { type: "string" },
+            title: { $ref: "#/components/schemas/Localized" },
+            facets: { type: "array", items: { type: ["integer", "null"] } },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** The catalog (`CATALOG_PATH`). */
+const catalogSchema = {
+  type: "object",
+  required: ["name", "license", "indicators"],
+  properties: {
+    name: { type: "string" },
+    license: { type: "string" },
+    openapi: { type: "string" },
+    indicators: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["id", "title", "unit", "series", "links"],
+        properties: {
+          id: { type: "string" },
+          title: { $ref: "#/components/schemas/Localized" },
+          facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
+          unit: { type: "string" },
+          last_updated: { type: ["string", "null"], format: "date" },
+          links: { type: "object", additionalProperties: { type: "string" } },
+          series: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["id", "title", "facets"],
+              properties: {
+                id: { type: "string" },
+                title: { $ref: "#/components/schemas/Localized" },
+                facets: { type: "object", additionalProperties: { type: "string" } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** The error object of every error response (docs/DESIGN.md §2, "Errors"). */
+const errorSchema = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "detail"],
+      properties: {
+        code: {
+          type: "string",
+          enum: ERROR_CODES,
+        },
+        message: { type: "string" },
+        detail: { type: "string" },
+      },
+    },
+  },
+};
+
 /** Renders the OpenAPI document (compact, deterministic JSON). */
 export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[]): string {
-  const ids = indicators.map((i) => i.source.meta.id);
-  const first = indicators[0];
-  const exampleBody = (query: PageQuery) => (first === undefined ? undefined : new TextDecoder().decode(renderAnswer(first.answers, selectPage(first.answers.series, query))));
-  const exampleJson = exampleBody({ ...DEFAULT_QUERY, limit: 1 });
-  const example = exampleJson === undefined ? undefined : (JSON.parse(exampleJson) as unknown);
-  const exampleCsv = exampleBody({ ...DEFAULT_QUERY, limit: 1, format: "csv" });
-  const indicatorParam = { name: "indicator", in: "path", required: true, schema: { type: "string", enum: ids } };
-  const successHeaders = {
-    "Cache-Control": header(`\`${CACHE_CONTROL.success}\`.`),
-    ETag: header("Strong validator of the body."),
-    "Last-Modified": header("The indicator's data version time."),
-    Link: header(
-      'RFC 8288: `<next page URL>; rel="next"` when `meta.has_more`, and always `<metadata document>; rel="describedby"`; for CSV also `<attribution link>; rel="cite-as"` (RFC 8574).',
-    ),
-    "X-Total-Count": header("CSV answers only: `meta.total`, the points in the window before `limit`/`offset`.", { type: "integer", minimum: 0 }),
-    "Access-Control-Allow-Origin": header("`*`."),
-    "Access-Control-Expose-Headers": header(`Lists ${EXPOSED_HEADERS.join(", ")}.`),
-    RateLimit: header("IETF RateLimit header: remaining quota and reset time."),
-    "RateLimit-Policy": header("IETF RateLimit-Policy header: the usage limit."),
-  };
+  const indicatorParam = indicatorParameter(indicators.map((i) => i.source.meta.id));
   const doc = {
     openapi: "3.1.0",
     info: {
@@ -82,282 +392,10 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
     },
     servers: [{ url: config.baseUrl }],
     paths: {
-      [`${API_BASE}/{indicator}`]: {
-        get: {
-          operationId: "getSeries",
-          summary: "Points of an indicator's sub-series, newest first",
-          parameters: [
-            indicatorParam,
-            dateParam("from", "first"),
-            dateParam("to", "last"),
-            {
-              name: "limit",
-              in: "query",
-              required: false,
-              description: "Points per sub-series, counted from the newest.",
-              schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
-            },
-            {
-              name: "offset",
-              in: "query",
-              required: false,
-              description: "Points skipped per sub-series, from the newest end.",
-              schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
-            },
-            {
-              name: "series",
-              in: "query",
-              required: false,
-              description: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
-              schema: { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" },
-            },
-            {
-              name: "format",
-              in: "query",
-              required: false,
-              description: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
-              schema: { type: "string", enum: [...FORMATS], default: "json" },
-            },
-          ],
-          responses: {
-            "200": {
-              description: "A page of points.",
-              headers: successHeaders,
-              content: {
-                "application/json": {
-                  schema: { $ref: "#/components/schemas/Page" },
-                  ...(example === undefined ? {} : { example }),
-                },
-                "text/csv": { schema: { type: "string" }, ...(exampleCsv === undefined ? {} : { example: exampleCsv }) },
-              },
-            },
-            "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
-            "400": errorResponse("Bad request parameters.", badRequestExample()),
-            "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
-            "405": {
-              ...errorResponse("Method not allowed.", methodNotAllowed("POST")),
-              headers: { Allow: header(`\`${ALLOWED_METHODS.join(", ")}\`.`), "Cache-Control": header(`\`${CACHE_CONTROL.error}\`.`) },
-            },
-            "429": {
-              ...errorResponse("Usage limit exceeded.", tooManyRequests(RATE_LIMIT.defaults.limit, RATE_LIMIT.defaults.windowSeconds, 42)),
-              headers: {
-                "Retry-After": header("Whole seconds until a request is allowed again.", { type: "integer", minimum: 1 }),
-                "Cache-Control": header(`\`${CACHE_CONTROL.error}\`.`),
-                RateLimit: header("IETF RateLimit header: `r=0`."),
-                "RateLimit-Policy": header("IETF RateLimit-Policy header."),
-              },
-            },
-            "500": errorResponse("Internal error.", asApiError(new Error("example"))),
-          },
-        },
-        options: {
-          operationId: "preflight",
-          summary: "CORS preflight",
-          parameters: [indicatorParam],
-          responses: { "204": { description: "Any origin may GET and HEAD with any request headers." } },
-        },
-      },
-      [CATALOG_PATH]: {
-        get: {
-          operationId: "getCatalog",
-          summary: "The catalog: indicators, sub-series with titles and facets, sources and links (static file)",
-          responses: { "200": { description: "The catalog.", content: { "application/json": { schema: { $ref: "#/components/schemas/Catalog" } } } } },
-        },
-      },
-      [csvPath("{indicator}")]: {
-        get: {
-          operationId: "getCsv",
-          summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
-          parameters: [indicatorParam],
-          responses: { "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } } },
-        },
-      },
-      [prebuiltPagePath("{indicator}", "{limit}", "{offset}")]: {
-        get: {
-          operationId: "getPrebuiltPage",
-          summary: "A prebuilt page (static file): the same bytes as `/api/v1/{indicator}?limit={limit}&offset={offset}`",
-          parameters: [
-            indicatorParam,
-            { name: "limit", in: "path", required: true, schema: { type: "integer", enum: [...limits] } },
-            { name: "offset", in: "path", required: true, description: "A multiple of limit that holds points.", schema: { type: "integer", minimum: 0 } },
-          ],
-          responses: {
-            "200": { description: "A page of points.", content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } } } },
-            "404": { description: "No such prebuilt page (the site's 404 page)." },
-          },
-        },
-      },
-      [metadataPath("{indicator}")]: {
-        get: {
-          operationId: "getMetadata",
-          summary:
-            "The indicator's metadata document (static file): unit, source, licence, notes, its facets with their values, and every sub-series with its title and facets (indices into the facet values). Linked from every answer (`meta.metadata`, `Link: rel=\"describedby\"`).",
-          parameters: [indicatorParam],
-          responses: { "200": { description: "The metadata document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Metadata" } } } } },
-        },
-      },
-      [seriesFilePath("{indicator}", "{series}", "json").replace(/\.json$/, ".{format}")]: {
-        get: {
-          operationId: "getSeriesFile",
-          summary: "One sub-series' default answer (static file, for mirrors): the same bytes as `/api/v1/{indicator}?series={series}` (`.json`) or `…&format=csv` (`.csv`).",
-          parameters: [
-            indicatorParam,
-            { name: "series", in: "path", required: true, description: "A sub-series id.", schema: { type: "string" } },
-            { name: "format", in: "path", required: true, schema: { type: "string", enum: [...FORMATS] } },
-          ],
-          responses: {
-            "200": {
-              description: "The answer.",
-              content: { "application/json": { schema: { $ref: "#/components/schemas/Page" } }, "text/csv": { schema: { type: "string" } } },
-            },
-            "404": { description: "No such sub-series (the site's 404 page)." },
-          },
-        },
-      },
+      [`${API_BASE}/{indicator}`]: endpointItem(indicatorParam, indicators[0]),
+      ...staticFileItems(indicatorParam, limits),
     },
-    components: {
-      schemas: {
-        Point: {
-          type: "object",
-          required: ["date", "series", "value"],
-          additionalProperties: false,
-          properties: {
-            date: { type: "string", format: "date" },
-            series: { type: "string" },
-            value: { type: "number" },
-          },
-        },
-        Page: {
-          type: "object",
-          required: ["data", "meta"],
-          properties: {
-            data: { type: "array", items: { $ref: "#/components/schemas/Point" } },
-            meta: {
-              type: "object",
-              required: [
-                "indicator", "unit", "total", "limit", "offset", "from", "to", "series",
-                "has_more", "next", "last_updated", "license", "attribution", "metadata",
-              ],
-              properties: {
-                indicator: { type: "string" },
-                unit: { type: "string" },
-                total: { type: "integer", minimum: 0 },
-                limit: { type: "integer" },
-                offset: { type: "integer" },
-                from: { type: ["string", "null"], format: "date" },
-                to: { type: ["string", "null"], format: "date" },
-                series: { type: ["array", "null"], items: { type: "string" } },
-                has_more: { type: "boolean" },
-                next: { type: ["string", "null"] },
-                last_updated: { type: ["string", "null"], format: "date" },
-                license: { type: "string" },
-                attribution: { type: "string" },
-                metadata: { type: "string" },
-              },
-            },
-          },
-        },
-        Localized: {
-          type: "object",
-          description: "A text in every language of the service: Spanish (es) and English (en).",
-          required: ["es", "en"],
-          properties: { es: { type: "string" }, en: { type: "string" } },
-          additionalProperties: false,
-        },
-        Facet: {
-          type: "object",
-          required: ["name", "title", "values", "labels"],
-          properties: {
-            name: { type: "string" },
-            title: { $ref: "#/components/schemas/Localized" },
-            values: { type: "array", items: { type: "string" }, description: "The values, in display order (language-neutral keys)." },
-            labels: { type: "array", items: { $ref: "#/components/schemas/Localized" }, description: "labels[i] is the label of values[i]." },
-          },
-        },
-        Metadata: {
-          type: "object",
-          required: ["id", "title", "unit", "license", "source", "facets", "series"],
-          properties: {
-            id: { type: "string" },
-            title: { $ref: "#/components/schemas/Localized" },
-            description: { $ref: "#/components/schemas/Localized" },
-            unit: { type: "string" },
-            rhythm: { type: "string", enum: [...RHYTHMS] },
-            stepwise: { type: "boolean", description: "True when a value holds until the next one (a price list, a legal minimum)." },
-            license: { type: "string" },
-            source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },
-            notes: { type: "array", items: { $ref: "#/components/schemas/Localized" } },
-            facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
-            series: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["id", "title", "facets"],
-                properties: {
-                  id: { type: "string" },
-                  title: { $ref: "#/components/schemas/Localized" },
-                  facets: { type: "array", items: { type: ["integer", "null"] } },
-                },
-              },
-            },
-          },
-        },
-        Catalog: {
-          type: "object",
-          required: ["name", "license", "indicators"],
-          properties: {
-            name: { type: "string" },
-            license: { type: "string" },
-            openapi: { type: "string" },
-            indicators: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["id", "title", "unit", "series", "links"],
-                properties: {
-                  id: { type: "string" },
-                  title: { $ref: "#/components/schemas/Localized" },
-                  facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
-                  unit: { type: "string" },
-                  last_updated: { type: ["string", "null"], format: "date" },
-                  links: { type: "object", additionalProperties: { type: "string" } },
-                  series: {
-                    type: "array",
-                    items: {
-                      type: "object",
-                      required: ["id", "title", "facets"],
-                      properties: {
-                        id: { type: "string" },
-                        title: { $ref: "#/components/schemas/Localized" },
-                        facets: { type: "object", additionalProperties: { type: "string" } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-        Error: {
-          type: "object",
-          required: ["error"],
-          properties: {
-            error: {
-              type: "object",
-              required: ["code", "message", "detail"],
-              properties: {
-                code: {
-                  type: "string",
-                  enum: ERROR_CODES,
-                },
-                message: { type: "string" },
-                detail: { type: "string" },
-              },
-            },
-          },
-        },
-      },
-    },
+    components: { schemas: { ...pageSchemas, ...metadataSchemas, Catalog: catalogSchema, Error: errorSchema } },
   };
   return JSON.stringify(doc);
 }
