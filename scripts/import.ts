@@ -1,31 +1,32 @@
 /**
- * `npm run import -- health-insurance-prices <precios.csv> --date YYYY-MM --source <url>`:
- * imports one price publication of the Ministry of Public Health into
- * `<data>/health-insurance-prices/<YYYY-MM>.csv`. A thin wrapper: parse options,
- * read the files, call `src/source/import-atuservicio.ts`, write atomically; one
- * top-level catch maps errors to exit codes (0 ok, 1 data error, 2 usage) with
- * stack traces only under --debug. Nothing is written on error.
+ * `npm run import -- <indicator> <file> --source <url> [--date YYYY-MM]`: imports
+ * one publication into `<data>/<indicator>/` with the importer the indicator's
+ * `indicator.json` names (its `importer` key; the importers are registered in
+ * `src/source/importers.ts`, and nothing here knows an indicator). A thin
+ * wrapper: parse options, read indicator.json, run the importer, keep the notes
+ * of a replaced file, write atomically; one top-level catch maps errors to exit
+ * codes (0 ok, 1 data error, 2 usage) with stack traces only under --debug.
+ * Nothing is written on error.
  */
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { CliError, DataError, UsageError, formatIssue } from "../src/source/errors.js";
-import { parseIndicatorMeta } from "../src/source/metadata.js";
+import { formatPointsCsv, keepNotes, type NotesKept, type Result } from "../src/source/import-points.js";
 import {
-  INDICATOR_ID,
-  MAPPING_FILE_NAME,
-  formatPricesCsv,
-  importPrices,
+  IMPORTERS,
+  chooseImporter,
   isHttpUrl,
   isMonth,
-  keepNotes,
-  parseMapping,
-  type NotesKept,
-  type Result,
-} from "../src/source/import-atuservicio.js";
+  planImport,
+  type ImportFiles,
+  type ImportableIndicator,
+  type IndicatorFound,
+} from "../src/source/importers.js";
+import { INDICATOR_ID_PATTERN, parseIndicatorMeta } from "../src/source/metadata.js";
 
 interface Options {
-  date: string;
+  date?: string;
   source: string;
   data: string;
   outDir?: string;
@@ -33,19 +34,20 @@ interface Options {
 }
 
 function parseIndicator(text: string): string {
-  if (text !== INDICATOR_ID) throw new InvalidArgumentError(`no importer for "${text}" (only ${INDICATOR_ID} has one)`);
+  // The id is a folder name under --data: nothing else may reach the path.
+  if (!INDICATOR_ID_PATTERN.test(text)) throw new InvalidArgumentError(`expected an indicator id (a folder of the data folder), got "${text}"`);
   return text;
 }
 
 function parseDate(text: string): string {
-  if (!isMonth(text)) throw new InvalidArgumentError(`expected the month YYYY-MM from which the prices apply, got "${text}"`);
+  if (!isMonth(text)) throw new InvalidArgumentError(`expected the month YYYY-MM, got "${text}"`);
   return text;
 }
 
 function parseSource(text: string): string {
   if (!isHttpUrl(text)) throw new InvalidArgumentError(`expected the http(s) URL of the publication file, got "${text}"`);
-  // Every point cites `<url>#L<line>`: a fragment of its own would make that ambiguous.
-  if (text.includes("#")) throw new InvalidArgumentError(`expected a URL without #fragment (the importer adds #L<line>), got "${text}"`);
+  // Every point cites `<url>#<where>` (#L<line>, #B<row>): a fragment of its own would make that ambiguous.
+  if (text.includes("#")) throw new InvalidArgumentError(`expected a URL without #fragment (the importer adds one per point), got "${text}"`);
   return text;
 }
 
@@ -54,20 +56,26 @@ function unwrap<T>(result: Result<T>): T {
   return result.value;
 }
 
-/** The text of a UTF-8 file, or a DataError naming it: the build reads UTF-8 only. */
-async function readUtf8(file: string): Promise<string> {
-  let bytes: Uint8Array;
+/** A file's bytes, or a DataError naming it. */
+async function readBytes(file: string): Promise<Uint8Array> {
   try {
-    bytes = await readFile(file);
+    return await readFile(file);
   } catch (error) {
     throw new DataError([{ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
   }
+}
+
+/** The text of a UTF-8 file, or a DataError naming it: the build reads UTF-8 only. */
+async function readUtf8(file: string): Promise<string> {
+  const bytes = await readBytes(file);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new DataError([{ file, reason: "not valid UTF-8 (save the file as UTF-8)" }]);
   }
 }
+
+const FILES: ImportFiles = { text: readUtf8, bytes: readBytes };
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -95,52 +103,68 @@ async function writeAtomically(target: string, text: string): Promise<void> {
   }
 }
 
+/** An indicator's validated indicator.json, or `meta: null` when the folder has none. */
+async function readIndicator(folder: string, indicator: string): Promise<IndicatorFound> {
+  const file = join(folder, "indicator.json");
+  if (!(await exists(file))) return { file, meta: null };
+  return { file, meta: unwrap(parseIndicatorMeta(await readUtf8(file), file, indicator)) };
+}
+
+/**
+ * The indicators of the data folder whose indicator.json names a registered
+ * importer, sorted: only for the usage error, so a folder that cannot be read
+ * or validated is left out rather than reported.
+ */
+async function importableIndicators(data: string): Promise<ImportableIndicator[]> {
+  const folders = (await readdir(data, { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory()).map((d) => d.name);
+  const found: ImportableIndicator[] = [];
+  for (const indicator of folders.sort()) {
+    const meta = await readIndicator(join(data, indicator), indicator).then((f) => f.meta).catch(() => null);
+    if (meta?.importer !== undefined && IMPORTERS.has(meta.importer)) found.push({ indicator, importer: meta.importer });
+  }
+  return found;
+}
+
 async function importCommand(indicator: string, file: string, opts: Options): Promise<void> {
-  if (!(await exists(file))) throw new UsageError(`cannot read ${file}: no such file`);
   const folder = join(opts.data, indicator);
+  const found = await readIndicator(folder, indicator);
+  const chosen = await chooseImporter(indicator, found, () => importableIndicators(opts.data));
+  const plan = planImport(indicator, chosen, opts.date);
+  if (!(await exists(file))) throw new UsageError(`cannot read ${file}: no such file`);
   const outDir = opts.outDir ?? folder;
-  const target = join(outDir, `${opts.date}.csv`);
+  const target = join(outDir, plan.outputFile);
   const replacing = await exists(target);
   if (replacing && opts.force !== true) {
     throw new UsageError(`${target} already exists: pass --force to replace it (the notes of points whose value is unchanged are kept)`);
   }
 
-  const indicatorFile = join(folder, "indicator.json");
-  const mappingFile = join(folder, MAPPING_FILE_NAME);
-  const meta = unwrap(parseIndicatorMeta(await readUtf8(indicatorFile), indicatorFile, indicator));
-  const mapping = unwrap(parseMapping(await readUtf8(mappingFile), mappingFile));
-  const imported = unwrap(
-    importPrices(
-      { text: await readUtf8(file), file, month: opts.date, sourceUrl: opts.source },
-      { mapping, mappingFile, declared: new Set(meta.series.map((s) => s.id)), indicatorFile },
-    ),
-  );
+  const imported = await plan.run({ file, sourceUrl: opts.source, folder, indicatorFile: found.file, meta: chosen.meta }, FILES);
   const kept: NotesKept = replacing
     ? unwrap(keepNotes(imported.points, { text: await readUtf8(target), file: target }))
     : { rows: imported.points.map((p) => ({ ...p, note: "" })), dropped: [] };
 
   await mkdir(outDir, { recursive: true });
-  await writeAtomically(target, formatPricesCsv(kept.rows));
+  await writeAtomically(target, formatPointsCsv(kept.rows));
   for (const issue of kept.dropped) console.warn(`warning: ${formatIssue(issue)}`);
-  const providers = new Set(kept.rows.map((r) => r.source)).size;
-  const leftOut = imported.leftOut.map((l) => `${l.id} (line ${l.line})`).join(", ");
   const notes = kept.rows.filter((r) => r.note !== "").length;
   console.log(
-    `${replacing ? "replaced" : "wrote"} ${target}: ${kept.rows.length} points of ${providers} providers` +
-      `${leftOut === "" ? "" : `; left out: ${leftOut}`}` +
+    `${replacing ? "replaced" : "wrote"} ${target}: ${imported.summary}` +
       `${replacing ? `; notes kept: ${notes}, dropped: ${kept.dropped.length}` : ""}`,
   );
 }
 
 const program = new Command("import")
-  .description("Import a publication into data/ (only health-insurance-prices has an importer)")
-  .argument("<indicator>", "indicator id: health-insurance-prices", parseIndicator)
-  .argument("<file>", "the publication file (precios.csv)")
-  .requiredOption("--date <YYYY-MM>", "the month from which the prices apply", parseDate)
-  .requiredOption("--source <url>", "the http(s) URL of the publication file, cited with #L<line> by every point", parseSource)
-  .option("--data <dir>", "data folder (read: indicator.json and the mapping; written: the CSV)", "data")
+  .description(
+    "Import a publication into data/ with the importer the indicator's indicator.json names " +
+      `("importer": ${[...IMPORTERS.keys()].join(", ")})`,
+  )
+  .argument("<indicator>", "indicator id: a folder of the data folder whose indicator.json names an importer", parseIndicator)
+  .argument("<file>", "the publication file")
+  .requiredOption("--source <url>", "the http(s) URL of the publication file, cited with a #fragment by every point", parseSource)
+  .option("--date <YYYY-MM>", "the month the publication applies from, for an importer that needs one", parseDate)
+  .option("--data <dir>", "data folder (read: indicator.json and the importer's files; written: the CSV)", "data")
   .option("--out-dir <dir>", "write the CSV into this folder instead of <data>/<indicator>/")
-  .option("--force", "replace an existing YYYY-MM.csv, keeping the notes of points whose value is unchanged")
+  .option("--force", "replace an existing file, keeping the notes of points whose value is unchanged")
   .option("--debug", "print stack traces of errors")
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(text) })

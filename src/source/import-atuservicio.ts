@@ -1,11 +1,12 @@
 /**
  * The importer of the Ministry of Public Health's price publications ("A tu
- * servicio": `precios.csv`, as republished by datauy/ATuServicio) into
- * `data/health-insurance-prices/<YYYY-MM>.csv`. Pure functions over text; the
- * command line (`scripts/import.ts`) reads and writes the files.
+ * servicio": `precios.csv`, as republished by datauy/ATuServicio), registered
+ * as `atuservicio-prices` (src/source/importers.ts): one publication becomes
+ * `data/<indicator>/<YYYY-MM>.csv`. Pure functions over text; the command line
+ * (`scripts/import.ts`) reads and writes the files.
  *
  * Which source provider and which column is which sub-series is data, not code:
- * it lives in `data/health-insurance-prices/atuservicio-mapping.json` (read by
+ * it lives in `atuservicio-mapping.json` in the indicator's data folder (read by
  * `parseMapping`), so a new header wording or provider is a reviewed one-line
  * change next to the data it produces. The build reads only `indicator.json`
  * and `*.csv` in that folder (src/source/load.ts), so it ignores the mapping.
@@ -19,19 +20,13 @@
  * mapping; every fault is collected and reported as `file:line: column: reason`.
  */
 import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import { byCodeUnits } from "../core/order.js";
 import type { DataIssue } from "./errors.js";
-
-/** The one indicator that has an importer. */
-export const INDICATOR_ID = "health-insurance-prices";
+import { readRecords, type ImportedPoint, type Result } from "./import-points.js";
 
 /** The mapping's file name, in the indicator's data folder. */
 export const MAPPING_FILE_NAME = "atuservicio-mapping.json";
-
-/** Either the value or every issue found. */
-export type Result<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
 
 // ---------------------------------------------------------------------------
 // Wordings and numbers
@@ -92,18 +87,6 @@ export function normalisePrice(text: string, dotThousands: boolean): string | nu
   if (COMMA_GROUPED.test(value)) value = value.replaceAll(",", "");
   else if (dotThousands && DOT_GROUPED.test(value)) value = value.replaceAll(".", "");
   return PRICE.test(value) ? value : null;
-}
-
-/** Whether `text` is a month `YYYY-MM` (01 to 12). */
-export function isMonth(text: string): boolean {
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(text);
-}
-
-/** Whether `text` is an absolute http(s) URL. */
-export function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === "http:" || protocol === "https:";
 }
 
 // ---------------------------------------------------------------------------
@@ -202,14 +185,6 @@ export function parseMapping(jsonText: string, file: string): Result<PriceMappin
 // ---------------------------------------------------------------------------
 // Reading CSV
 
-/** A parsed record with the physical line it starts on. */
-interface CsvRecord {
-  readonly fields: readonly string[];
-  readonly line: number;
-}
-
-const CSV_COMMON = { bom: true, relax_column_count: true } as const;
-
 /**
  * The separator of a publication: the one that splits its header line into
  * more cells. The 2015-01 edition uses `,` (quoting the cells that hold one);
@@ -219,7 +194,7 @@ const CSV_COMMON = { bom: true, relax_column_count: true } as const;
 function sniffDelimiter(text: string): ";" | "," {
   const cells = (delimiter: string): number => {
     try {
-      const records: string[][] = parse(text, { ...CSV_COMMON, delimiter, to_line: 1 });
+      const records: string[][] = parse(text, { bom: true, relax_column_count: true, delimiter, to_line: 1 });
       return records[0]?.length ?? 0;
     } catch {
       return 0; // e.g. a quote that is unbalanced under this separator
@@ -228,43 +203,8 @@ function sniffDelimiter(text: string): ";" | "," {
   return cells(";") > cells(",") ? ";" : ",";
 }
 
-/**
- * Parses CSV text into records with the line each starts on, as src/source/csv.ts
- * does: csv-parse's `info.lines` is where a record ends, so the line breaks
- * inside it are stepped back over. Empty lines are skipped.
- */
-function readRecords(text: string, delimiter: string, file: string): Result<CsvRecord[]> {
-  try {
-    const records = parse(text, { ...CSV_COMMON, delimiter, info: true, raw: true, skip_empty_lines: true }) as unknown as {
-      record: string[];
-      info: { lines: number };
-      raw: string;
-    }[];
-    const value = records.map(({ record, info, raw }) => ({
-      fields: record,
-      line: info.lines - (raw.replace(/\r?\n$|\r$/, "").match(/\n/g)?.length ?? 0),
-    }));
-    return { ok: true, value };
-  } catch (error) {
-    const e = error as Error & { lines?: number };
-    const reason = `not valid CSV: ${e.message}`;
-    return { ok: false, issues: [e.lines === undefined ? { file, reason } : { file, line: e.lines, reason }] };
-  }
-}
-
 // ---------------------------------------------------------------------------
 // Importing a publication
-
-/** One imported point, in the data format. */
-export interface PricePoint {
-  /** `YYYY-MM-01`. */
-  readonly date: string;
-  readonly series: string;
-  /** As the publication wrote it, thousands separators removed. */
-  readonly value: string;
-  /** The publication's URL with `#L<line>` of the provider's line. */
-  readonly source: string;
-}
 
 /** A provider of the publication left out on purpose (mapping: excludedProviders). */
 export interface LeftOut {
@@ -273,9 +213,14 @@ export interface LeftOut {
   readonly reason: string;
 }
 
-/** What importing a publication gives: its points, sorted by series id, and the providers left out. */
+/**
+ * What importing a publication gives: its points (dated `YYYY-MM-01`, the value
+ * as the publication wrote it with thousands separators removed, citing
+ * `#L<line>` of the provider's line), sorted by series id, and the providers
+ * left out.
+ */
 export interface ImportedPrices {
-  readonly points: readonly PricePoint[];
+  readonly points: readonly ImportedPoint[];
   readonly leftOut: readonly LeftOut[];
 }
 
@@ -371,7 +316,7 @@ interface RowReader {
 function readRow(fields: readonly string[], line: number, provider: string, reader: RowReader) {
   const { publication, context, slots, dotThousands, undeclared, seriesLine } = reader;
   const { file, month, sourceUrl } = publication;
-  const points: PricePoint[] = [];
+  const points: ImportedPoint[] = [];
   const issues: DataIssue[] = [];
   slots.forEach((slot, i) => {
     const cell = (fields[i] ?? "").trim();
@@ -449,7 +394,7 @@ export function importPrices(publication: Publication, context: ImportContext): 
   const priceCells = rows.flatMap(({ fields }) => slots.flatMap((slot, i) => (slot.kind === "price" ? [(fields[i] ?? "").trim()] : [])));
   const reader: RowReader = { publication, context, slots, dotThousands: dotGroupsThousands(priceCells), undeclared: new Set(), seriesLine: new Map() };
 
-  const points: PricePoint[] = [];
+  const points: ImportedPoint[] = [];
   const leftOut: LeftOut[] = [];
   const providerLine = new Map<string, number>();
   for (const { fields, line } of rows) {
@@ -472,67 +417,4 @@ export function importPrices(publication: Publication, context: ImportContext): 
   if (issues.length > 0) return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
   points.sort((a, b) => byCodeUnits(a.series, b.series));
   return { ok: true, value: { points, leftOut } };
-}
-
-// ---------------------------------------------------------------------------
-// Notes and output
-
-/** A row of the output file. */
-export interface OutputRow extends PricePoint {
-  readonly note: string;
-}
-
-/** The output rows with the notes kept, and the notes that could not be. */
-export interface NotesKept {
-  readonly rows: readonly OutputRow[];
-  /** One warning per note dropped, located in the file being replaced. */
-  readonly dropped: readonly DataIssue[];
-}
-
-/**
- * Carries the maintainers' notes of the file being replaced over to the new
- * points. The publication has no notes, so re-importing must not lose the
- * audit's: a note stays with its point (same date and series) when the value is
- * unchanged, even if the line it cites moved; when the value changed or the
- * point is gone, the note no longer describes it and is dropped, with a warning
- * naming it so a maintainer can rewrite it.
- */
-export function keepNotes(points: readonly PricePoint[], existing: { text: string; file: string }): Result<NotesKept> {
-  const parsed = readRecords(existing.text, ",", existing.file);
-  if (!parsed.ok) return parsed;
-  const [header, ...body] = parsed.value;
-  const at = (name: string) => header?.fields.indexOf(name) ?? -1;
-  const [seriesAt, dateAt, valueAt, noteAt] = [at("series"), at("date"), at("value"), at("note")];
-  if (header === undefined || seriesAt < 0 || dateAt < 0 || valueAt < 0) {
-    return { ok: false, issues: [{ file: existing.file, line: 1, reason: "expected a header with the columns date, series and value" }] };
-  }
-  const byKey = new Map(points.map((p) => [`${p.date} ${p.series}`, p]));
-  const notes = new Map<string, string>();
-  const dropped: DataIssue[] = [];
-  for (const { fields, line } of noteAt < 0 ? [] : body) {
-    const note = fields[noteAt] ?? "";
-    if (note === "") continue;
-    const [series, date, value] = [fields[seriesAt] ?? "", fields[dateAt] ?? "", fields[valueAt] ?? ""];
-    const point = byKey.get(`${date} ${series}`);
-    const quoted = JSON.stringify(note);
-    if (point === undefined) {
-      dropped.push({ file: existing.file, line, column: "note", reason: `dropped: ${series} ${date} is no longer in the publication (note: ${quoted})` });
-    } else if (point.value !== value) {
-      dropped.push({ file: existing.file, line, column: "note", reason: `dropped: ${series} ${date} changed from ${value} to ${point.value} (note: ${quoted})` });
-    } else notes.set(`${date} ${series}`, note);
-  }
-  const rows = points.map((p) => ({ ...p, note: notes.get(`${p.date} ${p.series}`) ?? "" }));
-  return { ok: true, value: { rows, dropped } };
-}
-
-/**
- * The output file: `date,series,value,source`, plus `note` when a row has one
- * (as in data/: only files with notes have the column), RFC 4180 with LF line
- * ends, quoting only the fields that need it.
- */
-export function formatPricesCsv(rows: readonly OutputRow[]): string {
-  const withNotes = rows.some((r) => r.note !== "");
-  const columns = withNotes ? ["date", "series", "value", "source", "note"] : ["date", "series", "value", "source"];
-  const records = rows.map((r) => (withNotes ? [r.date, r.series, r.value, r.source, r.note] : [r.date, r.series, r.value, r.source]));
-  return stringify(records, { header: true, columns, record_delimiter: "\n" });
 }

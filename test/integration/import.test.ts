@@ -12,22 +12,21 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import {
-  INDICATOR_ID,
   MAPPING_FILE_NAME,
   dotGroupsThousands,
-  formatPricesCsv,
   importPrices,
-  keepNotes,
   normalisePrice,
   normaliseWording,
   parseMapping,
   type ImportContext,
   type PriceMapping,
-  type PricePoint,
 } from "../../src/source/import-atuservicio.js";
+import { formatPointsCsv, keepNotes, type ImportedPoint } from "../../src/source/import-points.js";
 import { formatIssue } from "../../src/source/errors.js";
 import { ROOT, tempDir, treeDigest, type CliResult } from "../helpers.js";
 
+/** The indicator whose indicator.json names the importer `atuservicio-prices`. */
+const INDICATOR_ID = "health-insurance-prices";
 const FIXTURES = "test/fixtures/atuservicio";
 const DATA = join(ROOT, "data", INDICATOR_ID); // read only
 const MAPPING_FILE = `data/${INDICATOR_ID}/${MAPPING_FILE_NAME}`;
@@ -62,7 +61,7 @@ function run(text: string, context: ImportContext = CONTEXT, month = "2026-01") 
 }
 
 /** The date, series, value and source of every row of a data/ file, in file order. */
-function dataPoints(text: string): PricePoint[] {
+function dataPoints(text: string): ImportedPoint[] {
   const rows: Record<string, string>[] = parse(text, { columns: true });
   return rows.map((r) => ({ date: r.date ?? "", series: r.series ?? "", value: r.value ?? "", source: r.source ?? "" }));
 }
@@ -149,7 +148,7 @@ describe("acceptance: each fixture edition reproduces data/", () => {
     // Re-importing over the file with its notes gives it back byte for byte.
     const kept = keepNotes(points, { text: existing, file: `${edition}.csv` });
     expect(kept.ok && kept.value.dropped).toEqual([]);
-    expect(kept.ok && formatPricesCsv(kept.value.rows)).toBe(existing);
+    expect(kept.ok && formatPointsCsv(kept.value.rows)).toBe(existing);
   });
 
   it("reproduces 22,914 points in all", () => {
@@ -225,7 +224,7 @@ describe("cells", () => {
 });
 
 describe("notes", () => {
-  const point = (series: string, value: string): PricePoint => ({ date: "2025-01-01", series, value, source: "https://x/p.csv#L2" });
+  const point = (series: string, value: string): ImportedPoint => ({ date: "2025-01-01", series, value, source: "https://x/p.csv#L2" });
 
   it("keeps the note of a point whose value is unchanged and drops, naming it, the others", () => {
     const existing = [
@@ -242,14 +241,14 @@ describe("notes", () => {
       'old.csv:3: note: dropped: a.b.no-fonasa 2025-01-01 changed from 11 to 12 (note: "changed")',
       'old.csv:4: note: dropped: a.c.fonasa 2025-01-01 is no longer in the publication (note: "gone")',
     ]);
-    expect(formatPricesCsv(result.value.rows)).toBe(
+    expect(formatPointsCsv(result.value.rows)).toBe(
       "date,series,value,source,note\n2025-01-01,a.b.fonasa,10,https://x/p.csv#L2,kept\n2025-01-01,a.b.no-fonasa,12,https://x/p.csv#L2,\n",
     );
   });
 
   it("writes the note column only when a row has a note, quoting as RFC 4180 needs", () => {
-    expect(formatPricesCsv([{ ...point("a.b.fonasa", "1"), note: "" }])).toBe("date,series,value,source\n2025-01-01,a.b.fonasa,1,https://x/p.csv#L2\n");
-    expect(formatPricesCsv([{ ...point("a.b.fonasa", "1"), note: 'say "1,2"' }])).toContain(',"say ""1,2"""\n');
+    expect(formatPointsCsv([{ ...point("a.b.fonasa", "1"), note: "" }])).toBe("date,series,value,source\n2025-01-01,a.b.fonasa,1,https://x/p.csv#L2\n");
+    expect(formatPointsCsv([{ ...point("a.b.fonasa", "1"), note: 'say "1,2"' }])).toContain(',"say ""1,2"""\n');
   });
 });
 
