@@ -4,19 +4,14 @@
  * every row is checked and every fault is reported, not just the first.
  */
 import { parse } from "csv-parse/sync";
+import type { AnswerRow } from "../core/answers.js";
 import { isCalendarDate } from "../core/dates.js";
 import { quote } from "../core/contract.js";
 import { isHttpUrl } from "../core/url.js";
 import type { DataIssue } from "./errors.js";
 
-/** One validated data row, with where it came from. */
-export interface SourceRow {
-  readonly date: string;
-  readonly series: string;
-  /** The value exactly as written: a JSON number literal. */
-  readonly value: string;
-  readonly source: string;
-  readonly note: string;
+/** One validated data row (a point as the answers hold it), with where it came from. */
+export interface SourceRow extends AnswerRow {
   readonly file: string;
   readonly line: number;
 }
