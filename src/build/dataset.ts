@@ -11,6 +11,7 @@ import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
 import type { SourceRow } from "../source/csv.js";
 import type { IndicatorSource } from "../source/load.js";
+import { temporalCoverage } from "./formats/facts.js";
 
 /** Groups rows by sub-series, newest first; declared sub-series without points are kept, empty. */
 export function plainSeries(source: IndicatorSource): PlainSeries[] {
@@ -51,11 +52,7 @@ export function csvLine(row: AnswerRow): string {
 /** Builds one indicator. `attribution` is the ready-made anchor, `attributionUrl` its target. */
 export function buildIndicator(source: IndicatorSource, attribution: string, attributionUrl: string): BuiltIndicator {
   const plain = plainSeries(source);
-  let lastUpdated: string | null = null;
-  for (const s of plain) {
-    const newest = s.dates[0];
-    if (newest !== undefined && (lastUpdated === null || newest > lastUpdated)) lastUpdated = newest;
-  }
+  const lastUpdated = temporalCoverage({ plain })?.end ?? null;
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
   const file = encodeDataset(fields, plain);
   const ids = plain.map((s) => s.id);

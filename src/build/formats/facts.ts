@@ -25,10 +25,10 @@ export function releases(indicator: BuiltIndicator): Release[] {
 }
 
 /** The first and last point dates (`YYYY-MM-DD`), or `null` for an indicator without points. */
-export function temporalCoverage(indicator: BuiltIndicator): { readonly start: string; readonly end: string } | null {
+export function temporalCoverage({ plain }: Pick<BuiltIndicator, "plain">): { readonly start: string; readonly end: string } | null {
   let start: string | null = null;
   let end: string | null = null;
-  for (const s of indicator.plain) {
+  for (const s of plain) {
     const newest = s.dates[0];
     const oldest = s.dates.at(-1);
     if (newest !== undefined && (end === null || newest > end)) end = newest;

@@ -9,7 +9,7 @@ import { escapeHtml } from "../../core/html.js";
 import { LANGS, type Lang } from "../../core/i18n.js";
 import { SITEMAP_PATH, homePath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { absoluteUrl, temporalCoverage } from "./facts.js";
+import { absoluteUrl } from "./facts.js";
 
 /**
  * The sitemap: the home page, then each indicator's page, in each language, each
@@ -22,7 +22,7 @@ export function renderSitemap(config: SiteConfig, indicators: readonly BuiltIndi
   const pages: { url: (lang: Lang) => string; lastmod: string | null }[] = [];
   let newest: string | null = null;
   for (const indicator of indicators) {
-    const end = temporalCoverage(indicator)?.end ?? null;
+    const end = indicator.dataset.lastUpdated;
     if (end !== null && (newest === null || end > newest)) newest = end;
     pages.push({ url: (lang) => indicatorPageUrl(config, indicator.source.meta.id, lang), lastmod: end });
   }
