@@ -41,19 +41,27 @@ export async function runCli(args: readonly string[], env: Record<string, string
   return { code, stdout: text(out), stderr: text(err) };
 }
 
+/**
+ * Runs a program in a child process without blocking the event loop, and resolves
+ * with its exit code (-1 when it could not start) and output.
+ *
+ * Use this rather than `spawnSync` in a file that also fetches from a server: while
+ * the event loop is blocked, undici can neither close its idle keep-alive sockets
+ * (after 4 s) nor see the server close them (workerd does after 5 s), and the next
+ * `fetch` is written onto a dead socket: `SocketError: other side closed`.
+ */
+export function runProcess(file: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(file, args, { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
 /** Runs `scripts/cli.ts` in a child process, exactly as npm scripts do (for what only a process shows). */
 export function runCliProcess(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "scripts/cli.ts", ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
+  return runProcess(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], env);
 }
 
 /** A fresh temporary folder. */

@@ -2,31 +2,34 @@
  * Real analysis clients: Debian's pandas reads one health insurance sub-series as
  * CSV straight from the API served by workerd, in one `pd.read_csv(url)` call; the
  * indicator page's snippets (pandas, R, fetch) run as offered.
+ *
+ * Python and R run as asynchronous child processes (`runProcess`), not `spawnSync`:
+ * while the event loop was blocked, this file's idle keep-alive socket outlived
+ * workerd's 5 s idle timeout, and the next page fetch failed with "other side closed".
  */
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { refs } from "../api-checks.js";
-import { ROOT } from "../helpers.js";
+import { ROOT, runProcess } from "../helpers.js";
 import type { RefIndicator } from "../reference.js";
 
 const url = `${inject("system").urls.main}/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&format=csv`;
 
-beforeAll(() => {
-  const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-python.sh")], { encoding: "utf8" });
-  expect(ensured.status, ensured.stderr).toBe(0);
+beforeAll(async () => {
+  const ensured = await runProcess("bash", [join(ROOT, "scripts/ensure-python.sh")]);
+  expect(ensured.code, ensured.stderr).toBe(0);
 }, 300_000);
 
 describe("pandas", () => {
-  it("reads a sub-series with pd.read_csv(url): its 16 rows with the published values", () => {
+  it("reads a sub-series with pd.read_csv(url): its 16 rows with the published values", async () => {
     // Debian's packages are installed for Debian's Python, not for another python3 first on PATH.
     const program = [
       "import json, sys, pandas as pd",
       "df = pd.read_csv(sys.argv[1])",
       "print(json.dumps({'columns': list(df.columns), 'rows': [[r.date, r.series, float(r.value)] for r in df.itertuples()]}))",
     ].join("\n");
-    const run = spawnSync("/usr/bin/python3", ["-c", program, url], { encoding: "utf8" });
-    expect(run.status, run.stderr).toBe(0);
+    const run = await runProcess("/usr/bin/python3", ["-c", program, url]);
+    expect(run.code, run.stderr).toBe(0);
     const read = JSON.parse(run.stdout) as { columns: string[]; rows: [string, string, number][] };
     expect(read.columns).toEqual(["date", "series", "value", "source", "note"]);
     const expected = (refs.get("health-insurance-prices") as RefIndicator).points
@@ -55,8 +58,8 @@ describe("the code snippets of the indicator page, run as offered", () => {
     const code = await snippet("python");
     expect(code).toContain("pd.read_csv(");
     const program = `${code}\nimport json\nprint(json.dumps({'n': len(df), 'dtype': str(df['date'].dtype), 'values': sorted(float(v) for v in df['value'])}))`;
-    const run = spawnSync("/usr/bin/python3", ["-c", program], { encoding: "utf8" });
-    expect(run.status, run.stderr).toBe(0);
+    const run = await runProcess("/usr/bin/python3", ["-c", program]);
+    expect(run.code, run.stderr).toBe(0);
     const read = JSON.parse(run.stdout) as { n: number; dtype: string; values: number[] };
     expect(read.n).toBe(16);
     expect(read.dtype).toMatch(/^datetime64/);
@@ -64,13 +67,13 @@ describe("the code snippets of the indicator page, run as offered", () => {
   });
 
   it("R (read.csv): the same 16 prices, dates as Date", async () => {
-    const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-r.sh")], { encoding: "utf8" });
-    expect(ensured.status, ensured.stderr).toBe(0);
+    const ensured = await runProcess("bash", [join(ROOT, "scripts/ensure-r.sh")]);
+    expect(ensured.code, ensured.stderr).toBe(0);
     const code = await snippet("r");
     expect(code).toContain("read.csv(");
     const program = `${code}\ncat(nrow(df), class(df$date), sprintf("%.15g", sort(df$value)), sep = "\\n")`;
-    const run = spawnSync("Rscript", ["-e", program], { encoding: "utf8" });
-    expect(run.status, run.stderr).toBe(0);
+    const run = await runProcess("Rscript", ["-e", program]);
+    expect(run.code, run.stderr).toBe(0);
     const [rows, type, ...values] = run.stdout.trim().split("\n");
     expect([rows, type]).toEqual(["16", "Date"]);
     expect(values.map(Number)).toEqual(expected().sort((a, b) => a - b));
