@@ -1,6 +1,7 @@
 /** Indicator metadata for tests that build an indicator in memory (no `indicator.json`). */
 import type { Localized } from "../src/core/i18n.js";
 import type { IndicatorMeta } from "../src/source/metadata.js";
+import { NEUTRAL_DISPLAY } from "../src/core/display.js";
 
 /** The same text in every language (tests of escaping and layout, not of translation). */
 export const both = (text: string): Localized => ({ es: text, en: text });
@@ -20,6 +21,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     facets: [],
     view: { default: {} },
     glossary: [],
+    display: NEUTRAL_DISPLAY,
     ...overrides,
   };
 }

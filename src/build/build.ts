@@ -44,6 +44,7 @@ import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../sourc
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
 import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
+import { siteIndicator } from "./site-model.js";
 import { LANGS } from "../core/i18n.js";
 
 /** The prebuilt limits when `--limits` is not given (docs/DESIGN.md §4). */
@@ -186,8 +187,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     }
     for (const lang of LANGS) {
       plan.push(
-        { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, indicator, lang) },
-        { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, indicator, lang) },
+        { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator), lang) },
+        { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator), lang) },
       );
     }
     plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
@@ -197,7 +198,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
   plan.push(
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },
-    ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators, lang) })),
+    ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i)), lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },

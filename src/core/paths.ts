@@ -89,6 +89,9 @@ export function dataPackagePath(indicator: string): string {
   return `${endpointPath(indicator)}/datapackage.json`;
 }
 
+/** The media type of the Atom feeds (RFC 4287 §7). */
+export const ATOM_MEDIA_TYPE = "application/atom+xml";
+
 /** The indicator's Atom feed of data releases (static file). */
 export function feedPath(indicator: string): string {
   return `${endpointPath(indicator)}/feed.atom`;

@@ -7,12 +7,12 @@
  * CDNs or analytics). Interface words come from src/site/client/messages/, the data's
  * labels from `indicator.json`, in both languages.
  */
-import type { BuiltIndicator } from "../build/dataset.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
-import { html, raw, type SafeHtml } from "../core/html.js";
+import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
 import { LANGS, type Lang } from "../core/i18n.js";
 import { LIMIT } from "../core/contract.js";
 import {
+  ATOM_MEDIA_TYPE,
   CATALOG_PATH,
   DCAT_CATALOG_PATH,
   OPENAPI_PATH,
@@ -31,11 +31,10 @@ import {
   seriesPagePath,
   xlsxPath,
 } from "../core/paths.js";
-import { ATOM_MEDIA_TYPE } from "../build/formats/atom.js";
-import { datasetScript } from "../build/formats/schema-org.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { defaultSelection, renderView, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
+import { renderView, type ViewIndicator } from "./client/series-view.js";
+import type { SiteIndicator } from "./model.js";
 
 /** `og:locale` of each language (Open Graph: language_TERRITORY). */
 const OG_LOCALES: Readonly<Record<Lang, string>> = { es: "es_UY", en: "en_US" };
@@ -125,19 +124,38 @@ function attributionBlock(config: SiteConfig, m: Messages, indicator: string, id
 
 const pathsOf = (path: (lang: Lang) => string) => Object.fromEntries(LANGS.map((l) => [l, path(l)])) as Record<Lang, string>;
 
+/** The API examples of the home page, on the first indicator and its first sub-series. */
+function apiExamples(config: SiteConfig, m: Messages, first: SiteIndicator): SafeHtml {
+  const endpoint = endpointPath(first.id);
+  const firstSeries = first.view.series[0]?.id;
+  return html`<p>${m.apiExamplesLatest}</p>
+${curl(config, `${endpoint}?limit=1`)}
+${curl(config, `${endpoint}?from=2020&limit=10`)}
+${curl(config, `${endpoint}?from=2020&limit=10&offset=10`)}
+${
+  firstSeries === undefined
+    ? ""
+    : html`<p>${codeText(m.apiExamplesSeries)}</p>
+${curl(config, `${endpoint}?series=${firstSeries}`)}
+${curl(config, `${endpoint}?series=${firstSeries}&format=csv`)}
+`
+}<p>${m.apiExamplesFiles}</p>
+${curl(config, csvPath(first.id))}
+${curl(config, metadataPath(first.id))}
+`;
+}
+
 /** `index.html` (Spanish) and `en/index.html`: what the service is, its indicators and how to use and credit it. */
-export function renderHome(config: SiteConfig, indicators: readonly BuiltIndicator[], lang: Lang): string {
+export function renderHome(config: SiteConfig, indicators: readonly SiteIndicator[], lang: Lang): string {
   const m = MESSAGES[lang];
-  const items = indicators.map(({ source, dataset }) => {
-    const f = new Formatter(lang, source.meta.unit);
-    return html`<li><h3><a href="${seriesPagePath(source.meta.id, lang)}">${source.meta.title[lang]}</a></h3>
-<p>${m.indicatorLine(dataset.lastUpdated === null ? m.noData : f.date(dataset.lastUpdated), f.number(dataset.series.length), m.rhythms[source.meta.rhythm] ?? source.meta.rhythm)}</p>
-<p class="endpoint"><code>${endpointPath(source.meta.id)}</code></p></li>
+  const items = indicators.map((indicator) => {
+    const f = new Formatter(lang, indicator.view.unit);
+    return html`<li><h3><a href="${seriesPagePath(indicator.id, lang)}">${indicator.view.title[lang]}</a></h3>
+<p>${m.indicatorLine(indicator.lastUpdated === null ? m.noData : f.date(indicator.lastUpdated), f.number(indicator.seriesCount), m.rhythms[indicator.view.rhythm] ?? indicator.view.rhythm)}</p>
+<p class="endpoint"><code>${endpointPath(indicator.id)}</code></p></li>
 `;
   });
-  const first = indicators[0]?.source.meta.id ?? "domestic-worker-wages";
-  const firstSeries = indicators[0]?.labels[0]?.id ?? "monthly";
-  const endpoint = endpointPath(first);
+  const first = indicators[0];
   const page: PageHead = {
     lang,
     title: `${config.name}: ${m.homeTitle}`,
@@ -156,66 +174,21 @@ export function renderHome(config: SiteConfig, indicators: readonly BuiltIndicat
 ${items}</ul>
 </section>
 <section aria-labelledby="api"><h2 id="api">${m.apiHeading}</h2>
-<p>${m.apiExamplesLatest}</p>
-${curl(config, `${endpoint}?limit=1`)}
-${curl(config, `${endpoint}?from=2020&limit=10`)}
-${curl(config, `${endpoint}?from=2020&limit=10&offset=10`)}
-<p>${codeText(m.apiExamplesSeries)}</p>
-${curl(config, `${endpoint}?series=${firstSeries}`)}
-${curl(config, `${endpoint}?series=${firstSeries}&format=csv`)}
-<p>${m.apiExamplesFiles}</p>
-${curl(config, csvPath(first))}
-${curl(config, metadataPath(first))}
-${curl(config, CATALOG_PATH)}
+${first === undefined ? "" : apiExamples(config, m, first)}${curl(config, CATALOG_PATH)}
 <h3>${m.contractHeading}</h3>
 <ul>${m.contract(LIMIT.max, LIMIT.default).map((item) => html`<li>${codeText(item)}</li>`)}</ul>
 <p>${m.fullDescription} <a href="${OPENAPI_PATH}">OpenAPI 3.1</a>.</p>
 </section>
-<section aria-labelledby="attribution"><h2 id="attribution">${m.creditHeading}</h2>
+${
+  first === undefined
+    ? ""
+    : html`<section aria-labelledby="attribution"><h2 id="attribution">${m.creditHeading}</h2>
 <p>${codeText(m.creditHome)}</p>
-${attributionBlock(config, m, first, "attribution-home")}
+${attributionBlock(config, m, first.id, "attribution-home")}
 </section>
-`,
+`
+}`,
   );
-}
-
-/** The sub-series of an indicator with their labels, points and notes, in the dataset's order. */
-export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSeries[] {
-  const notes = new Map<string, Record<string, string>>();
-  for (const row of source.rows) {
-    if (row.note === "") continue;
-    const byDate = notes.get(row.series) ?? {};
-    byDate[row.date] = row.note;
-    notes.set(row.series, byDate);
-  }
-  return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {} }));
-}
-
-const views = new WeakMap<BuiltIndicator, ViewIndicator>();
-
-/** What the view needs of an indicator; made once per indicator for its four pages (two languages, page and embed). */
-export function viewIndicator(indicator: BuiltIndicator): ViewIndicator {
-  const made = views.get(indicator);
-  if (made !== undefined) return made;
-  const view = makeViewIndicator(indicator);
-  views.set(indicator, view);
-  return view;
-}
-
-function makeViewIndicator(indicator: BuiltIndicator): ViewIndicator {
-  const { meta } = indicator.source;
-  const series = viewSeries(indicator);
-  return {
-    id: meta.id,
-    title: meta.title,
-    unit: meta.unit,
-    rhythm: meta.rhythm,
-    stepwise: meta.stepwise,
-    facets: meta.facets,
-    compare: meta.view.compare ?? null,
-    defaults: defaultSelection(meta.facets, meta.view.default, series),
-    series,
-  };
 }
 
 /**
@@ -224,20 +197,21 @@ function makeViewIndicator(indicator: BuiltIndicator): ViewIndicator {
  */
 function pageConfig(config: SiteConfig, lang: Lang, view: ViewIndicator): SafeHtml {
   const notes = Object.fromEntries(view.series.filter((s) => Object.keys(s.notes).length > 0).map((s) => [s.id, s.notes]));
-  const json = JSON.stringify({
+  const json = jsonScript({
     lang,
     indicator: view.id,
     unit: view.unit,
     rhythm: view.rhythm,
     stepwise: view.stepwise,
+    display: view.display,
     compare: view.compare,
     defaults: view.defaults,
     baseUrl: config.baseUrl,
     dataset: datasetPath(view.id),
     metadata: metadataPath(view.id),
     notes,
-  }).replace(/</g, "\\u003c");
-  return html`<script type="application/json" id="series-config">${raw(json)}</script>`;
+  });
+  return html`<script type="application/json" id="series-config">${json}</script>`;
 }
 
 /** The selection form: one select per facet, options in declaration order with their labels. */
@@ -254,7 +228,7 @@ ${view.facets.map(
 <p id="selection-status" class="note" role="status"></p>`;
 }
 
-function glossary(meta: BuiltIndicator["source"]["meta"], lang: Lang, m: Messages): SafeHtml | string {
+function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | string {
   if (meta.glossary.length === 0) return "";
   return html`<section aria-labelledby="h-glossary"><h2 id="h-glossary">${m.glossary}</h2>
 <dl class="glossary">${meta.glossary.map((g) => html`<dt>${g.term[lang]}</dt><dd>${g.definition[lang]}</dd>`)}</dl>
@@ -262,26 +236,25 @@ function glossary(meta: BuiltIndicator["source"]["meta"], lang: Lang, m: Message
 }
 
 /** What an indicator's page and its embed page share: the default view rendered, and the head's basics. */
-function indicatorParts(config: SiteConfig, indicator: BuiltIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
-  const { meta } = indicator.source;
-  const view = viewIndicator(indicator);
+function indicatorParts(config: SiteConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
+  const { view } = meta;
   const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl });
-  const title = meta.title[lang];
+  const title = view.title[lang];
   const head = { lang, title: `${title} — ${config.name}`, description: meta.description[lang], paths: pathsOf((l) => path(meta.id, l)), script: true };
-  return { m: MESSAGES[lang], meta, view, rendered, title, head };
+  return { m: MESSAGES[lang], view, rendered, title, head };
 }
 
 /** `series/<indicator>/index.html` and `en/series/<indicator>/index.html`: the indicator's page. */
-export function renderIndicatorPage(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
-  const { m, meta, view, rendered, title, head } = indicatorParts(config, indicator, lang, seriesPagePath);
-  const { dataset } = indicator;
-  const f = new Formatter(lang, meta.unit);
+export function renderIndicatorPage(config: SiteConfig, meta: SiteIndicator, lang: Lang): string {
+  const { m, view, rendered, title, head } = indicatorParts(config, meta, lang, seriesPagePath);
+  const f = new Formatter(lang, view.unit);
   const page: PageHead = {
     ...head,
-    extra: html`${feedLink(`${title}: ${m.feed}`, feedPath(meta.id))}<script type="application/ld+json">${raw(datasetScript(config, indicator, lang))}</script>
+    extra: html`${feedLink(`${title}: ${m.feed}`, feedPath(meta.id))}<script type="application/ld+json">${jsonScript(meta.jsonLd[lang])}</script>
 `,
   };
-  const compared = view.compare !== null;
+  const compared = view.compare;
+  const notesIn = view.display.noteLanguage === lang || !view.series.some((s) => Object.keys(s.notes).length > 0) ? "" : m.notesLanguage(m.languageNames[view.display.noteLanguage] ?? view.display.noteLanguage);
   return layout(
     config,
     page,
@@ -296,8 +269,8 @@ ${rendered.charts}
 <p class="note">${m.chartHelp}</p>
 </section>
 ${
-  compared
-    ? html`<section aria-labelledby="h-compare"><h2 id="h-compare">${m.compareHeading}</h2>
+  compared !== null
+    ? html`<section aria-labelledby="h-compare"><h2 id="h-compare">${m.compareHeading(view.display.compared?.[lang] ?? null, view.facets.find((x) => x.name === compared)?.title[lang] ?? compared)}</h2>
 <div id="compare" class="table-wrap">${rendered.compare}</div>
 </section>
 `
@@ -327,14 +300,14 @@ ${glossary(meta, lang, m)}
 <p>${meta.description[lang]}</p>
 <dl class="facts">
 <div class="wide"><dt>${m.source}</dt><dd><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
-<div><dt>${m.unit}</dt><dd>${meta.unit}</dd></div>
-<div><dt>${m.rhythm}</dt><dd>${m.rhythms[meta.rhythm] ?? meta.rhythm}</dd></div>
-<div><dt>${m.lastUpdate}</dt><dd>${dataset.lastUpdated === null ? m.noData : f.date(dataset.lastUpdated)}</dd></div>
-<div><dt>${m.subSeriesCount}</dt><dd>${f.number(dataset.series.length)}</dd></div>
+<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
+<div><dt>${m.rhythm}</dt><dd>${m.rhythms[view.rhythm] ?? view.rhythm}</dd></div>
+<div><dt>${m.lastUpdate}</dt><dd>${meta.lastUpdated === null ? m.noData : f.date(meta.lastUpdated)}</dd></div>
+<div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
 <div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
 </dl>
 ${meta.notes.length === 0 ? "" : html`<h3>${m.notes}</h3><ul>${meta.notes.map((n) => html`<li>${n[lang]}</li>`)}</ul>`}
-<p class="note">${m.precisionNote}</p>
+<p class="note">${m.precisionNote}${notesIn === "" ? "" : ` ${notesIn}`}</p>
 </section>
 <section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
 <p>${codeText(m.creditIndicator)}</p>
@@ -351,8 +324,8 @@ ${pageConfig(config, lang, view)}
  * its attribution, for other sites to show in an iframe. Links open outside the
  * frame; the page asks search engines not to index it (the indicator page is canonical).
  */
-export function renderEmbedPage(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
-  const { m, meta, view, rendered, title, head: base } = indicatorParts(config, indicator, lang, embedPagePath);
+export function renderEmbedPage(config: SiteConfig, meta: SiteIndicator, lang: Lang): string {
+  const { m, view, rendered, title, head: base } = indicatorParts(config, meta, lang, embedPagePath);
   const page: PageHead = {
     ...base,
     robots: "noindex",

@@ -9,6 +9,7 @@ import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
 import { byCodeUnits } from "../core/order.js";
 import { LICENSE } from "../core/contract.js";
+import { NEUTRAL_DISPLAY } from "../core/display.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -86,6 +87,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     facets: [],
     view: { default: {} },
     glossary: [],
+    display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
   };
 }

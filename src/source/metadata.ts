@@ -6,6 +6,7 @@ import { LICENSE } from "../core/contract.js";
 import { RHYTHMS } from "../core/coverage.js";
 
 export { RHYTHMS };
+import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
 import { LANGS, type Localized } from "../core/i18n.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
@@ -66,6 +67,17 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    * name in src/source/importers.ts); absent when points are added by hand.
    */
   importer: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected an importer name like `atuservicio-prices`").optional(),
+  /** What the numbers mean to a reader (src/core/display.ts); every key optional, the defaults neutral. */
+  display: z
+    .strictObject({
+      date: z.enum(DATE_MEANINGS, { error: `expected one of ${DATE_MEANINGS.join(", ")}` }).optional(),
+      zero: localized.optional(),
+      nouns: z.strictObject({ compared: localized.optional(), value: localized.optional() }).optional(),
+      unit: localized.optional(),
+      noteLanguage: z.enum(LANGS, { error: `expected one of ${LANGS.join(", ")}` }).optional(),
+      chart: z.strictObject({ scale: z.enum(SCALES, { error: `expected one of ${SCALES.join(", ")}` }).optional() }).optional(),
+    })
+    .optional(),
   /** Terms the indicator's page explains. */
   glossary: z.array(z.strictObject({ term: localized, definition: localized })).default([]),
   series: z.array(seriesSchema(templated)).min(1, "declare at least one sub-series"),
@@ -90,7 +102,8 @@ export interface SeriesMeta {
   readonly facets: Readonly<Record<string, string>>;
 }
 
-export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle"> {
+export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle" | "display"> {
+  readonly display: Display;
   readonly facets: readonly FacetMeta[];
   readonly series: readonly SeriesMeta[];
 }
@@ -155,6 +168,15 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     view: raw.view,
     glossary: raw.glossary,
     importer: raw.importer,
+    display: {
+      date: raw.display?.date ?? NEUTRAL_DISPLAY.date,
+      zero: raw.display?.zero ?? NEUTRAL_DISPLAY.zero,
+      compared: raw.display?.nouns?.compared ?? NEUTRAL_DISPLAY.compared,
+      value: raw.display?.nouns?.value ?? NEUTRAL_DISPLAY.value,
+      unit: raw.display?.unit ?? NEUTRAL_DISPLAY.unit,
+      noteLanguage: raw.display?.noteLanguage ?? NEUTRAL_DISPLAY.noteLanguage,
+      scale: raw.display?.chart?.scale ?? NEUTRAL_DISPLAY.scale,
+    },
     facets,
     series,
   };

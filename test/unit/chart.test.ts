@@ -36,7 +36,7 @@ const TEXT = {
   axis: (v: number) => fmt.format(v),
   year: (y: number) => String(y),
   unit: "$",
-  noCharge: "sin costo",
+  zero: "sin costo",
   noData: "Sin datos para esta selección",
   note: "Nota",
 };
@@ -346,7 +346,7 @@ describe("lineChart: markup", () => {
       idPrefix: "x",
       layout: "narrow",
       shape: "step",
-      text: { ...TEXT, unit: "<U&>", noCharge: evil, note: evil, axis: () => "<&>", year: () => "&" },
+      text: { ...TEXT, unit: "<U&>", zero: evil, note: evil, axis: () => "<&>", year: () => "&" },
       nextDue: () => null,
       end: "2021-01-01",
     });
@@ -447,5 +447,32 @@ describe("lineChart: text never clipped", () => {
   it("puts no legend inside the SVG: the only texts are axis labels and the unit", () => {
     const { svg } = chart([seriesOf("a", rising(1, 1)), seriesOf("b", rising(2, 1))]);
     expect(textBoxes(svg).some((b) => b.text.startsWith("Serie"))).toBe(false);
+  });
+});
+
+describe("lineChart: logarithmic value axis", () => {
+  // Nine orders of magnitude, like the consumer price index since 1937.
+  const yearly = Array.from({ length: 90 }, (_, i): [string, number] => [`${1937 + i}-07-01`, 1.6e-7 * 10 ** ((i * 9) / 89)]);
+  const unit = "índice (base oct. 2022 = 100)";
+
+  it.each(["wide", "narrow"] as const)("%s: ticks are whole powers of ten, equal ratios are equal heights, every text inside", (layout) => {
+    const { svg } = chart([seriesOf("a", yearly)], { layout, shape: "line", scale: "log", end: "2026-07-01", nextDue: () => null, text: { ...TEXT, unit } });
+    const values = textBoxes(/<g class="axis y-axis">(.*?)<\/g>/s.exec(svg)?.[1] ?? "").filter((b) => b.text !== unit);
+    expect(values.every((b) => /^(10[⁻¹²³⁴⁵⁶⁷⁸⁹⁰]+|1|10|100|1\.000|10\.000)$/.test(b.text))).toBe(true);
+    // From the power of ten below the smallest value to the one above the largest (1.6e-7 … 160).
+    expect(values[0]?.text).toBe("10⁻⁷");
+    expect(values.map((b) => b.text)).toEqual(layout === "wide" ? ["10⁻⁷", "10⁻⁵", "10⁻³", "10⁻¹", "10", "1.000"] : ["10⁻⁷", "10⁻⁴", "10⁻¹", "100"]);
+    const { width, height } = viewBox(svg);
+    for (const b of textBoxes(svg)) expect({ text: b.text, inside: b.left >= 0 && b.right <= width && b.top >= 0 && b.bottom <= height }).toEqual({ text: b.text, inside: true });
+    // Grid lines of consecutive ticks are evenly spaced: a log axis.
+    const ys = [...svg.matchAll(/class="grid"/g)].map((m) => Number(/y1="([\d.]+)"/.exec(svg.slice(svg.lastIndexOf("<line", m.index)))?.[1]));
+    const steps = ys.slice(1).map((y, i) => Math.round(((ys[i] as number) - y) * 10) / 10);
+    expect(Math.max(...steps) - Math.min(...steps)).toBeLessThanOrEqual(0.2);
+  });
+
+  it("falls back to a linear axis from zero when a value is not positive", () => {
+    const { svg } = chart([seriesOf("a", [["2020-01-01", 0], ["2021-01-01", 5]])], { scale: "log", text: { ...TEXT, zero: null } });
+    expect(svg).not.toContain("⁻");
+    expect(textBoxes(/<g class="axis y-axis">(.*?)<\/g>/s.exec(svg)?.[1] ?? "").map((b) => b.text)).toContain("0");
   });
 });

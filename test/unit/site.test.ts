@@ -6,8 +6,13 @@ import type { Lang } from "../../src/core/i18n.js";
 import type { IndicatorMeta } from "../../src/source/metadata.js";
 import { Formatter, displayDecimals } from "../../src/site/client/format.js";
 import { magnitudeGroups, renderView, seriesParameter, type ViewSeries } from "../../src/site/client/series-view.js";
-import { renderEmbedPage, renderHome, renderIndicatorPage, viewIndicator } from "../../src/site/site.js";
+import { renderEmbedPage, renderHome, renderIndicatorPage } from "../../src/site/site.js";
+import { siteIndicator, viewIndicator } from "../../src/build/site-model.js";
+import { NEUTRAL_DISPLAY, type Display } from "../../src/core/display.js";
 import { both, indicatorMeta } from "../meta.js";
+
+/** What the health insurance prices declare: effective dates, a 0 that means "no charge". */
+const PRICES: Display = { ...NEUTRAL_DISPLAY, date: "effective", zero: { es: "sin costo", en: "no charge" } };
 
 const config = parseSiteConfig(
   JSON.stringify({ name: "Open Series UY", baseUrl: "https://example.test/", attributionText: "Data: Open Series UY" }),
@@ -60,6 +65,7 @@ function faceted(): BuiltIndicator {
     {
       rhythm: "irregular",
       stepwise: true,
+      display: PRICES,
       facets: [
         { name: "provider", title: { es: "Mutualista", en: "Provider" }, values: ["P1", "P2", "P3"].map((v) => ({ value: v, label: both(v) })) },
         {
@@ -86,7 +92,7 @@ describe("HTML escaping", () => {
   it("never lets a title, note or label with <script> into any page of either language as markup", () => {
     const built = indicator({}, plain);
     for (const lang of LANGS) {
-      for (const page of [renderIndicatorPage(config, built, lang), renderHome(config, [built], lang), renderEmbedPage(config, built, lang)]) {
+      for (const page of [renderIndicatorPage(config, siteIndicator(config, built), lang), renderHome(config, [siteIndicator(config, built)], lang), renderEmbedPage(config, siteIndicator(config, built), lang)]) {
         expect(page).not.toContain(EVIL);
         expect(page).not.toContain("<script>alert");
         // The only script elements are the page's own.
@@ -94,13 +100,13 @@ describe("HTML escaping", () => {
         const own = ['<script src="/assets/series-page.js" defer>', '<script type="application/json" id="series-config">', '<script type="application/ld+json">'];
         expect(scripts.every((s) => own.includes(s))).toBe(true);
       }
-      expect(renderIndicatorPage(config, built, lang)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
-      expect(renderIndicatorPage(config, built, lang)).toContain('href="https://example.test/?a=1&amp;b=2"');
+      expect(renderIndicatorPage(config, siteIndicator(config, built), lang)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+      expect(renderIndicatorPage(config, siteIndicator(config, built), lang)).toContain('href="https://example.test/?a=1&amp;b=2"');
     }
   });
 
   it("keeps the embedded page configuration (with the points' notes) from closing its script element", () => {
-    const page = renderIndicatorPage(config, indicator({}, plain), "es");
+    const page = renderIndicatorPage(config, siteIndicator(config, indicator({}, plain)), "es");
     const json = /<script type="application\/json" id="series-config">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
     expect(json).not.toContain("<");
     expect((JSON.parse(json) as { notes: Record<string, Record<string, string>> }).notes).toEqual({ a: { "2024-02-01": `a note ${EVIL}</script>` } });
@@ -109,7 +115,7 @@ describe("HTML escaping", () => {
   it("keeps the schema.org Dataset (JSON-LD) from closing its script element, in the page's language", () => {
     const title = { es: `</script><script>alert(1)</script><!-- es`, en: `</script><!-- en` };
     for (const lang of LANGS) {
-      const page = renderIndicatorPage(config, indicator({ title }, plain), lang);
+      const page = renderIndicatorPage(config, siteIndicator(config, indicator({ title }, plain)), lang);
       const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
       expect(json).not.toContain("<");
       const dataset = JSON.parse(json) as { "@type": string; name: string; inLanguage: string; url: string; distribution: { contentUrl: string }[] };
@@ -127,7 +133,7 @@ describe("languages and sharing", () => {
     ["es", "/series/evil/", "es_UY"],
     ["en", "/en/series/evil/", "en_US"],
   ] as const)("names its language (%s), its canonical URL without utm_ parameters and both translations", (lang, path, locale) => {
-    const page = renderIndicatorPage(config, built, lang);
+    const page = renderIndicatorPage(config, siteIndicator(config, built), lang);
     expect(page).toContain(`<html lang="${lang}">`);
     expect(head(page)).toContain(`<link rel="canonical" href="https://example.test${path}">`);
     expect(head(page)).toContain('<link rel="alternate" hreflang="es" href="https://example.test/series/evil/">');
@@ -144,7 +150,7 @@ describe("languages and sharing", () => {
   });
 
   it("lets search engines skip the embed page, whose links leave the frame", () => {
-    const page = renderEmbedPage(config, built, "es");
+    const page = renderEmbedPage(config, siteIndicator(config, built), "es");
     expect(head(page)).toContain('<meta name="robots" content="noindex">');
     expect(head(page)).toContain('<base target="_blank">');
     expect(page).toContain('href="https://example.test/series/evil/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks"');
@@ -233,7 +239,7 @@ describe("series view", () => {
   });
 
   it("shows each sub-series in force on a card, a zero as no charge, and a point's note", () => {
-    const built = indicator({ stepwise: true }, [
+    const built = indicator({ stepwise: true, display: PRICES }, [
       { id: "a", title: "A", points: [["2024-02-01", "0", "free since February"], ["2024-01-01", "10"]] },
       { id: "old", title: "Old", points: [["2020-01-01", "5"]] },
     ]);
@@ -241,8 +247,42 @@ describe("series view", () => {
     expect(view.card.html.match(/<article class="card/g)).toHaveLength(1);
     expect(view.card.html).toContain('<data value="0">no charge</data>');
     expect(view.card.html).toContain("free since February");
-    expect(view.table.html).toContain("Note: <span lang=\"en\">free since February</span>");
+    // English notes on an English page need no language mark; on a Spanish page they get one.
+    expect(view.table.html).toContain("Note: <span>free since February</span>");
+    const es = renderView({ lang: "es", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    expect(es.table.html).toContain('Nota: <span lang="en">free since February</span>');
     expect(view.charts.html).toContain('class="point zero');
+  });
+
+  it("reads a 0 as a 0 and a date as a date when the indicator declares nothing else", () => {
+    const built = indicator({ stepwise: false, unit: "index" }, [{ id: "a", title: "A", points: [["2024-02-01", "0"], ["2024-01-01", "-1.5"]] }]);
+    for (const lang of LANGS) {
+      const view = renderView({ lang, indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+      expect(view.card.html).toContain('<data value="0">0</data>');
+      expect(view.card.html).not.toMatch(/no charge|sin costo|Vigente|In force/);
+      expect(view.card.html).toContain(lang === "es" ? "Dato del 1 de febrero de 2024" : "Dated February 1, 2024");
+      expect(view.charts.html).not.toContain("point zero");
+      // The line goes through the zero: one sub-path.
+      expect(/class="series-line" data-series="a" d="([^"]+)"/.exec(view.charts.html)?.[1]?.split("M")).toHaveLength(2);
+    }
+  });
+
+  it("reads a period-dated index as the month it refers to, with its monthly and yearly changes", () => {
+    const months = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2025, 5 + i, 1)).toISOString().slice(0, 10)).reverse();
+    const built = indicator(
+      { stepwise: false, unit: "index", rhythm: "monthly", display: { ...NEUTRAL_DISPLAY, date: "period", unit: { es: "índice (base 2022 = 100)", en: "index (2022 = 100)" }, scale: "log" } },
+      [{ id: "general", title: "General", points: months.map((d, i) => [d, String(120 - i * 0.5 + 0.00343852)] as [string, string]) }],
+    );
+    const es = renderView({ lang: "es", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    expect(es.card.html).toContain("Dato de julio de 2026");
+    expect(es.card.html).toContain('<data value="120.00343852">120,00</data>');
+    // 120 / 119.5: +0.42 % on the previous month; 120 / 114: +5.3 % on a year earlier.
+    expect(sp(es.card.html)).toContain("+0,50 (+0,42%) respecto al valor anterior (119,50, jun. 2026)");
+    expect(sp(es.card.html)).toContain("+6,00 (+5,3%) respecto a un año antes (114,00, jul. 2025)");
+    expect(es.table.html).toContain('<time datetime="2026-07-01">jul. 2026</time>');
+    expect(es.charts.html).toContain("índice (base 2022 = 100)");
+    const en = renderView({ lang: "en", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    expect(en.card.html).toContain("Refers to July 2026");
   });
 });
 
@@ -255,7 +295,7 @@ describe("series view of large indicators", () => {
   const view = (series: ViewSeries[]) =>
     renderView({
       lang: "en",
-      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, facets: [], compare: null, defaults: {}, series },
+      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, display: NEUTRAL_DISPLAY, facets: [], compare: null, defaults: {}, series },
       selection: {},
       baseUrl: "https://example.test",
     });

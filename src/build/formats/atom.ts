@@ -13,7 +13,7 @@
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { escapeHtml } from "../../core/html.js";
 import { byCodeUnits } from "../../core/order.js";
-import { SERVICE_FEED_PATH, csvPath, feedPath } from "../../core/paths.js";
+import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, csvPath, feedPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { LICENSE_TITLE, absoluteUrl, dayStart, isoDateTime, newestVersion, releases } from "./facts.js";
 
@@ -26,9 +26,6 @@ export const TAG_DATE = "2026-11-23";
 
 /** Entries per feed at most, the newest. */
 export const MAX_ENTRIES = 200;
-
-/** Atom's media type (RFC 4287 §7). */
-export const ATOM_MEDIA_TYPE = "application/atom+xml";
 
 interface Entry {
   readonly id: string;

@@ -5,7 +5,6 @@
  * the variable measured, free access and one `DataDownload` per download.
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
-import { jsonScript } from "../../core/html.js";
 import type { Lang } from "../../core/i18n.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { datasetIri } from "./dcat.js";
@@ -45,13 +44,4 @@ export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator, lan
       contentUrl: absoluteUrl(config, d.path),
     })),
   };
-}
-
-/**
- * The Dataset as the text of a `<script type="application/ld+json">` element,
- * escaped by `jsonScript` (src/core/html.ts).
- * @deprecated Write `jsonScript(datasetJsonLd(config, indicator, lang))` in the page instead.
- */
-export function datasetScript(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): string {
-  return jsonScript(datasetJsonLd(config, indicator, lang)).html;
 }

@@ -6,7 +6,9 @@
  *
  * Honesty rules: a step holds its value until the next point, a missing stretch is
  * a visible gap, a series that ended stops where its last value expired, and a zero
- * ("no charge") is a hollow marker on the baseline instead of a dive to zero.
+ * the indicator gives a meaning of its own ("no charge") is a hollow marker on the
+ * baseline instead of a dive to zero. Values spanning orders of magnitude can be
+ * drawn on a logarithmic axis whose ticks are whole powers of ten.
  */
 import { gapsBetween, type Gap, type NextDue } from "../../core/coverage.js";
 import { dateOfDay, dayNumber, isCalendarDate } from "../../core/dates.js";
@@ -59,10 +61,10 @@ export interface ChartText {
   readonly axis: (value: number) => string;
   /** X tick labels. */
   readonly year: (year: number) => string;
-  /** Shown above the y axis, e.g. "$" or "UYU". */
+  /** Shown above the value axis, left-aligned, e.g. "$ (pesos uruguayos)". */
   readonly unit: string;
-  /** The display text of a zero value, e.g. "sin costo". */
-  readonly noCharge: string;
+  /** What a 0 means when the indicator gives it a meaning ("sin costo"): drawn as a hollow marker, never a dive to zero; null: a 0 is a 0. */
+  readonly zero: string | null;
   /** Shown instead of a plot when there is no point, e.g. "Sin datos para esta selección". */
   readonly noData: string;
   /** The word before a note in a point's `<title>`, e.g. "Nota". */
@@ -89,6 +91,8 @@ export interface ChartOptions {
   readonly nextDue: NextDue;
   /** The newest date of the whole indicator: a series whose newest point is on this date is "in force" and its step reaches the right edge. */
   readonly end: string;
+  /** "log" for a logarithmic value axis (drawn only when every value is positive); default linear. */
+  readonly scale?: "linear" | "log";
   /** False to draw no point markers (a chart of thousands of points: the page would be megabytes of circles). Default true. */
   readonly markers?: boolean;
 }
@@ -192,10 +196,203 @@ function yearStep(first: number, last: number, most: number): number {
   }
 }
 
+/** Superscript digits and minus, for powers of ten on a logarithmic axis ("10⁻⁷"). */
+const SUPERSCRIPT: Readonly<Record<string, string>> = { "-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹" };
+
+/** How values map to the plot's height, with the ticks to draw and their labels. */
+interface ValueScale {
+  /** 0 at the bottom of the plot, 1 at the top. */
+  readonly fraction: (value: number) => number;
+  readonly ticks: readonly number[];
+  readonly labels: readonly string[];
+}
+
 /**
- * A step or line chart with a date axis (year ticks) and a value axis from zero (or
- * below, for negative values): one `<path class="series-line">` per series, gaps as
- * new sub-paths, and for the highlighted series (all when none is) one
+ * A linear scale from zero (or below, for negative values) with "nice" ticks; or,
+ * when asked for and every value is positive, a logarithmic one whose ticks are
+ * whole powers of ten (1 and up written as numbers, smaller ones as 10⁻ⁿ): equal
+ * distances are equal ratios, so a rise of 1 % looks the same in 1940 and 2020.
+ */
+function valueScale(min: number, max: number, log: boolean, intervals: number, axis: (value: number) => string): ValueScale {
+  if (log && min > 0) {
+    const low = Math.floor(Math.log10(min));
+    const high = Math.max(Math.ceil(Math.log10(max)), low + 1);
+    const every = Math.max(1, Math.ceil((high - low) / intervals));
+    // The plot spans the powers of ten around the data; ticks every `every` decades from the lowest.
+    const exponents = Array.from({ length: Math.floor((high - low) / every) + 1 }, (_, i) => low + i * every);
+    return {
+      fraction: (value) => (Math.log10(value) - low) / (high - low),
+      ticks: exponents.map((e) => 10 ** e),
+      labels: exponents.map((e) => (e >= 0 ? axis(10 ** e) : `10${[...String(e)].map((c) => SUPERSCRIPT[c] ?? c).join("")}`)),
+    };
+  }
+  const step = niceStep(max - min || 1, intervals);
+  const y0 = Math.floor(min / step) * step;
+  const y1 = Math.max(Math.ceil(max / step) * step, y0 + step);
+  const ticks = Array.from({ length: Math.round((y1 - y0) / step) + 1 }, (_, i) => y0 + i * step);
+  return { fraction: (value) => (value - y0) / (y1 - y0), ticks, labels: ticks.map(axis) };
+}
+
+/** A chart's coordinate system: plot edges and the mapping of days and values to user units. */
+interface Plot {
+  readonly f: Frame;
+  readonly left: number;
+  readonly right: number;
+  readonly base: number;
+  readonly x0: number;
+  readonly rightEdge: number;
+  readonly scale: ValueScale;
+  readonly X: (date: string) => number;
+  readonly Y: (value: number) => number;
+}
+
+/** Sorted points of one series (a non-finite value cannot be drawn, so it counts as absent). */
+interface Prepared {
+  readonly s: ChartSeries;
+  readonly index: number;
+  readonly points: readonly ChartPoint[];
+}
+
+/** The days and values spanned, and the scales and margins that fit them; null when there is no point. */
+function plotOf(options: ChartOptions, series: readonly Prepared[]): Plot | null {
+  const f = FRAMES[options.layout];
+  // Loops, not Math.max(...array): a long series would overflow the call stack.
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let minValue = Infinity;
+  let maxValue = -Infinity;
+  for (const { points } of series) {
+    for (const p of points) {
+      const day = dayNumber(p.date);
+      x0 = Math.min(x0, day);
+      x1 = Math.max(x1, day);
+      minValue = Math.min(minValue, p.value);
+      maxValue = Math.max(maxValue, p.value);
+    }
+  }
+  if (x0 === Infinity) return null;
+  const log = options.scale === "log" && minValue > 0;
+  // A linear axis starts at zero: a bar-less line chart still must not exaggerate a change.
+  const scale = log ? valueScale(minValue, maxValue, true, f.values, options.text.axis) : valueScale(Math.min(0, minValue), Math.max(0, maxValue), false, f.values, options.text.axis);
+  const endDay = isCalendarDate(options.end) ? dayNumber(options.end) : x1;
+  x1 = Math.max(x1, endDay);
+  if (x1 - x0 < 60) [x0, x1] = [x0 - 182, x1 + 182];
+  // Room right of the newest date, so a value in force shows as a step reaching the edge.
+  const rightEdge = options.shape === "step" ? x1 + Math.max(1, Math.round((x1 - x0) * 0.03)) : x1;
+  // The margin fits the longest value label (the unit is written above the plot, left-aligned).
+  const left = Math.ceil(Math.max(...scale.labels.map(chars)) * CHAR_EM * FONT_SIZE) + 10;
+  const right = f.width - f.right;
+  const base = f.height - f.bottom;
+  const px = (day: number): number => left + ((day - x0) / (rightEdge - x0)) * (right - left);
+  return {
+    f,
+    left,
+    right,
+    base,
+    x0,
+    rightEdge,
+    scale,
+    X: (date) => px(dayNumber(date)),
+    Y: (value) => f.top + (1 - scale.fraction(value)) * (base - f.top),
+  };
+}
+
+/** Grid lines and labels of the value axis, and the unit above it. */
+function valueAxis(plot: Plot, unit: string): SafeHtml {
+  const { scale, left, right } = plot;
+  const ticks = scale.ticks.map((v, i) => {
+    const y = r1(plot.Y(v));
+    return html`<line x1="${left}" x2="${right}" y1="${y}" y2="${y}" class="grid"/><text x="${left - 6}" y="${y}" dy="0.32em" text-anchor="end">${scale.labels[i]}</text>`;
+  });
+  return html`<g class="axis y-axis">${ticks}<text x="2" y="${FONT_SIZE + 2}" text-anchor="start" class="unit">${unit}</text></g>`;
+}
+
+/** Year ticks on 1 January, on multiples of a nice step, few enough for their labels to fit. */
+function dateAxis(plot: Plot, year: (year: number) => string): SafeHtml {
+  const { f, x0, rightEdge, left, right, base } = plot;
+  const firstYear = Number(dateOfDay(x0).slice(0, 4)) + (dateOfDay(x0).slice(5) === "01-01" ? 0 : 1);
+  const lastYear = Number(dateOfDay(rightEdge).slice(0, 4));
+  const labelWidth = Math.max(textWidth(year(lastYear)), textWidth(year(firstYear)));
+  const most = Math.max(1, Math.min(f.years, Math.floor((right - left) / (labelWidth + 12))));
+  const every = yearStep(firstYear, lastYear, most);
+  const ticks: SafeHtml[] = [];
+  for (let y = Math.ceil(firstYear / every) * every; y <= lastYear; y += every) {
+    const date = `${String(y).padStart(4, "0")}-01-01`;
+    const day = dayNumber(date);
+    if (day < x0 || day > rightEdge) continue;
+    const x = plot.X(date);
+    const label = year(y);
+    const half = textWidth(label) / 2;
+    // The tick stays at its date; only the label moves, to stay inside the viewBox.
+    const lx = clamp(x, half + 2, f.width - half - 2);
+    ticks.push(html`<line x1="${r1(x)}" x2="${r1(x)}" y1="${base}" y2="${base + 5}"/><text x="${r1(lx)}" y="${base + 20}" text-anchor="middle">${label}</text>`);
+  }
+  return html`<g class="axis x-axis">${ticks}<line x1="${left}" x2="${right}" y1="${base}" y2="${base}"/></g>`;
+}
+
+/** True when `value` is a zero the indicator gives a meaning of its own ("no charge"): not drawn as a quantity. */
+const isLabelledZero = (value: number, text: ChartText): boolean => value === 0 && text.zero !== null;
+
+/**
+ * The path of one series: steps (a value holds until the next point) or straight
+ * segments; a new sub-path after a gap, around a labelled zero, and where the
+ * newest value's coverage ends. Returns the pen, whose lone points a muted series shows as dots.
+ */
+function tracePath(options: ChartOptions, plot: Plot, points: readonly ChartPoint[]): Pen {
+  const pen = new Pen();
+  points.forEach((p, k) => {
+    const q = points[k + 1];
+    // A labelled zero is not a value to draw a line down to: lift the pen over its span.
+    if (isLabelledZero(p.value, options.text)) {
+      pen.lift();
+      return;
+    }
+    const x = plot.X(p.date);
+    const y = plot.Y(p.value);
+    const due = options.nextDue(p.date);
+    if (options.shape === "line") {
+      if (pen.down) pen.line(x, y);
+      else pen.move(x, y);
+      if (q !== undefined && due !== null && q.date > due) pen.lift();
+      return;
+    }
+    if (pen.down) pen.vertical(y);
+    else pen.move(x, y);
+    if (q !== undefined) {
+      if (due !== null && q.date > due) {
+        pen.horizontal(Math.max(x, plot.X(due)));
+        pen.lift();
+      } else pen.horizontal(plot.X(q.date));
+    } else {
+      // The newest point: in force up to the edge, or ended when its value expired.
+      const inForce = p.date >= options.end || due === null;
+      pen.horizontal(inForce ? plot.right : Math.max(x, plot.X(due < options.end ? due : options.end)));
+      pen.lift();
+    }
+  });
+  return pen;
+}
+
+/** One focusable marker per point, carrying its texts for the tooltip script; a noted point is ringed. */
+function pointMarkers(plot: Plot, text: ChartText, s: ChartSeries, points: readonly ChartPoint[], color: string): SafeHtml[] {
+  return points.map((p) => {
+    const zero = isLabelledZero(p.value, text);
+    const note = p.note ?? "";
+    const valueText = zero ? (text.zero as string) : p.text;
+    const classes = `point${zero ? " zero" : ""}${note !== "" ? " noted" : ""}`;
+    const cx = r1(plot.X(p.date));
+    const cy = r1(plot.Y(p.value));
+    const title = `${s.label} — ${p.dateText}: ${valueText}${note !== "" ? `. ${text.note}: ${note}` : ""}`;
+    const paint = zero ? raw(`fill="#fff" stroke="${color}" stroke-width="1.5"`) : raw(`fill="${color}"`);
+    const ring = note !== "" ? html`<circle class="note-ring" cx="${cx}" cy="${cy}" r="6" fill="none" stroke="${color}" stroke-width="1.5"/>` : "";
+    return html`${ring}<circle class="${classes}" cx="${cx}" cy="${cy}" r="3" ${paint} data-series="${s.id}" data-label="${s.label}" data-date="${p.date}" data-date-text="${p.dateText}" data-value-text="${valueText}"${note !== "" ? html` data-note="${note}"` : ""}><title>${title}</title></circle>`;
+  });
+}
+
+/**
+ * A step or line chart with a date axis (year ticks) and a value axis (linear from
+ * zero, or logarithmic): one `<path class="series-line">` per series, gaps as new
+ * sub-paths, and for the highlighted series (all when none is) one
  * `<circle class="point">` per point carrying its texts for the tooltip script.
  * Also returns the gaps it found, for the page to list in words.
  */
@@ -206,79 +403,19 @@ export function lineChart(options: ChartOptions): Chart {
   const descId = `${options.idPrefix}-desc`;
   const open = html`<svg class="chart" viewBox="0 0 ${f.width} ${f.height}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg" font-size="${FONT_SIZE}" data-layout="${options.layout}"><title id="${titleId}">${options.title}</title><desc id="${descId}">${options.description}</desc>`;
 
-  // Sorted once; a non-finite value cannot be drawn, so it counts as absent.
-  const series = options.series.map((s, index) => ({
+  const series: Prepared[] = options.series.map((s, index) => ({
     s,
     index,
     points: s.points.filter((p) => Number.isFinite(p.value)).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
   }));
-
   const gaps = series.flatMap(({ s, points }) => gapsBetween(s.id, points.map((p) => p.date), options.nextDue));
-
-  // Loops, not Math.max(...array): a long series would overflow the call stack.
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  let minValue = 0;
-  let maxValue = 0;
-  for (const { points } of series) {
-    for (const p of points) {
-      const day = dayNumber(p.date);
-      x0 = Math.min(x0, day);
-      x1 = Math.max(x1, day);
-      minValue = Math.min(minValue, p.value);
-      maxValue = Math.max(maxValue, p.value);
-    }
-  }
-  if (x0 === Infinity) {
+  const plot = plotOf(options, series);
+  if (plot === null) {
     return { svg: html`${open}<text x="${f.width / 2}" y="${f.height / 2}" dy="0.32em" text-anchor="middle" class="empty">${text.noData}</text></svg>`, gaps };
-  }
-  const endDay = isCalendarDate(options.end) ? dayNumber(options.end) : x1;
-  x1 = Math.max(x1, endDay);
-  if (x1 - x0 < 60) [x0, x1] = [x0 - 182, x1 + 182];
-  // Room right of the newest date, so a value in force shows as a step reaching the edge.
-  const rightEdge = options.shape === "step" ? x1 + Math.max(1, Math.round((x1 - x0) * 0.03)) : x1;
-
-  const step = niceStep(maxValue - minValue || 1, f.values);
-  const y0 = Math.floor(minValue / step) * step;
-  const y1 = Math.max(Math.ceil(maxValue / step) * step, y0 + step);
-  const ticks = Array.from({ length: Math.round((y1 - y0) / step) + 1 }, (_, i) => y0 + i * step);
-  const tickLabels = ticks.map((v) => text.axis(v));
-  // The margin fits the longest value label and the unit, which share the column left of the axis.
-  const longest = Math.max(chars(text.unit), ...tickLabels.map(chars));
-  const left = Math.ceil(longest * CHAR_EM * FONT_SIZE) + 10;
-  const plotRight = f.width - f.right;
-  const base = f.height - f.bottom;
-
-  const px = (day: number): number => left + ((day - x0) / (rightEdge - x0)) * (plotRight - left);
-  const py = (value: number): number => f.top + (1 - (value - y0) / (y1 - y0)) * (base - f.top);
-  const X = (date: string): number => px(dayNumber(date));
-
-  const yAxis = ticks.map((v, i) => {
-    const y = r1(py(v));
-    return html`<line x1="${left}" x2="${plotRight}" y1="${y}" y2="${y}" class="grid"/><text x="${left - 6}" y="${y}" dy="0.32em" text-anchor="end">${tickLabels[i]}</text>`;
-  });
-
-  // Year ticks on 1 January, on multiples of a nice step, few enough for their labels to fit.
-  const firstYear = Number(dateOfDay(x0).slice(0, 4)) + (dateOfDay(x0).slice(5) === "01-01" ? 0 : 1);
-  const lastYear = Number(dateOfDay(rightEdge).slice(0, 4));
-  const labelWidth = Math.max(textWidth(text.year(lastYear)), textWidth(text.year(firstYear)));
-  const most = Math.max(1, Math.min(f.years, Math.floor((plotRight - left) / (labelWidth + 12))));
-  const every = yearStep(firstYear, lastYear, most);
-  const xAxis: SafeHtml[] = [];
-  for (let year = Math.ceil(firstYear / every) * every; year <= lastYear; year += every) {
-    const day = dayNumber(`${String(year).padStart(4, "0")}-01-01`);
-    if (day < x0 || day > rightEdge) continue;
-    const x = px(day);
-    const label = text.year(year);
-    const half = textWidth(label) / 2;
-    // The tick stays at its date; only the label moves, to stay inside the viewBox.
-    const lx = clamp(x, half + 2, f.width - half - 2);
-    xAxis.push(html`<line x1="${r1(x)}" x2="${r1(x)}" y1="${base}" y2="${base + 5}"/><text x="${r1(lx)}" y="${base + 20}" text-anchor="middle">${label}</text>`);
   }
 
   const anyHighlight = series.some(({ s }) => s.highlight === true);
   const marked = (s: ChartSeries): boolean => !anyHighlight || s.highlight === true;
-  const withMarkers = options.markers !== false;
   // Muted lines first, so the highlighted ones are drawn on top.
   const order = [...series].sort((a, b) => Number(marked(a.s)) - Number(marked(b.s)) || a.index - b.index);
   const lines: SafeHtml[] = [];
@@ -287,37 +424,7 @@ export function lineChart(options: ChartOptions): Chart {
     const muted = !marked(s);
     const color = muted ? MUTED : seriesColor(index);
     const width = muted ? 1.5 : anyHighlight ? 3 : 2;
-    const pen = new Pen();
-    points.forEach((p, k) => {
-      const q = points[k + 1];
-      // A zero is "no charge", not a value to draw a line down to: lift the pen over its span.
-      if (p.value === 0) {
-        pen.lift();
-        return;
-      }
-      const x = X(p.date);
-      const y = py(p.value);
-      const due = options.nextDue(p.date);
-      if (options.shape === "line") {
-        if (pen.down) pen.line(x, y);
-        else pen.move(x, y);
-        if (q !== undefined && due !== null && q.date > due) pen.lift();
-        return;
-      }
-      if (pen.down) pen.vertical(y);
-      else pen.move(x, y);
-      if (q !== undefined) {
-        if (due !== null && q.date > due) {
-          pen.horizontal(Math.max(x, X(due)));
-          pen.lift();
-        } else pen.horizontal(X(q.date));
-      } else {
-        // The newest point: in force up to the edge, or ended when its value expired.
-        const inForce = p.date >= options.end || due === null;
-        pen.horizontal(inForce ? plotRight : Math.max(x, X(due < options.end ? due : options.end)));
-        pen.lift();
-      }
-    });
+    const pen = tracePath(options, plot, points);
     const d = pen.d();
     if (d !== "") {
       lines.push(
@@ -327,25 +434,9 @@ export function lineChart(options: ChartOptions): Chart {
     if (muted) {
       // Muted series have no markers: a lone point would otherwise be invisible.
       for (const dot of pen.isolated) lines.push(html`<circle class="dot" data-series="${s.id}" cx="${r1(dot.x)}" cy="${r1(dot.y)}" r="2" fill="${MUTED}"/>`);
-      continue;
-    }
-    if (!withMarkers) continue;
-    for (const p of points) {
-      const zero = p.value === 0;
-      const note = p.note ?? "";
-      const valueText = zero ? text.noCharge : p.text;
-      const classes = `point${zero ? " zero" : ""}${note !== "" ? " noted" : ""}`;
-      const cx = r1(X(p.date));
-      const cy = r1(py(p.value));
-      const title = `${s.label} — ${p.dateText}: ${valueText}${note !== "" ? `. ${text.note}: ${note}` : ""}`;
-      const paint = zero ? raw(`fill="#fff" stroke="${color}" stroke-width="1.5"`) : raw(`fill="${color}"`);
-      const ring = note !== "" ? html`<circle class="note-ring" cx="${cx}" cy="${cy}" r="6" fill="none" stroke="${color}" stroke-width="1.5"/>` : "";
-      markers.push(
-        html`${ring}<circle class="${classes}" cx="${cx}" cy="${cy}" r="3" ${paint} data-series="${s.id}" data-label="${s.label}" data-date="${p.date}" data-date-text="${p.dateText}" data-value-text="${valueText}"${note !== "" ? html` data-note="${note}"` : ""}><title>${title}</title></circle>`,
-      );
-    }
+    } else if (options.markers !== false) markers.push(...pointMarkers(plot, text, s, points, color));
   }
 
-  const svg = html`${open}<g class="axis y-axis">${yAxis}<text x="${left - 6}" y="${FONT_SIZE + 2}" text-anchor="end" class="unit">${text.unit}</text></g><g class="axis x-axis">${xAxis}<line x1="${left}" x2="${plotRight}" y1="${base}" y2="${base}"/></g><g class="lines">${lines}</g><g class="points">${markers}</g></svg>`;
+  const svg = html`${open}${valueAxis(plot, text.unit)}${dateAxis(plot, text.year)}<g class="lines">${lines}</g><g class="points">${markers}</g></svg>`;
   return { svg, gaps };
 }

@@ -41,14 +41,32 @@ export class Formatter {
   private readonly _long: Intl.DateTimeFormat;
   private readonly _medium: Intl.DateTimeFormat;
 
+  private readonly _small: Intl.NumberFormat;
+  private readonly _smallPercent: Intl.NumberFormat;
+  private readonly _period: Intl.DateTimeFormat | null;
+  private readonly _shortPeriod: Intl.DateTimeFormat | null;
+
+  /**
+   * `period`: the rhythm of an indicator whose dates name the period a value refers
+   * to (`display.date` "period"): its dates then read as that period ("julio de
+   * 2026"), not as its first day. Null for dates that are days.
+   */
   constructor(
     readonly lang: Lang,
     readonly unit: string,
+    readonly period: string | null = null,
   ) {
     this.locale = LOCALES[lang];
     this.money = isCurrency(unit);
     this._plain = new Intl.NumberFormat(this.locale, { maximumFractionDigits: 2 });
+    // Below 0.01 two decimals would say 0: three significant digits say how small.
+    this._small = new Intl.NumberFormat(this.locale, { maximumSignificantDigits: 3 });
     this._percent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 1, signDisplay: "exceptZero" });
+    // A monthly change of a price index is a fraction of a percent: two decimals, as INE gives.
+    this._smallPercent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 2, signDisplay: "exceptZero" });
+    const months = period === "monthly" || period === "quarterly" || period === "semiannual";
+    this._period = months ? new Intl.DateTimeFormat(this.locale, { month: "long", year: "numeric", timeZone: "UTC" }) : null;
+    this._shortPeriod = months ? new Intl.DateTimeFormat(this.locale, { month: "short", year: "numeric", timeZone: "UTC" }) : null;
     // Dates are calendar days: formatted in UTC so no time zone can shift them.
     this._long = new Intl.DateTimeFormat(this.locale, { dateStyle: "long", timeZone: "UTC" });
     this._medium = new Intl.DateTimeFormat(this.locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
@@ -70,6 +88,8 @@ export class Formatter {
 
   /** A value as its source wrote it (`"154.67"`), in the unit: "$ 154,67". */
   value(text: string): string {
+    const n = Number(text);
+    if (n !== 0 && Math.abs(n) < 0.01 && !this.money) return this._small.format(n);
     return this._numberFormat(this._values, displayDecimals(text, this.money), false).format(Number(text));
   }
 
@@ -85,7 +105,8 @@ export class Formatter {
   percent(from: string, to: string): string | null {
     const base = Number(from);
     if (base === 0) return null;
-    return this._percent.format((Number(to) - base) / base);
+    const ratio = (Number(to) - base) / base;
+    return (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent).format(ratio);
   }
 
   /** A plain number, for axis ticks: "40.000". */
@@ -108,6 +129,29 @@ export class Formatter {
   /** "1 ene 2026" / "Jan 1, 2026": for tables. */
   shortDate(iso: string): string {
     return this._medium.format(new Date(`${iso}T00:00:00Z`));
+  }
+
+  /**
+   * A point's date as a reader says it: the period it refers to for period-dated
+   * indicators ("julio de 2026", "jul–sept 2026", "2026"), else the day ("1 de enero de 2026").
+   */
+  pointDate(iso: string): string {
+    return this._periodText(iso, this._period) ?? this.date(iso);
+  }
+
+  /** {@link pointDate}, short, for tables: "jul 2026" / "1 ene 2026". */
+  pointShortDate(iso: string): string {
+    return this._periodText(iso, this._shortPeriod) ?? this.shortDate(iso);
+  }
+
+  private _periodText(iso: string, format: Intl.DateTimeFormat | null): string | null {
+    if (this.period === "annual") return iso.slice(0, 4);
+    if (format === null) return null;
+    const start = new Date(`${iso}T00:00:00Z`);
+    if (this.period === "monthly") return format.format(start);
+    const months = this.period === "quarterly" ? 3 : 6;
+    const last = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months - 1, 1));
+    return format.formatRange(start, last);
   }
 
   /** A year for an axis tick. */

@@ -8,6 +8,7 @@
  * only requests files of the same site.
  */
 import { decodeDataset } from "../../core/columnar.js";
+import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { normaliseSelection, renderView, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
@@ -19,6 +20,7 @@ interface PageConfig {
   unit: string;
   rhythm: string;
   stepwise: boolean;
+  display: Display;
   compare: string | null;
   defaults: Selection;
   baseUrl: string;
@@ -135,6 +137,7 @@ async function loadIndicator(config: PageConfig): Promise<ViewIndicator> {
     unit: config.unit,
     rhythm: config.rhythm,
     stepwise: config.stepwise,
+    display: config.display,
     facets,
     compare: config.compare,
     defaults: config.defaults,

@@ -17,11 +17,12 @@
  * notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { gapsBetween, latestOnOrBefore, nextDueOf, publications, type Gap, type NextDue } from "../../core/coverage.js";
+import { coveringRank, gapsBetween, nextDueOf, publications, type Gap, type NextDue } from "../../core/coverage.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { addMonths } from "../../core/dates.js";
 import { html, raw, type SafeHtml } from "../../core/html.js";
+import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { byCodeUnits } from "../../core/order.js";
 import { endpointPath } from "../../core/paths.js";
@@ -51,6 +52,8 @@ export interface ViewIndicator {
   readonly unit: string;
   readonly rhythm: string;
   readonly stepwise: boolean;
+  /** What the numbers mean to a reader (`display` in `indicator.json`). */
+  readonly display: Display;
   readonly facets: readonly ViewFacet[];
   /** The facet compared across (one line per value), or null. */
   readonly compare: string | null;
@@ -141,10 +144,32 @@ interface Context {
   readonly end: string;
   readonly nextDue: NextDue;
   readonly prefix: string;
+  /** What a 0 reads as, when the indicator gives it a meaning ("sin costo"); null: a 0 is a 0. */
+  readonly zero: string | null;
 }
 
 function valueText(ctx: Context, value: string): string {
-  return Number(value) === 0 ? ctx.m.noCharge : ctx.f.value(value);
+  return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
+}
+
+/** A point's note, marked with its language when that is not the page's. */
+function noteText(ctx: Context, note: string): SafeHtml {
+  const lang = ctx.input.indicator.display.noteLanguage;
+  return lang === ctx.lang ? html`<span>${note}</span>` : html`<span lang="${lang}">${note}</span>`;
+}
+
+/** What the card says of its date: in force since (effective dates), the period it refers to, or the date. */
+function sinceText(ctx: Context, date: string): string {
+  const { m, f } = ctx;
+  if (date !== ctx.end) return m.lastPublished(f.pointDate(date), f.pointDate(ctx.end));
+  switch (ctx.input.indicator.display.date) {
+    case "effective":
+      return m.inForceSince(f.date(date));
+    case "period":
+      return m.periodOf(f.pointDate(date));
+    default:
+      return m.datedOn(f.date(date));
+  }
 }
 
 /** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
@@ -166,22 +191,24 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const previousDate = s.dates[1];
   const previousValue = s.values[1];
   const yearAgo = addMonths(date, -12);
-  const k = latestOnOrBefore(s.dates, yearAgo);
+  // The value covering the same day a year earlier (src/core/coverage.ts), not a point that happens to share the date.
+  const k = coveringRank(s.dates, yearAgo, ctx.nextDue, null);
   const yearValue = k < 0 ? undefined : s.values[k];
   if (previousDate !== undefined && previousValue !== undefined) {
     // When the previous value was also the one in force a year earlier, one line says both.
     const message = k === 1 ? m.vsPreviousAndYearAgo : m.vsPrevious;
-    lines.push(html`<li>${message(changeText(ctx, previousValue, value), valueText(ctx, previousValue), f.shortDate(previousDate))}</li>`);
+    lines.push(html`<li>${message(changeText(ctx, previousValue, value), valueText(ctx, previousValue), f.pointShortDate(previousDate))}</li>`);
   }
   if (yearValue !== undefined && k > 1) {
-    lines.push(html`<li>${m.vsYearAgo(changeText(ctx, yearValue, value), valueText(ctx, yearValue), f.shortDate(yearAgo))}</li>`);
+    const inForce = ctx.input.indicator.display.date === "effective";
+    lines.push(html`<li>${m.vsYearAgo(changeText(ctx, yearValue, value), valueText(ctx, yearValue), f.pointShortDate(yearAgo), inForce)}</li>`);
   }
   const note = s.notes[date];
   return html`<article class="card${current ? "" : " card-old"}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
 <p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${note === undefined ? "" : html`<sup class="note-mark" title="${note}">*</sup>`}</p>
-<p class="card-since">${current ? m.inForceSince(f.date(date)) : m.lastPublished(f.date(date), f.date(ctx.end))}</p>
-${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${note === undefined ? "" : html`<p class="note"><span class="note-mark">*</span> ${m.noteLabel}: <span lang="en">${note}</span></p>`}
+<p class="card-since">${sinceText(ctx, date)}</p>
+${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${note === undefined ? "" : html`<p class="note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, note)}</p>`}
 </article>`;
 }
 
@@ -189,8 +216,8 @@ function chartText(ctx: Context): ChartText {
   return {
     axis: (n) => ctx.f.number(n),
     year: (y) => ctx.f.year(y),
-    unit: ctx.f.unitSymbol,
-    noCharge: ctx.m.noCharge,
+    unit: ctx.input.indicator.display.unit?.[ctx.lang] ?? ctx.f.unitSymbol,
+    zero: ctx.zero,
     noData: ctx.m.noDataSelection,
     note: ctx.m.noteLabel,
   };
@@ -207,7 +234,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.date(date), note: s.notes[date] ?? null };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date] ?? null };
   });
 }
 
@@ -233,6 +260,7 @@ function figure(ctx: Context, input: FigureInput): SafeHtml {
     title: input.title,
     description: input.description,
     shape: ctx.input.indicator.stepwise ? ("step" as const) : ("line" as const),
+    scale: ctx.input.indicator.display.scale,
     text: chartText(ctx),
     // Between thinned points every step would look like a gap: gaps are drawn only when every point is.
     nextDue: thinned ? () => null : ctx.nextDue,
@@ -250,7 +278,7 @@ function figure(ctx: Context, input: FigureInput): SafeHtml {
     gaps.length === 0
       ? ""
       : html`<details class="gaps"><summary>${m.gapsSummary(gaps.length)}</summary><p>${m.gapsIntro}</p><ul>${gaps.map(
-          (g) => html`<li>${input.gapLabels.size > 1 ? `${input.gapLabels.get(g.series) ?? g.series}: ` : ""}${m.gapBetween(f.shortDate(g.after), f.shortDate(g.before))}</li>`,
+          (g) => html`<li>${input.gapLabels.size > 1 ? `${input.gapLabels.get(g.series) ?? g.series}: ` : ""}${m.gapBetween(f.pointShortDate(g.after), f.pointShortDate(g.before))}</li>`,
         )}</ul></details>`;
   return html`<figure class="chart-figure" id="${ctx.prefix}figure-${input.key}">
 <figcaption>${input.caption}</figcaption>
@@ -264,6 +292,12 @@ function legend(items: readonly { label: string; color: string; highlight?: bool
     (item) =>
       html`<li${raw(item.highlight === true ? ' class="highlight"' : "")}><span class="swatch" style="background:${item.color}"></span>${item.label}</li>`,
   )}</ul>`;
+}
+
+/** The declared nouns of the compared values and of a value, in the page's language (null: the messages' neutral words). */
+function nouns(ctx: Context): { compared: string | null; value: string | null } {
+  const { display } = ctx.input.indicator;
+  return { compared: display.compared?.[ctx.lang] ?? null, value: display.value?.[ctx.lang] ?? null };
 }
 
 /** A facet's title in the page's language (its name when undeclared). */
@@ -346,10 +380,10 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
 <caption>${caption}</caption>
 <thead><tr><th scope="col">${m.date}</th>${withSeries ? html`<th scope="col">${m.subSeries}</th>` : ""}<th scope="col" class="num">${m.value}</th></tr></thead>
 <tbody>${shown.map(
-    (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.shortDate(r.date)}</time></td>${
+    (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.pointShortDate(r.date)}</time></td>${
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
-      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: <span lang="en">${r.note}</span></span>`
+      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.note)}</span>`
     }</td></tr>`,
   )}</tbody>
 </table>${more}`;
@@ -367,12 +401,12 @@ function compareTable(ctx: Context, shown: readonly ViewSeries[], compare: strin
       const change = Number(first) === 0 ? null : (Number(last) - Number(first)) / Number(first);
       return { s, first, firstDate: s.dates.at(-1) as string, last, lastDate: s.dates[0] as string, change };
     })
-    // Those in the latest publication first, cheapest first; the chosen row stays on top whatever the order.
+    // Those in the latest publication first, lowest value first; the chosen row stays on top whatever the order.
     .sort((a, b) => Number(b.lastDate === ctx.end) - Number(a.lastDate === ctx.end) || Number(a.last) - Number(b.last) || byCodeUnits(a.s.id, b.s.id));
   const pinned = rows.filter((r) => r.s.id === chosenId);
   const others = rows.filter((r) => r.s.id !== chosenId);
   const cell = (value: string, date: string) =>
-    html`<td class="num" data-sort-value="${value}"><data value="${value}">${valueText(ctx, value)}</data><small>${f.shortDate(date)}</small></td>`;
+    html`<td class="num" data-sort-value="${value}"><data value="${value}">${valueText(ctx, value)}</data><small>${f.pointShortDate(date)}</small></td>`;
   const row = (r: (typeof rows)[number], isPinned: boolean) => {
     const name = valueLabel(input.indicator, compare, r.s.facets[compare], lang);
     return html`<tr${raw(isPinned ? ' class="pinned"' : "")} data-series="${r.s.id}"><th scope="row" data-sort-value="${name}">${name}${
@@ -384,7 +418,7 @@ function compareTable(ctx: Context, shown: readonly ViewSeries[], compare: strin
   const sortButton = (key: string, text: string, numeric: boolean) =>
     html`<button type="button" class="sort" data-sort="${key}" data-numeric="${numeric ? "1" : "0"}">${text}<span class="sort-mark" aria-hidden="true"></span></button>`;
   return html`<table class="compare" id="${ctx.prefix}compare-table">
-<caption>${m.compareCaption(context, f.number(rows.length))}</caption>
+<caption>${m.compareCaption(context, f.number(rows.length), nouns(ctx).compared, title)}</caption>
 <thead><tr><th scope="col">${sortButton("0", title, false)}</th><th scope="col" class="num">${sortButton("1", m.firstPrice, true)}</th><th scope="col" class="num" aria-sort="ascending">${sortButton("2", m.latestPrice, true)}</th><th scope="col" class="num">${sortButton("3", m.nominalChange, true)}</th></tr></thead>
 <tbody>${pinned.map((r) => row(r, true))}${others.map((r) => row(r, false))}</tbody>
 </table>`;
@@ -406,7 +440,7 @@ function comparedView(ctx: Context, compare: string): View {
   if (chosen !== null && value !== undefined && chosen.dates[0] === latest) {
     const peers = shown.filter((s) => s.dates[0] === latest).map((s) => Number(s.values[0]));
     const position = 1 + peers.filter((v) => v < Number(value)).length;
-    rank = html`<p class="card-rank">${m.rank(position, peers.length, ctx.f.shortDate(latest))}</p>`;
+    rank = html`<p class="card-rank">${m.rank(position, peers.length, ctx.f.pointShortDate(latest), nouns(ctx).value)}</p>`;
   }
   const card =
     chosen === null
@@ -425,7 +459,7 @@ function comparedView(ctx: Context, compare: string): View {
   const charts = figure(ctx, {
     key: "main",
     series: chartSeries,
-    caption: m.compareChartCaption(context, chosenLabel),
+    caption: m.compareChartCaption(context, chosenLabel, nouns(ctx).value, title),
     title: `${indicator.title[lang]}: ${context}`,
     description: m.compareChartDescription(shown.length, title, chosenLabel),
     legend: legend([
@@ -438,7 +472,7 @@ function comparedView(ctx: Context, compare: string): View {
   const all = indicator.series.map((s) => s.id);
   const choices = [
     ...(chosen === null ? [] : [{ label: m.downloadChosen(chosenLabel, context), series: chosen.id }]),
-    { label: m.downloadCompared(context), series: seriesParameter(shown.map((s) => s.id), all) },
+    { label: m.downloadCompared(context, nouns(ctx).compared, title), series: seriesParameter(shown.map((s) => s.id), all) },
     { label: m.downloadAll, series: null },
   ];
   return {
@@ -471,7 +505,7 @@ function plainView(ctx: Context): View {
       caption: (group.find((s) => s.dates[0] === ctx.end) ?? group[0] ?? { title: indicator.title }).title[lang],
       title: `${indicator.title[lang]}: ${titles.join("; ")}`,
       description: group
-        .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.shortDate(s.dates.at(-1) as string), f.shortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
+        .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.pointShortDate(s.dates.at(-1) as string), f.pointShortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
         .join(" "),
       legend: legend(group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i) }))),
       gapLabels: new Map(group.map((s) => [s.id, s.title[lang]])),
@@ -497,11 +531,12 @@ export function renderView(input: ViewInput): View {
   const ctx: Context = {
     lang: input.lang,
     m: MESSAGES[input.lang],
-    f: new Formatter(input.lang, indicator.unit),
+    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null),
     input,
     end: published.at(-1) ?? "",
     nextDue: nextDueOf(indicator.rhythm, published),
     prefix: input.idPrefix ?? "",
+    zero: indicator.display.zero?.[input.lang] ?? null,
   };
   return indicator.compare === null ? plainView(ctx) : comparedView(ctx, indicator.compare);
 }

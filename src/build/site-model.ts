@@ -1,0 +1,64 @@
+/**
+ * The site's view model of a built indicator (src/site/model.ts): its labels,
+ * points, notes and display settings, and the schema.org JSON-LD of its pages.
+ * Made once per indicator for its four pages (two languages, page and embed).
+ */
+import type { SiteConfig } from "../core/config.js";
+import { LANGS, type Lang } from "../core/i18n.js";
+import { defaultSelection, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
+import type { SiteIndicator } from "../site/model.js";
+import type { BuiltIndicator } from "./dataset.js";
+import { datasetJsonLd } from "./formats/schema-org.js";
+
+/** The sub-series of an indicator with their labels, points and notes, in the dataset's order. */
+export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSeries[] {
+  const notes = new Map<string, Record<string, string>>();
+  for (const row of source.rows) {
+    if (row.note === "") continue;
+    const byDate = notes.get(row.series) ?? {};
+    byDate[row.date] = row.note;
+    notes.set(row.series, byDate);
+  }
+  return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {} }));
+}
+
+/** What the view needs of an indicator. */
+export function viewIndicator(indicator: BuiltIndicator): ViewIndicator {
+  const { meta } = indicator.source;
+  const series = viewSeries(indicator);
+  return {
+    id: meta.id,
+    title: meta.title,
+    unit: meta.unit,
+    rhythm: meta.rhythm,
+    stepwise: meta.stepwise,
+    display: meta.display,
+    facets: meta.facets,
+    compare: meta.view.compare ?? null,
+    defaults: defaultSelection(meta.facets, meta.view.default, series),
+    series,
+  };
+}
+
+const made = new WeakMap<BuiltIndicator, SiteIndicator>();
+
+/** The site's view model of `indicator` (made once, then reused). */
+export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator): SiteIndicator {
+  const known = made.get(indicator);
+  if (known !== undefined) return known;
+  const { meta } = indicator.source;
+  const model: SiteIndicator = {
+    id: meta.id,
+    description: meta.description,
+    license: meta.license,
+    source: meta.source,
+    notes: meta.notes,
+    glossary: meta.glossary,
+    lastUpdated: indicator.dataset.lastUpdated,
+    seriesCount: indicator.dataset.series.length,
+    view: viewIndicator(indicator),
+    jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
+  };
+  made.set(indicator, model);
+  return model;
+}

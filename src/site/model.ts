@@ -1,0 +1,23 @@
+/**
+ * What the site renders an indicator from: a view model the build makes
+ * (src/build/site-model.ts), so that the site never reads the build's types and
+ * every word it writes about the data comes from `indicator.json`.
+ */
+import type { Lang, Localized } from "../core/i18n.js";
+import type { ViewIndicator } from "./client/series-view.js";
+
+export interface SiteIndicator {
+  readonly id: string;
+  readonly description: Localized;
+  readonly license: string;
+  readonly source: { readonly name: Localized; readonly url: string };
+  readonly notes: readonly Localized[];
+  readonly glossary: readonly { readonly term: Localized; readonly definition: Localized }[];
+  /** Date of the newest point, or null for an indicator without points. */
+  readonly lastUpdated: string | null;
+  readonly seriesCount: number;
+  /** What the page's view needs: labels, points, notes, display settings. */
+  readonly view: ViewIndicator;
+  /** The schema.org Dataset of the page in each language, as a JSON-LD object. */
+  readonly jsonLd: Readonly<Record<Lang, unknown>>;
+}
