@@ -90,8 +90,7 @@ export function cellOf(value: ExcelJS.CellValue): Cell {
   if ("hyperlink" in value) return cellOf(value.text);
   if ("error" in value) return { kind: "other", what: `the error ${value.error}` };
   // A formula's cached result may be stale or absent: the table holds numbers.
-  const formula = "formula" in value && typeof value.formula === "string" ? `=${value.formula}` : "a shared formula";
-  return { kind: "other", what: `the formula ${formula}` };
+  return { kind: "other", what: "formula" in value && typeof value.formula === "string" ? `the formula =${value.formula}` : "a shared formula" };
 }
 
 /** A worksheet of exceljs as a grid, reading cells without creating them. */
@@ -199,8 +198,10 @@ function isDataRow(grid: Grid, row: number): boolean {
  * row is inside the table, and a fault.
  *
  * Inside the table, every row must be the month after the row above (a month
- * missing, repeated or out of order is a fault at its A cell, compared with the
- * nearest month above it) and hold a positive finite number in B.
+ * missing, repeated or out of order is a fault at its A cell, counted on from
+ * the nearest readable month above it) and hold a positive finite number in B.
+ * Two months swapped are three faults: each row that is not the month after
+ * the row above it.
  */
 function readTable(grid: Grid, workbook: Workbook): { points: ImportedPoint[]; issues: DataIssue[] } {
   const { file, sourceUrl } = workbook;
@@ -218,9 +219,12 @@ function readTable(grid: Grid, workbook: Workbook): { points: ImportedPoint[]; i
     const month = a.kind === "date" ? monthOf(a.date) : null;
     if (month === null) {
       issues.push(at(file, address(1, row), `expected the month as a date (the first day of a month), got ${describe(a)}`));
-    } else if (previous !== null && month !== previous.month + 1) {
-      const expected = `${formatMonth(previous.month + 1)} (the month after A${previous.row})`;
-      issues.push(at(file, address(1, row), `expected ${expected}, got ${formatMonth(month)}`));
+    } else if (previous !== null && month !== previous.month + (row - previous.row)) {
+      // Counted from the nearest readable month above, so one unreadable month
+      // cell is one fault, not two.
+      const steps = row - previous.row;
+      const after = steps === 1 ? `the month after A${previous.row}` : `${steps} months after A${previous.row}`;
+      issues.push(at(file, address(1, row), `expected ${formatMonth(previous.month + steps)} (${after}), got ${formatMonth(month)}`));
     }
     const value = b.kind === "number" && Number.isFinite(b.value) && b.value > 0 ? b.value : null;
     if (value === null) issues.push(at(file, address(2, row), `expected the index, a positive number, got ${describe(b)}`));
