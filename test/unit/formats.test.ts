@@ -9,7 +9,8 @@ import ExcelJS from "exceljs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
 import { MAX_ENTRIES, renderIndicatorFeed, renderServiceFeed, tagUri } from "../../src/build/formats/atom.js";
-import { releases, temporalCoverage } from "../../src/build/formats/facts.js";
+import { dateMeaning, periodEnd, releaseOf, releases, temporalCoverage, timeSpan } from "../../src/build/formats/facts.js";
+import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
 import { renderParquet } from "../../src/build/formats/parquet.js";
 import { planFormats } from "../../src/build/formats/plan.js";
 import { renderXlsx } from "../../src/build/formats/xlsx.js";
@@ -114,7 +115,7 @@ describe("data.xlsx", () => {
     expect(workbook.worksheets.map((s) => [s.name, s.rowCount])).toEqual([
       ["data", 4],
       ["data 2", 2],
-      ["metadata", 16],
+      ["metadata", 18],
     ]);
     expect(workbook.getWorksheet("data 2")?.getRow(2).values).toEqual([undefined, new Date("2023-07-01T00:00:00Z"), "b", 9, "https://example.test/s", undefined, "P2"]);
   });
@@ -156,5 +157,28 @@ describe("planFormats", () => {
 
   it("refuses a robots.txt in public/, which the build writes itself", () => {
     expect(() => planFormats(input(new Map([["robots.txt", new Uint8Array()]])))).toThrow(/public\/robots\.txt: the build writes robots\.txt itself/);
+  });
+});
+
+describe("what a point's date means, in the formats", () => {
+  const meta = (date: "date" | "effective" | "period", rhythm: "monthly" | "quarterly" | "annual" | "irregular") =>
+    indicatorMeta({ rhythm, display: { ...NEUTRAL_DISPLAY, date }, series: [] });
+
+  it("words a release by the meaning of its date, and dates a period's entry the day after the period ends", () => {
+    expect(releaseOf(meta("effective", "irregular"), "2026-01-01")).toEqual({ phrase: "taking effect on 2026-01-01", updated: "2026-01-01T00:00:00Z" });
+    expect(releaseOf(meta("date", "irregular"), "2026-01-01")).toEqual({ phrase: "dated 2026-01-01", updated: "2026-01-01T00:00:00Z" });
+    expect(releaseOf(meta("period", "monthly"), "2026-07-01")).toEqual({ phrase: "for the month 2026-07-01/2026-07-31", updated: "2026-08-01T00:00:00Z" });
+    expect(releaseOf(meta("period", "quarterly"), "2024-10-01")).toEqual({ phrase: "for the quarter 2024-10-01/2024-12-31", updated: "2025-01-01T00:00:00Z" });
+    expect(periodEnd(meta("period", "annual"), "2024-01-01")).toBe("2024-12-31");
+    expect(periodEnd(meta("effective", "annual"), "2024-01-01")).toBe("2024-01-01");
+  });
+
+  it("describes the date column and ends the time span with the newest period", () => {
+    expect(dateMeaning(meta("effective", "irregular"))).toMatch(/^The day the value takes effect/);
+    expect(dateMeaning(meta("period", "monthly"))).toMatch(/^The first day of the month the value refers to/);
+    expect(dateMeaning(meta("date", "monthly"))).toMatch(/^The date of the value/);
+    const plain = [{ id: "a", dates: ["2026-07-01", "2026-06-01"], values: ["2", "1"] }];
+    expect(timeSpan({ plain, source: { meta: meta("period", "monthly"), folder: "", files: [], rows: [] } })).toEqual({ start: "2026-06-01", end: "2026-07-31" });
+    expect(timeSpan({ plain, source: { meta: meta("date", "monthly"), folder: "", files: [], rows: [] } })).toEqual({ start: "2026-06-01", end: "2026-07-01" });
   });
 });

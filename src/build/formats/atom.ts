@@ -3,8 +3,10 @@
  * (`/api/v1/<id>/feed.atom`) and one for the whole service (`/feed.atom`). A
  * release is a distinct point date of an indicator (src/build/formats/facts.ts);
  * its entry says how many points carry that date and, in the service feed, which
- * indicator. Entries are newest first, each `updated` at the release date's
- * midnight UTC, the feed `updated` at its newest entry's, so a feed changes only
+ * indicator, worded by what its dates mean (points taking effect on a day, or
+ * referring to a period: `display.date`). Entries are newest first, each
+ * `updated` at the release date's midnight UTC (for a period, the day after it
+ * ends), the feed `updated` at its newest entry's, so a feed changes only
  * when the data does. Entry ids are `tag:` URIs (RFC 4151) that never change.
  * A feed holds the newest `MAX_ENTRIES` releases: what a reader polls for is
  * what is new, and a daily indicator would otherwise grow its feed without
@@ -15,7 +17,7 @@ import { escapeHtml } from "../../core/html.js";
 import { byCodeUnits } from "../../core/order.js";
 import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, csvPath, feedPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { LICENSE_TITLE, absoluteUrl, dayStart, isoDateTime, newestVersion, releases } from "./facts.js";
+import { LICENSE_TITLE, absoluteUrl, isoDateTime, newestVersion, releaseOf, releases } from "./facts.js";
 
 /**
  * The date part of every tag URI: RFC 4151 §2.1 asks for a day on which the
@@ -51,16 +53,19 @@ export function tagUri(config: SiteConfig, specific: string): string {
 function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: boolean): Entry[] {
   const { meta } = indicator.source;
   const total = indicator.plain.length;
-  return releases(indicator).map(({ date, points }) => ({
-    id: tagUri(config, `${meta.id}/${date}`),
-    title: `${withIndicator ? `${meta.title.en}: ` : ""}${plural(points, "point")} dated ${date}`,
-    updated: dayStart(date),
-    summary: `${meta.title.en}: ${plural(points, "point")} dated ${date}, one in each of ${count(points)} of its ${count(total)} sub-series.`,
+  return releases(indicator).map(({ date, points }) => {
+    const { phrase, updated } = releaseOf(meta, date);
+    return {
+      id: tagUri(config, `${meta.id}/${date}`),
+      title: `${withIndicator ? `${meta.title.en}: ` : ""}${plural(points, "point")} ${phrase}`,
+      updated,
+      summary: `${meta.title.en}: ${plural(points, "point")} ${phrase}, one in each of ${count(points)} of its ${count(total)} sub-series.`,
     indicator: meta.id,
     indicatorTitle: meta.title.en,
     page: indicatorPageUrl(config, meta.id),
-    csv: absoluteUrl(config, csvPath(meta.id)),
-  }));
+      csv: absoluteUrl(config, csvPath(meta.id)),
+    };
+  });
 }
 
 function entryXml(e: Entry): string {

@@ -8,10 +8,10 @@
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { CATALOG_PATH, dataPackagePath } from "../../core/paths.js";
-import { ID_PATTERN } from "../../source/metadata.js";
+import { ID_PATTERN, type IndicatorMeta } from "../../source/metadata.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { downloads, fileName } from "./distributions.js";
-import { LICENSE_TITLE, LICENSE_URL, absoluteUrl, isoDateTime, keywords } from "./facts.js";
+import { LICENSE_TITLE, LICENSE_URL, absoluteUrl, dateMeaning, isoDateTime, keywords } from "./facts.js";
 
 /** A Table Schema field (https://specs.frictionlessdata.io/table-schema/). */
 export interface SchemaField {
@@ -30,9 +30,10 @@ export const CSV_RESOURCE = "data";
  * The Table Schema of `data.csv`: its columns in order. Table Schema patterns are
  * XML Schema regular expressions, which match the whole value: no anchors.
  */
-export function csvFields(unit: string): SchemaField[] {
+export function csvFields(meta: IndicatorMeta): SchemaField[] {
+  const unit = meta.display.unit?.en ?? meta.unit;
   return [
-    { name: "date", type: "date", format: "default", title: "Date", description: "The day the value applies from (ISO 8601, YYYY-MM-DD).", constraints: { required: true } },
+    { name: "date", type: "date", format: "default", title: "Date", description: dateMeaning(meta), constraints: { required: true } },
     {
       name: "series",
       type: "string",
@@ -73,7 +74,7 @@ export function renderDataPackage(config: SiteConfig, indicator: BuiltIndicator,
         encoding: "utf-8",
         // CSV Dialect (https://specs.frictionlessdata.io/csv-dialect/): LF line ends, not the default CRLF.
         dialect: { delimiter: ",", lineTerminator: "\n", quoteChar: '"', doubleQuote: true, header: true },
-        schema: { fields: csvFields(meta.unit), primaryKey: ["series", "date"], missingValues: [""] },
+        schema: { fields: csvFields(meta), primaryKey: ["series", "date"], missingValues: [""] },
       },
       { name: `${CSV_RESOURCE}-parquet`, path: fileName(parquet), profile: "data-resource", title: parquet.title, format: "parquet", mediatype: parquet.mediaType },
       { name: `${CSV_RESOURCE}-xlsx`, path: fileName(xlsx), profile: "data-resource", title: xlsx.title, format: "xlsx", mediatype: xlsx.mediaType },

@@ -14,7 +14,7 @@ import { LANGS, type Localized } from "../../core/i18n.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { distributions, type Distribution } from "./distributions.js";
-import { LICENSE_URL, absoluteUrl, isoDateTime, keywords, newestVersion, temporalCoverage, versionOf } from "./facts.js";
+import { LICENSE_URL, absoluteUrl, isoDateTime, keywords, newestVersion, timeSpan, versionOf } from "./facts.js";
 
 const EU = "http://publications.europa.eu/resource/authority";
 
@@ -82,7 +82,7 @@ function distribution(config: SiteConfig, indicator: string, d: Distribution, mo
 function dataset(config: SiteConfig, indicator: BuiltIndicator, version: number) {
   const { meta } = indicator.source;
   const modified = isoDateTime(version);
-  const coverage = temporalCoverage(indicator);
+  const coverage = timeSpan(indicator);
   const frequency = FREQUENCIES[meta.rhythm];
   return {
     "@id": datasetIri(config, meta.id),

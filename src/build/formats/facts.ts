@@ -4,7 +4,10 @@
  * keywords, the data version as an ISO 8601 time, absolute URLs. Pure functions.
  */
 import type { SiteConfig } from "../../core/config.js";
+import { nextDueOf } from "../../core/coverage.js";
+import { dateOfDay, dayNumber } from "../../core/dates.js";
 import { byCodeUnits } from "../../core/order.js";
+import type { IndicatorMeta } from "../../source/metadata.js";
 import type { BuiltIndicator } from "../dataset.js";
 
 /** One data release: a distinct point date of the indicator (a publication date) and the points dated so. */
@@ -14,9 +17,10 @@ export interface Release {
 }
 
 /**
- * The indicator's releases, newest first. Every point is dated from the day it
- * applies, and a (series, date) pair is unique (docs/DESIGN.md §3), so the points
- * of one date are one publication's.
+ * The indicator's releases, newest first: the points sharing a date. A (series,
+ * date) pair is unique (docs/DESIGN.md §3), so the points of one date are one
+ * publication's; what the date means (the day values take effect, or the period
+ * they refer to) is the indicator's `display.date` ({@link releaseOf}).
  */
 export function releases(indicator: BuiltIndicator): Release[] {
   const counts = new Map<string, number>();
@@ -79,3 +83,50 @@ export function absoluteUrl(config: SiteConfig, path: string): string {
 /** The licence the service publishes under (`LICENSE`, SPDX `CC-BY-4.0`): its deed and its title. */
 export const LICENSE_URL = "https://creativecommons.org/licenses/by/4.0/";
 export const LICENSE_TITLE = "Creative Commons Attribution 4.0 International";
+
+/** Words for a period of each rhythm, for the formats' English descriptions. */
+const PERIOD_NOUNS: Readonly<Record<string, string>> = { daily: "day", weekly: "week", monthly: "month", quarterly: "quarter", semiannual: "half-year", annual: "year" };
+
+/** What a point's date means, in English: the Data Package's `date` field and the XLSX metadata sheet say it. */
+export function dateMeaning(meta: IndicatorMeta): string {
+  switch (meta.display.date) {
+    case "effective":
+      return "The day the value takes effect; it holds until the next one (ISO 8601, YYYY-MM-DD).";
+    case "period":
+      return `The first day of the ${PERIOD_NOUNS[meta.rhythm] ?? "period"} the value refers to (ISO 8601, YYYY-MM-DD); it is published later.`;
+    default:
+      return "The date of the value (ISO 8601, YYYY-MM-DD).";
+  }
+}
+
+/** The last day of the period a period-dated point refers to (its own date for other indicators, or when the rhythm has no length). */
+export function periodEnd(meta: IndicatorMeta, date: string): string {
+  if (meta.display.date !== "period") return date;
+  const next = nextDueOf(meta.rhythm, [])(date);
+  return next === null ? date : dateOfDay(dayNumber(next) - 1);
+}
+
+/** The days the data speak of: the first point's date to the newest point's date, or to the end of its period. */
+export function timeSpan(indicator: Pick<BuiltIndicator, "plain" | "source">): { readonly start: string; readonly end: string } | null {
+  const coverage = temporalCoverage(indicator);
+  return coverage === null ? null : { start: coverage.start, end: periodEnd(indicator.source.meta, coverage.end) };
+}
+
+/**
+ * How a feed speaks of a release: its points "take effect on" the date, "refer to"
+ * the period, or are "dated"; and its Atom `updated` time: the date itself, or for
+ * a period the day after it ends (a value of a period cannot be published before
+ * the period is over; the exact publication day is not in the data).
+ */
+export function releaseOf(meta: IndicatorMeta, date: string): { readonly phrase: string; readonly updated: string } {
+  switch (meta.display.date) {
+    case "effective":
+      return { phrase: `taking effect on ${date}`, updated: dayStart(date) };
+    case "period": {
+      const end = periodEnd(meta, date);
+      return { phrase: `for the ${PERIOD_NOUNS[meta.rhythm] ?? "period"} ${date}/${end}`, updated: dayStart(dateOfDay(dayNumber(end) + 1)) };
+    }
+    default:
+      return { phrase: `dated ${date}`, updated: dayStart(date) };
+  }
+}

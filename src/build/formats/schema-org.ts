@@ -9,12 +9,12 @@ import type { Lang } from "../../core/i18n.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { datasetIri } from "./dcat.js";
 import { distributions } from "./distributions.js";
-import { LICENSE_URL, absoluteUrl, keywords, temporalCoverage } from "./facts.js";
+import { LICENSE_URL, absoluteUrl, keywords, timeSpan } from "./facts.js";
 
 /** The Dataset as a JSON-LD object, its texts in `lang` (the language of the page that embeds it). */
 export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator, lang: Lang): Record<string, unknown> {
   const { meta } = indicator.source;
-  const coverage = temporalCoverage(indicator);
+  const coverage = timeSpan(indicator);
   return {
     "@context": "https://schema.org",
     "@type": "Dataset",
@@ -35,7 +35,7 @@ export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator, lan
     // ISO 8601 time interval, as schema.org's temporalCoverage asks.
     ...(coverage === null ? {} : { temporalCoverage: `${coverage.start}/${coverage.end}` }),
     variableMeasured: [
-      { "@type": "PropertyValue", name: "value", description: meta.title[lang], unitText: meta.unit },
+      { "@type": "PropertyValue", name: "value", description: meta.title[lang], unitText: meta.display.unit?.[lang] ?? meta.unit },
     ],
     distribution: distributions(meta.id).map((d) => ({
       "@type": "DataDownload",

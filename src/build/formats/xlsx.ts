@@ -18,7 +18,7 @@ import { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { attributionUrl, indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { LICENSE_URL, isoDateTime, keywords, temporalCoverage } from "./facts.js";
+import { LICENSE_URL, dateMeaning, isoDateTime, keywords, temporalCoverage } from "./facts.js";
 import { pointTable, type Table } from "./table.js";
 import { withFixedDates } from "./zip.js";
 
@@ -91,7 +91,9 @@ function writeMetadataSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, config
     ["indicator", meta.id],
     ["title", meta.title.en],
     ["description", meta.description.en],
-    ["unit", meta.unit],
+    ["unit", meta.display.unit?.en ?? meta.unit],
+    ["unit code", meta.unit],
+    ["dates", dateMeaning(meta)],
     ["rhythm", meta.rhythm],
     ["source", link(meta.source.name.en, meta.source.url)],
     ["source URL", link(meta.source.url, meta.source.url)],
