@@ -1,7 +1,7 @@
 /**
  * The query string of `/api/v1/{indicator}` (docs/DESIGN.md §2), validated once,
  * here, with zod: a typed `PageQuery` or a 400 whose `detail` begins with the
- * parameter's name. An unknown parameter is a 400 too (a typo, or `?provider=X`,
+ * parameter's name. An unknown parameter is a 400 too (a typo, or `?region=X`,
  * must never silently answer everything); a repeated one is an error.
  */
 import { z } from "zod";

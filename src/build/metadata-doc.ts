@@ -5,7 +5,7 @@
  * source, licence, notes, the facets with their values, and each sub-series with
  * its title and facets (as indices into the facet values); the points, first and
  * last dates of each sub-series are in the catalog. About half the catalog's size
- * for the health insurance prices.
+ * for an indicator of many faceted sub-series (README, "The API contract").
  */
 import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";

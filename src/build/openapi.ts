@@ -299,7 +299,7 @@ const metadataSchemas = {
       description: { $ref: "#/components/schemas/Localized" },
       unit: { type: "string" },
       rhythm: { type: "string", enum: [...RHYTHMS] },
-      stepwise: { type: "boolean", description: "True when a value holds until the next one (a price list, a legal minimum)." },
+      stepwise: { type: "boolean", description: "True when a value holds until the next one (a tariff, a legal minimum)." },
       license: { type: "string" },
       source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },
       notes: { type: "array", items: { $ref: "#/components/schemas/Localized" } },

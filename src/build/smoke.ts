@@ -13,7 +13,7 @@ import { CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../core/paths.js";
 
 /** The outcome of one named check. */
 export interface CheckResult {
-  /** What was checked, e.g. `default answer /api/v1/domestic-worker-wages`. */
+  /** What was checked, e.g. `default answer /api/v1/<indicator>`. */
   readonly name: string;
   readonly ok: boolean;
   /** On failure: what was expected and what came. */

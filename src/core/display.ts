@@ -8,7 +8,7 @@ import type { Lang, Localized } from "./i18n.js";
 
 /**
  * What a point's date means:
- * - `effective`: the day the value takes effect (it holds until the next one: a price list, a legal minimum);
+ * - `effective`: the day the value takes effect (it holds until the next one: a tariff, a legal minimum);
  * - `period`: the first day of the period the value refers to, one rhythm long (a monthly index), published later;
  * - `date`: just the date of the observation (the neutral default).
  */
@@ -20,11 +20,11 @@ export type Scale = (typeof SCALES)[number];
 
 export interface Display {
   readonly date: DateMeaning;
-  /** What a value of 0 means when it is not a quantity ("sin costo" / "no charge"); null: a 0 is a 0. */
+  /** What a value of 0 means when it is not a quantity (a service without charge, say), in each language; null: a 0 is a 0. */
   readonly zero: Localized | null;
-  /** The plural noun of the compared facet's values ("mutualistas" / "providers"); null: the facet's title. */
+  /** The plural noun of the compared facet's values, in each language; null: the facet's title. */
   readonly compared: Localized | null;
-  /** The noun of a value ("precio" / "price"); null: "valor" / "value". */
+  /** The noun of a value, in each language; null: "valor" / "value". */
   readonly value: Localized | null;
   /** The unit as a reader writes it ("índice (base oct. 2022 = 100)"); null: the currency's symbol, or the unit code. */
   readonly unit: Localized | null;

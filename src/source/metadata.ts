@@ -34,24 +34,24 @@ const localized = z.strictObject(
 const valueLabel = z.union([text.transform((t): Localized => ({ es: t, en: t })), localized], {
   error: 'expected a name or {"es": "…", "en": "…"}',
 });
-const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `provider`");
+const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `region`");
 
 
 /** A sub-series: its title is required unless the indicator declares `seriesTitle` (`templated`). */
 const seriesSchema = (templated: boolean) => z.strictObject({
-  id: z.string().regex(ID_PATTERN, "expected an id like `monthly` or `provider.item-name` ([a-z0-9]+([.-][a-z0-9]+)*)"),
+  id: z.string().regex(ID_PATTERN, "expected an id like `monthly` or `region.sub-total` ([a-z0-9]+([.-][a-z0-9]+)*)"),
   title: templated ? localized.optional() : localized,
   /** The sub-series' value of each facet, as a key of `facets.<name>.values`. */
   facets: z.record(facetName, text).optional(),
 });
 
 const indicatorSchema = (templated: boolean) => z.strictObject({
-  id: z.string().regex(INDICATOR_ID_PATTERN, "expected an id like `domestic-worker-wages` ([a-z0-9]+(-[a-z0-9]+)*)"),
+  id: z.string().regex(INDICATOR_ID_PATTERN, "expected an id like `unemployment-rate` ([a-z0-9]+(-[a-z0-9]+)*)"),
   title: localized,
   description: localized,
   unit: text,
   rhythm: z.enum(RHYTHMS, { error: `expected one of ${RHYTHMS.join(", ")}` }),
-  /** True when a value holds until the next one (a price list, a legal minimum): charts draw steps. */
+  /** True when a value holds until the next one (a tariff, a legal minimum): charts draw steps. */
   stepwise: z.boolean({ error: "expected true or false" }).default(false),
   license: z.literal(LICENSE, { error: `the service publishes under ${LICENSE} only` }),
   source: z.strictObject({ name: localized, url: httpUrl }),

@@ -6,7 +6,7 @@
  *
  * Honesty rules: a step holds its value until the next point, a missing stretch is
  * a visible gap, a series that ended stops where its last value expired, and a zero
- * the indicator gives a meaning of its own ("no charge") is a hollow marker on the
+ * the indicator gives a meaning of its own (`display.zero`) is a hollow marker on the
  * baseline instead of a dive to zero. Values spanning orders of magnitude can be
  * drawn on a logarithmic axis whose ticks are whole powers of ten.
  */
@@ -63,7 +63,7 @@ export interface ChartText {
   readonly year: (year: number) => string;
   /** Shown above the value axis, left-aligned, e.g. "$ (pesos uruguayos)". */
   readonly unit: string;
-  /** What a 0 means when the indicator gives it a meaning ("sin costo"): drawn as a hollow marker, never a dive to zero; null: a 0 is a 0. */
+  /** What a 0 means when the indicator gives it a meaning (`display.zero`): drawn as a hollow marker, never a dive to zero; null: a 0 is a 0. */
   readonly zero: string | null;
   /** Shown instead of a plot when there is no point, e.g. "Sin datos para esta selección". */
   readonly noData: string;
@@ -330,7 +330,7 @@ function dateAxis(plot: Plot, year: (year: number) => string): SafeHtml {
   return html`<g class="axis x-axis">${ticks}<line x1="${left}" x2="${right}" y1="${base}" y2="${base}"/></g>`;
 }
 
-/** True when `value` is a zero the indicator gives a meaning of its own ("no charge"): not drawn as a quantity. */
+/** True when `value` is a zero the indicator gives a meaning of its own: not drawn as a quantity. */
 const isLabelledZero = (value: number, text: ChartText): boolean => value === 0 && text.zero !== null;
 
 /**

@@ -62,7 +62,7 @@ export class Formatter {
     // Below 0.01 two decimals would say 0: three significant digits say how small.
     this._small = new Intl.NumberFormat(this.locale, { maximumSignificantDigits: 3 });
     this._percent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 1, signDisplay: "exceptZero" });
-    // A monthly change of a price index is a fraction of a percent: two decimals, as INE gives.
+    // A monthly change of an index is a fraction of a percent: two decimals, as INE gives.
     this._smallPercent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 2, signDisplay: "exceptZero" });
     const months = period === "monthly" || period === "quarterly" || period === "semiannual";
     this._period = months ? new Intl.DateTimeFormat(this.locale, { month: "long", year: "numeric", timeZone: "UTC" }) : null;

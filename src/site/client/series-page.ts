@@ -3,7 +3,7 @@
  * `assets/series-page.js`. The static page already shows the default view; this
  * adds the copy buttons, value and date on hover and keyboard focus in the charts,
  * the sortable comparison table, the facet choice (re-rendered with the same code
- * the build uses, src/site/client/series-view.ts) with a shareable `#provider=…` address,
+ * the build uses, src/site/client/series-view.ts) with a shareable `#<facet>=<value>&…` address,
  * and drops `utm_` parameters from the address bar once the visit is counted. It
  * only requests files of the same site.
  */
@@ -145,7 +145,7 @@ async function loadIndicator(config: PageConfig): Promise<ViewIndicator> {
   };
 }
 
-/** The facet choice: re-renders the view, keeps the choice in the address (`#provider=…&item=…`). */
+/** The facet choice: re-renders the view, keeps the choice in the address (`#<facet>=<value>&…`). */
 async function setupSelection(config: PageConfig, m: Messages): Promise<void> {
   const form = document.getElementById("selection");
   const fromHash = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
@@ -167,7 +167,7 @@ async function setupSelection(config: PageConfig, m: Messages): Promise<void> {
   };
   const current = (): Selection => Object.fromEntries(selects.map((s) => [s.name, s.value]));
 
-  // A shared address (#provider=…&item=…) opens on its selection.
+  // A shared address (#<facet>=<value>&…) opens on its selection.
   const chosen = normaliseSelection(indicator, fromHash);
   for (const select of selects) select.value = chosen[select.name] ?? select.value;
   if (Object.keys(fromHash).length > 0) render(chosen);

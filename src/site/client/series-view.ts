@@ -5,16 +5,16 @@
  * default selection into the static page; the page script (src/site/client/series-page.ts)
  * renders the visitor's choice with this same code, so both always agree.
  *
- * - Indicators with a compared facet (`view.compare` in `indicator.json`; health
- *   insurance prices: provider) show, for the chosen values of the other facets, one
+ * - Indicators with a compared facet (`view.compare` in `indicator.json`) show,
+ *   for the chosen values of the other facets, one
  *   line per value of the compared facet, the chosen one highlighted, and a table
  *   comparing them.
  * - Indicators without one show every sub-series, one chart per group of similar
  *   magnitude so that no line is flattened against the axis.
  *
  * Charts are honest about what the data says (src/site/client/chart.ts): steps for values
- * that hold until the next one, gaps where a point is missing, zero as "no charge",
- * notes marked.
+ * that hold until the next one, gaps where a point is missing, a zero as what the
+ * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
 import { coveringRank, gapsBetween, nextDueOf, publications, type Gap, type NextDue } from "../../core/coverage.js";
@@ -144,7 +144,7 @@ interface Context {
   readonly end: string;
   readonly nextDue: NextDue;
   readonly prefix: string;
-  /** What a 0 reads as, when the indicator gives it a meaning ("sin costo"); null: a 0 is a 0. */
+  /** What a 0 reads as, when the indicator gives it a meaning (`display.zero`); null: a 0 is a 0. */
   readonly zero: string | null;
 }
 

@@ -97,7 +97,7 @@ export const en = {
   value: "Value",
   chosen: "(your choice)",
   notInLatest: "not in the latest publication",
-  /** `compared`: the declared plural noun ("providers"), else null and `facet`, the compared facet's title. */
+  /** `compared`: the plural noun `indicator.json` declares for the compared values, else null and `facet`, the compared facet's title. */
   compareHeading: (compared: string | null, facet: string) => (compared === null ? `Comparison by ${facet.toLowerCase()}` : `Comparison between ${compared}`),
   compareCaption: (context: string, n: string, compared: string | null, facet: string) =>
     `${context}: ${n} ${compared ?? `values of ${facet.toLowerCase()}`}. Sort by any column.`,
