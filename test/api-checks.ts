@@ -11,12 +11,14 @@ import { expect } from "vitest";
 import { prng } from "../scripts/bench/generate.js";
 import { ROOT } from "./helpers.js";
 import { expectedResponse, readIndicator, resolveRef, type RefIndicator } from "./reference.js";
+import { INDICATOR_IDS } from "./indicators.js";
 
 export const EPOCH = "1700000000";
 export const LAST_MODIFIED = "Tue, 14 Nov 2023 22:13:20 GMT";
 export const SITE = "https://open-series-uy.pages.dev";
 export const PHRASE = "Data: Open Series UY";
-export const IDS = ["domestic-worker-wages", "health-insurance-prices"] as const;
+/** Every indicator of data/ (test/indicators.ts). */
+export const IDS = INDICATOR_IDS;
 /** A usage limit no test reaches. */
 export const HIGH = { RATE_LIMIT_REQUESTS: "1000000" };
 

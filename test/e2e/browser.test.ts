@@ -11,9 +11,10 @@ import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "../helpers.js";
 import { freePort } from "./pages-dev.js";
+import { INDICATOR_IDS } from "../indicators.js";
 
 const SHOTS = join(ROOT, "test-artifacts/screenshots");
-const IDS = ["domestic-worker-wages", "health-insurance-prices"] as const;
+const IDS = INDICATOR_IDS;
 const LANGS = ["es", "en"] as const;
 const prefix = (lang: string) => (lang === "es" ? "" : `/${lang}`);
 /** Every page of the site: home, indicator pages and embed pages, in both languages. */
@@ -73,7 +74,8 @@ async function openPage(width: number, height: number) {
 /** Opens a path and waits until the page script has finished what it loads. */
 async function visit(page: Page, path: string): Promise<void> {
   await page.goto(`${server.url}${path}`);
-  if (/\/series\/health-insurance-prices\/$/.test(path)) await page.locator("#selection").waitFor({ state: "visible" });
+  // A page with a choice of sub-series shows its form once the script has loaded what it needs.
+  if ((await page.locator("#selection").count()) > 0) await page.locator("#selection").waitFor({ state: "visible" });
 }
 
 /** The newest point of one sub-series, from the API. */
@@ -168,6 +170,19 @@ describe("the site in Chromium, in Spanish and English", () => {
       // The default view is general medicine, FONASA, as indicator.json declares.
       expect(await page.locator('select[name="item"]').inputValue()).toBe("orden consulta medicina general");
       expect(await page.locator('select[name="regime"]').inputValue()).toBe("FONASA");
+
+      // The index of a month: two decimals as INE shows it, the month it refers to, its monthly and 12-month changes.
+      await visit(page, `${prefix(lang)}/series/consumer-price-index/`);
+      const cpi = await newest("consumer-price-index", "general");
+      const card = page.locator('#view-card article[data-series="general"]');
+      expect(Number(await card.locator(".card-value data").getAttribute("value"))).toBe(cpi.value);
+      expect(await card.locator(".card-value data").textContent()).toBe(lang === "es" ? "118,20" : "118.20");
+      expect(await card.locator(".card-since").textContent()).toBe(lang === "es" ? "Dato de julio de 2026" : "Refers to July 2026");
+      const changes = (await card.locator(".card-changes li").allTextContents()).map((t) => t.replace(/\s/g, " "));
+      expect(changes).toHaveLength(2);
+      expect(changes[0]).toContain(lang === "es" ? "respecto al valor anterior (118,13, jun. 2026)" : "on the previous value (118.13, Jun 2026)");
+      expect(changes[1]).toContain(lang === "es" ? "respecto a un año antes" : "on a year earlier");
+      expect(changes[1]).toContain(lang === "es" ? "jul. 2025" : "Jul 2025");
     }
     expect(problems).toEqual([]);
     await page.close();

@@ -8,6 +8,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, inject, it } from "vitest";
+import { INDICATOR_IDS } from "../indicators.js";
 
 // ajv-formats is CommonJS: under ESM its function may sit on `.default`.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -99,6 +100,6 @@ describe("openapi.json", () => {
 
   it("lists exactly the indicators the build published", () => {
     const get = doc.paths["/api/v1/{indicator}"]?.get as unknown as { parameters: { name: string; schema: { enum?: string[] } }[] };
-    expect(get.parameters.find((p) => p.name === "indicator")?.schema.enum).toEqual(["domestic-worker-wages", "health-insurance-prices"]);
+    expect(get.parameters.find((p) => p.name === "indicator")?.schema.enum).toEqual(INDICATOR_IDS);
   });
 });

@@ -9,8 +9,9 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage }
 import type { AddressInfo } from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { ROOT } from "../helpers.js";
+import { INDICATOR_IDS } from "../indicators.js";
 
-const IDS = ["domestic-worker-wages", "health-insurance-prices"] as const;
+const IDS = INDICATOR_IDS;
 /** Bounds one child process (a smoke run makes about 20 requests; 15 s is its own per-request limit). */
 const RUN_TIMEOUT_MS = 90_000;
 

@@ -130,7 +130,10 @@ describe("the handler in Node on the real data", () => {
         compared++;
       }
     }
-    expect(compared).toBe(2 * (6 + 1554));
+    // A JSON and a CSV file per sub-series with points (1,554 + 6 + 1 + 1 in the real data).
+    const subSeries = IDS.reduce((n, id) => n + new Set((refs.get(id) as RefIndicator).points.map((p) => p.series)).size, 0);
+    expect(subSeries).toBe(1562);
+    expect(compared).toBe(2 * subSeries);
   });
 
   it("publishes a metadata document per indicator, consistent with the data and smaller than the catalog", () => {

@@ -1,5 +1,5 @@
 /**
- * The real data set built by the real CLI: every prebuilt page of both indicators
+ * The real data set built by the real CLI: every prebuilt page of every indicator of data/
  * against the independent reference, the files of docs/DESIGN.md §4, determinism.
  */
 import { createHash } from "node:crypto";
@@ -9,11 +9,12 @@ import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectedResponse, rawValues, readIndicator, type RefIndicator } from "../reference.js";
 import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "../helpers.js";
+import { INDICATOR_IDS } from "../indicators.js";
 
 const EPOCH = "1700000000";
 const SITE = "https://open-series-uy.pages.dev";
 const PHRASE = "Data: Open Series UY";
-const IDS = ["domestic-worker-wages", "health-insurance-prices"];
+const IDS = INDICATOR_IDS;
 
 let outA: string;
 let outB: string;
@@ -39,8 +40,12 @@ describe("npm run build on the real data", () => {
   it("exits 0 and prints a summary table", () => {
     expect(buildA.code).toBe(0);
     expect(buildA.stdout).toMatch(/^indicator\s+sub-series\s+points\s+files\s+bytes$/m);
+    for (const id of IDS) {
+      const ref = refs.get(id) as RefIndicator;
+      expect(buildA.stdout).toMatch(new RegExp(`^${id}\\s+${new Set(ref.points.map((p) => p.series)).size}\\s+${ref.points.length}\\s`, "m"));
+    }
     expect(buildA.stdout).toMatch(/^health-insurance-prices\s+1554\s+22914\s/m);
-    expect(buildA.stdout).toMatch(/^domestic-worker-wages\s+6\s+46\s/m);
+    expect(buildA.stdout).toMatch(/^consumer-price-index\s+1\s+1069\s/m);
   });
 
   it("writes every file of the output layout", () => {
@@ -90,12 +95,12 @@ describe("npm run build on the real data", () => {
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
-  it("writes a catalog of both indicators with their sub-series and links", () => {
+  it("writes a catalog of every indicator with their sub-series and links", () => {
     const catalog = JSON.parse(read("api/v1/index.json")) as {
       indicators: { id: string; points: number; series: { id: string; facets: Record<string, string> }[]; links: Record<string, string> }[];
     };
     expect(catalog.indicators.map((i) => i.id)).toEqual(IDS);
-    const hip = catalog.indicators[1];
+    const hip = catalog.indicators.find((i) => i.id === "health-insurance-prices");
     expect(hip?.series).toHaveLength(1554);
     expect(hip?.points).toBe(22914);
     expect(Object.keys(hip?.series[0]?.facets ?? {}).sort()).toEqual(["item", "provider", "regime"]);

@@ -14,11 +14,12 @@ import { parse } from "csv-parse/sync";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers.js";
+import { INDICATOR_IDS } from "../indicators.js";
 
 const EPOCH = "1700000000";
 const VERSION_ISO = "2023-11-14T22:13:20";
 const SITE = "https://open-series-uy.pages.dev";
-const IDS = ["domestic-worker-wages", "health-insurance-prices"] as const;
+const IDS = INDICATOR_IDS;
 const LICENSE = "https://creativecommons.org/licenses/by/4.0/";
 const FILES = ["index.json", "data.csv", "data.parquet", "data.xlsx", "datapackage.json"] as const;
 
@@ -61,6 +62,35 @@ const span = (id: string) => {
   const dates = (csv.get(id) ?? []).map((r) => r.date).sort();
   return { start: dates[0], end: dates.at(-1) };
 };
+
+/** What indicator.json says a date means, and the rhythm (read here, not through the build's code). */
+function dateMeaning(id: string): { date: string; rhythm: string; unit: { es: string; en: string } | null; code: string } {
+  const json = JSON.parse(readFileSync(join(ROOT, "data", id, "indicator.json"), "utf8")) as { rhythm: string; unit: string; display?: { date?: string; unit?: { es: string; en: string } } };
+  return { date: json.display?.date ?? "date", rhythm: json.rhythm, unit: json.display?.unit ?? null, code: json.unit };
+}
+const MONTHS: Record<string, number> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
+/** The first day after the period a period-dated point starting on `date` refers to. */
+const afterPeriod = (date: string, rhythm: string) => {
+  const d = new Date(`${date}T00:00:00Z`);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + (MONTHS[rhythm] ?? 0), 1)).toISOString().slice(0, 10);
+};
+const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+/** The last day the data of `id` speak of: the newest point's date, or the end of its period. */
+const spanEnd = (id: string) => {
+  const end = span(id).end as string;
+  const { date, rhythm } = dateMeaning(id);
+  return date === "period" ? dayBefore(afterPeriod(end, rhythm)) : end;
+};
+/** A release's Atom title words and `updated` day, by what the indicator's dates mean. */
+function releaseWords(id: string, date: string): { phrase: string; updated: string } {
+  const { date: meaning, rhythm } = dateMeaning(id);
+  if (meaning === "effective") return { phrase: `taking effect on ${date}`, updated: date };
+  if (meaning === "period") {
+    const next = afterPeriod(date, rhythm);
+    return { phrase: `for the ${{ monthly: "month", quarterly: "quarter", semiannual: "half-year", annual: "year" }[rhythm] ?? "period"} ${date}/${dayBefore(next)}`, updated: next };
+  }
+  return { phrase: `dated ${date}`, updated: date };
+}
 
 /** Runs one of test/python/*.py with Debian's Python and parses the JSON it prints. */
 function python<T>(script: string, args: readonly string[]): T {
@@ -130,7 +160,7 @@ describe("data.parquet, read by DuckDB", () => {
       ...facetNames(id).map((name) => [name, "VARCHAR"]),
     ]);
     if (id === "health-insurance-prices") expect(facetNames(id)).toEqual(["provider", "item", "regime"]);
-    else expect(facetNames(id)).toEqual([]);
+    if (id === "domestic-worker-wages") expect(facetNames(id)).toEqual([]);
   });
 
   it.each(IDS)("%s: the same rows as data.csv (read by DuckDB too), in its order, with each sub-series' facets", async (id) => {
@@ -193,7 +223,7 @@ describe("data.xlsx, read by openpyxl", () => {
     expect(meta.get("data version")?.value).toBe(`${VERSION_ISO}Z`);
     expect(meta.get("attribution")?.value).toBe("Data: Open Series UY");
     expect(meta.get("attribution link")?.link).toBe(`${SITE}/series/${id}/?utm_source=api&utm_medium=attribution&utm_campaign=backlinks`);
-    for (const field of ["description", "unit", "source", "note"]) expect(meta.get(field)?.value, field).toBeTruthy();
+    for (const field of ["description", "unit", "dates", "source", "note"]) expect(meta.get(field)?.value, field).toBeTruthy();
   });
 });
 
@@ -235,7 +265,7 @@ describe("the DCAT catalog, parsed by rdflib", () => {
       expect(d.license).toBe(LICENSE);
       expect(d.publisher).toBe(`${SITE}/#publisher`);
       expect(d.modified).toBe(`${VERSION_ISO}+00:00`);
-      expect({ start: d.start, end: d.end }).toEqual(span(id));
+      expect({ start: d.start, end: d.end }).toEqual({ start: span(id).start, end: spanEnd(id) });
       expect(d.keywords).toContain("Uruguay");
       expect(d.language).toEqual(["ENG", "SPA"].map((code) => `http://publications.europa.eu/resource/authority/language/${code}`));
       expect(d.distributions.map((x) => x.downloadURL).sort()).toEqual(FILES.map((f) => `${SITE}/api/v1/${id}/${f}`).sort());
@@ -279,10 +309,10 @@ describe("the schema.org Dataset of each page, extracted by extruct", () => {
       expect(page.datasets).toHaveLength(1);
       const dataset = page.datasets[0]!;
       expect(dataset).toMatchObject({ name: indicatorOf(id).title.es, inLanguage: "es", url: `${SITE}/series/${id}/`, license: LICENSE, isAccessibleForFree: true });
-      expect(dataset.temporalCoverage).toBe(`${span(id).start}/${span(id).end}`);
+      expect(dataset.temporalCoverage).toBe(`${span(id).start}/${spanEnd(id)}`);
       expect(dataset.publisher.name).toBe("Open Series UY");
       expect(dataset.creator.name).toBeTruthy();
-      expect(dataset.variableMeasured[0]).toMatchObject({ name: "value", unitText: "UYU" });
+      expect(dataset.variableMeasured[0]).toMatchObject({ name: "value", unitText: dateMeaning(id).unit?.es ?? dateMeaning(id).code });
       expect(dataset.distribution.map((d) => d["@type"])).toEqual(FILES.map(() => "DataDownload"));
       expect(dataset.distribution.map((d) => d.contentUrl).sort()).toEqual(FILES.map((f) => `${SITE}/api/v1/${id}/${f}`).sort());
       const formats = Object.fromEntries(dataset.distribution.map((d) => [d.contentUrl.slice(d.contentUrl.lastIndexOf("/") + 1), d.encodingFormat]));
@@ -317,21 +347,28 @@ describe("the Atom feeds, parsed by feedparser", () => {
 
   it.each(IDS)("%s: one entry per release of the data, newest first, with stable ids and the page as alternate", (id) => {
     const feed = feeds.get(`api/v1/${id}/feed.atom`) as FeedRead;
-    const releases = releasesOf(id);
-    expect(feed.entries.map((e) => [e.updated, e.title])).toEqual(releases.map(([date, n]) => [`${date}T00:00:00Z`, `${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} dated ${date}`]));
+    // A feed holds the newest 200 releases (the CPI has 1,069 months).
+    const releases = releasesOf(id).slice(0, 200);
+    expect(feed.entries.map((e) => [e.updated, e.title])).toEqual(
+      releases.map(([date, n]) => [`${releaseWords(id, date).updated}T00:00:00Z`, `${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} ${releaseWords(id, date).phrase}`]),
+    );
     expect(feed.entries.map((e) => e.id)).toEqual(releases.map(([date]) => `tag:open-series-uy.pages.dev,2026-11-23:${id}/${date}`));
     expect(feed.entries.every((e) => e.link === `${SITE}/series/${id}/` && e.category === id)).toBe(true);
     expect(feed.updated).toBe(feed.entries[0]?.updated);
     expect(feed.links).toContainEqual({ rel: "alternate", type: "text/html", href: `${SITE}/series/${id}/` });
     expect(feed.links).toContainEqual({ rel: "self", type: "application/atom+xml", href: `${SITE}/api/v1/${id}/feed.atom` });
     if (id === "health-insurance-prices") expect(releases).toHaveLength(16);
+    if (id === "consumer-price-index") expect(releases).toHaveLength(200);
+    if (id === "consumer-price-index") expect(feed.entries[0]).toMatchObject({ title: "1 point for the month 2026-07-01/2026-07-31", updated: "2026-08-01T00:00:00Z" });
   });
 
   it("lists every indicator's releases in the service feed, naming the indicator", () => {
     const feed = feeds.get("feed.atom") as FeedRead;
-    const expected = IDS.flatMap((id) => releasesOf(id).map(([date, n]) => ({ id, date, n })))
-      .sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1))
-      .map(({ id, date, n }) => [`tag:open-series-uy.pages.dev,2026-11-23:${id}/${date}`, id, `${date}T00:00:00Z`, `${indicatorOf(id).title.en}: ${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} dated ${date}`]);
+    // Each indicator's newest releases (at most 200 per feed), newest first by `updated`.
+    const expected = IDS.flatMap((id) => releasesOf(id).map(([date, n]) => ({ id, date, n, ...releaseWords(id, date) })))
+      .sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated < b.updated ? 1 : -1))
+      .slice(0, 200)
+      .map(({ id, date, n, phrase, updated }) => [`tag:open-series-uy.pages.dev,2026-11-23:${id}/${date}`, id, `${updated}T00:00:00Z`, `${indicatorOf(id).title.en}: ${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} ${phrase}`]);
     expect(feed.entries.map((e) => [e.id, e.category, e.updated, e.title])).toEqual(expected);
     expect(new Set(feed.entries.map((e) => e.id)).size).toBe(feed.entries.length);
     expect(feed.updated).toBe(feed.entries[0]?.updated);
