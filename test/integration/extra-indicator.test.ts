@@ -88,7 +88,7 @@ describe("an indicator added as a folder, with no code change", () => {
   it("is in the catalog, the OpenAPI description, the sitemap and on the home page", () => {
     const catalog = JSON.parse(read("api/v1/index.json")) as { indicators: { id: string; points: number; series: { id: string }[] }[] };
     expect(catalog.indicators.map((i) => i.id)).toEqual([...REAL, ID].sort());
-    expect(catalog.indicators.find((i) => i.id === ID)).toMatchObject({ points: 118, series: SERIES.map((id) => expect.objectContaining({ id })) });
+    expect(catalog.indicators.find((i) => i.id === ID)).toMatchObject({ points: 118, series: SERIES.map((id): unknown => expect.objectContaining({ id })) });
     const openapi = JSON.parse(read("api/v1/openapi.json")) as { paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
     expect(openapi.paths["/api/v1/{indicator}"]?.get.parameters.find((p) => p.name === "indicator")?.schema.enum).toContain(ID);
     expect(read("sitemap.xml")).toContain(`${SITE}/series/${ID}/`);
