@@ -11,12 +11,12 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { isHttpUrl } from "../src/core/url.js";
 import { CliError, DataError, UsageError, formatIssue } from "../src/source/errors.js";
 import { formatPointsCsv, keepNotes, type NotesKept, type Result } from "../src/source/import-points.js";
 import {
   IMPORTERS,
   chooseImporter,
-  isHttpUrl,
   isMonth,
   planImport,
   type ImportFiles,

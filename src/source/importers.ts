@@ -191,10 +191,3 @@ export function planImport(indicator: string, { name, importer }: Chosen, month:
 export function isMonth(text: string): boolean {
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(text);
 }
-
-/** Whether `text` is an absolute http(s) URL. */
-export function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === "http:" || protocol === "https:";
-}

@@ -5,8 +5,9 @@
  * indicator.json; `--date` is required by exactly the importers that need it.
  */
 import { describe, expect, it } from "vitest";
+import { isHttpUrl } from "../../src/core/url.js";
 import { DataError, UsageError } from "../../src/source/errors.js";
-import { IMPORTERS, chooseImporter, isHttpUrl, isMonth, planImport, type ImportableIndicator } from "../../src/source/importers.js";
+import { IMPORTERS, chooseImporter, isMonth, planImport, type ImportableIndicator } from "../../src/source/importers.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "../../src/source/metadata.js";
 
 const TEXT = { es: "x", en: "x" };
