@@ -12,8 +12,8 @@ import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { isHttpUrl } from "../src/core/url.js";
-import { CliError, DataError, UsageError, formatIssue } from "../src/source/errors.js";
-import { formatPointsCsv, keepNotes, type NotesKept, type Result } from "../src/source/import-points.js";
+import { CliError, DataError, UsageError, formatIssue, unwrap } from "../src/source/errors.js";
+import { formatPointsCsv, keepNotes, type NotesKept } from "../src/source/import-points.js";
 import {
   IMPORTERS,
   chooseImporter,
@@ -49,11 +49,6 @@ function parseSource(text: string): string {
   // Every point cites `<url>#<where>` (#L<line>, #B<row>): a fragment of its own would make that ambiguous.
   if (text.includes("#")) throw new InvalidArgumentError(`expected a URL without #fragment (the importer adds one per point), got "${text}"`);
   return text;
-}
-
-function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new DataError(result.issues);
-  return result.value;
 }
 
 /** A file's bytes, or a DataError naming it. */

@@ -20,6 +20,15 @@ export interface DataIssue {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
 
 /**
+ * The value of a parse that succeeded.
+ * @throws DataError with every issue of one that did not.
+ */
+export function unwrap<T>(parsed: Parsed<T>): T {
+  if (!parsed.ok) throw new DataError(parsed.issues);
+  return parsed.value;
+}
+
+/**
  * A zod validation's issues as data issues of `file`: the column is the field
  * path joined by dots (under `prefix`, for a part validated on its own), or
  * `(root)` for the whole document.

@@ -22,8 +22,8 @@
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
 import { byCodeUnits } from "../core/order.js";
-import type { DataIssue } from "./errors.js";
-import { readRecords, type ImportedPoint, type Result } from "./import-points.js";
+import type { DataIssue, Parsed } from "./errors.js";
+import { readRecords, type ImportedPoint } from "./import-points.js";
 
 /** The mapping's file name, in the indicator's data folder. */
 export const MAPPING_FILE_NAME = "atuservicio-mapping.json";
@@ -137,7 +137,7 @@ function zodIssues(error: z.ZodError, file: string, prefix: readonly PropertyKey
  * wording must already be normalised (an unnormalised key could never match)
  * and no provider id may be both mapped and excluded.
  */
-export function parseMapping(jsonText: string, file: string): Result<PriceMapping> {
+export function parseMapping(jsonText: string, file: string): Parsed<PriceMapping> {
   let json: unknown;
   try {
     json = JSON.parse(jsonText);
@@ -370,7 +370,7 @@ function providerFault(id: string, known: boolean, earlier: number | undefined, 
  * and a series id the mapping produces that indicator.json does not declare
  * (once per series).
  */
-export function importPrices(publication: Publication, context: ImportContext): Result<ImportedPrices> {
+export function importPrices(publication: Publication, context: ImportContext): Parsed<ImportedPrices> {
   const { text, file } = publication;
   const { mapping, mappingFile } = context;
   const parsed = readRecords(text, sniffDelimiter(text), file);

@@ -23,8 +23,8 @@
  *   and its index (a number in column B, unrounded: INE displays two decimals).
  */
 import ExcelJS from "exceljs";
-import type { DataIssue } from "./errors.js";
-import type { ImportedPoint, Result } from "./import-points.js";
+import type { DataIssue, Parsed } from "./errors.js";
+import type { ImportedPoint } from "./import-points.js";
 
 /** The sub-series the workbook's one index is written to. */
 export const CPI_SERIES = "general";
@@ -246,7 +246,7 @@ function readTable(grid: Grid, workbook: Workbook): { points: ImportedPoint[]; i
  * not the first day of a month; an index that is not a positive finite number;
  * and a `general` sub-series that indicator.json does not declare.
  */
-export function importCpi(workbook: Workbook, context: CpiContext): Result<ImportedCpi> {
+export function importCpi(workbook: Workbook, context: CpiContext): Parsed<ImportedCpi> {
   const { grid, file } = workbook;
   if (grid === null) {
     const found = workbook.sheets.map((name) => JSON.stringify(name)).join(", ");
@@ -266,7 +266,7 @@ export function importCpi(workbook: Workbook, context: CpiContext): Result<Impor
  * Reads the bytes of an xlsx file with exceljs; a file that is not one is a
  * fault of the file, not a crash.
  */
-export async function readWorkbook(bytes: Uint8Array, file: string, sourceUrl: string): Promise<Result<Workbook>> {
+export async function readWorkbook(bytes: Uint8Array, file: string, sourceUrl: string): Promise<Parsed<Workbook>> {
   const book = new ExcelJS.Workbook();
   try {
     await book.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);

@@ -6,10 +6,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import type { DataIssue } from "./errors.js";
-
-/** Either the value or every issue found. */
-export type Result<T> = { ok: true; value: T } | { ok: false; issues: DataIssue[] };
+import type { DataIssue, Parsed } from "./errors.js";
 
 /** One imported point, in the data format (README "Source data format"). */
 export interface ImportedPoint {
@@ -37,7 +34,7 @@ export interface CsvRecord {
  * inside it are stepped back over. Empty lines are skipped; records may differ
  * in length (the caller says what a short or long one means).
  */
-export function readRecords(text: string, delimiter: string, file: string): Result<CsvRecord[]> {
+export function readRecords(text: string, delimiter: string, file: string): Parsed<CsvRecord[]> {
   try {
     const records = parse(text, { bom: true, relax_column_count: true, delimiter, info: true, raw: true, skip_empty_lines: true }) as unknown as {
       record: string[];
@@ -79,7 +76,7 @@ export interface NotesKept {
  * point is gone, the note no longer describes it and is dropped, with a warning
  * naming it so a maintainer can rewrite it.
  */
-export function keepNotes(points: readonly ImportedPoint[], existing: { text: string; file: string }): Result<NotesKept> {
+export function keepNotes(points: readonly ImportedPoint[], existing: { text: string; file: string }): Parsed<NotesKept> {
   const parsed = readRecords(existing.text, ",", existing.file);
   if (!parsed.ok) return parsed;
   const [header, ...body] = parsed.value;

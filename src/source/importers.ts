@@ -11,10 +11,10 @@
  * notes kept, atomically) is the command line's, the same for every importer.
  */
 import { join } from "node:path";
-import { DataError, UsageError } from "./errors.js";
+import { DataError, UsageError, unwrap } from "./errors.js";
 import { MAPPING_FILE_NAME, importPrices, parseMapping } from "./import-atuservicio.js";
 import { importCpi, readWorkbook } from "./import-ine-cpi.js";
-import type { ImportedPoint, Result } from "./import-points.js";
+import type { ImportedPoint } from "./import-points.js";
 import type { IndicatorMeta } from "./metadata.js";
 
 /** What an importer reads, passed in: the file system in the command line. */
@@ -63,11 +63,6 @@ export interface UndatedImporter {
 }
 
 export type Importer = DatedImporter | UndatedImporter;
-
-function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new DataError(result.issues);
-  return result.value;
-}
 
 const declaredSeries = (meta: IndicatorMeta): ReadonlySet<string> => new Set(meta.series.map((s) => s.id));
 
