@@ -6,7 +6,7 @@ import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { LICENSE } from "../core/contract.js";
 import { DCAT_CATALOG_PATH, OPENAPI_PATH, SERVICE_FEED_PATH, endpointPath, feedPath } from "../core/paths.js";
 import type { BuiltIndicator } from "./dataset.js";
-import { distributions } from "./formats/distributions.js";
+import { distributions } from "../core/distributions.js";
 
 /** What the catalog and the metadata document say of an indicator, in this key order. */
 export function indicatorFacts({ source, dataset }: Pick<BuiltIndicator, "source" | "dataset">) {

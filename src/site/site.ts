@@ -11,6 +11,7 @@ import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/co
 import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
 import { LANGS, type Lang } from "../core/i18n.js";
 import { LIMIT } from "../core/contract.js";
+import { distributions } from "../core/distributions.js";
 import {
   ATOM_MEDIA_TYPE,
   CATALOG_PATH,
@@ -19,17 +20,13 @@ import {
   PAGE_SCRIPT_PATH,
   SERVICE_FEED_PATH,
   csvPath,
-  dataPackagePath,
   datasetPath,
-  defaultPagePath,
   embedPagePath,
   endpointPath,
   feedPath,
   homePath,
   metadataPath,
-  parquetPath,
   seriesPagePath,
-  xlsxPath,
 } from "../core/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
@@ -282,12 +279,8 @@ ${
 <div id="downloads">${rendered.downloads}</div>
 <h3>${m.wholeIndicator}</h3>
 <ul>
-<li><a href="${csvPath(meta.id)}">${m.fileCsv}</a></li>
-<li><a href="${xlsxPath(meta.id)}">${m.fileXlsx}</a></li>
-<li><a href="${parquetPath(meta.id)}">${m.fileParquet}</a></li>
-<li><a href="${defaultPagePath(meta.id)}">${m.fileJson(LIMIT.default)}</a></li>
-<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
-<li><a href="${dataPackagePath(meta.id)}">${m.fileDataPackage}</a></li>
+${distributions(meta.id).map((d) => html`<li><a href="${d.path}">${m.files(LIMIT.default)[d.key]}</a></li>
+`)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
 <li><a href="${feedPath(meta.id)}">${m.fileFeed}</a></li>
 </ul>
 <h3>${m.embedHeading}</h3>

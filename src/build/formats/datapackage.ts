@@ -10,7 +10,7 @@ import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { CATALOG_PATH, dataPackagePath } from "../../core/paths.js";
 import { ID_PATTERN, type IndicatorMeta } from "../../source/metadata.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { downloads, fileName } from "./distributions.js";
+import { downloads, fileName } from "../../core/distributions.js";
 import { LICENSE_TITLE, LICENSE_URL, absoluteUrl, dateMeaning, isoDateTime, keywords } from "./facts.js";
 
 /** A Table Schema field (https://specs.frictionlessdata.io/table-schema/). */

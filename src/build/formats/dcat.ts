@@ -13,7 +13,7 @@ import { API_BASE } from "../../core/contract.js";
 import { LANGS, type Localized } from "../../core/i18n.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { distributions, type Distribution } from "./distributions.js";
+import { distributions, type Distribution } from "../../core/distributions.js";
 import { LICENSE_URL, absoluteUrl, isoDateTime, keywords, newestVersion, timeSpan, versionOf } from "./facts.js";
 
 const EU = "http://publications.europa.eu/resource/authority";

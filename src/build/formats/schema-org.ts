@@ -8,7 +8,7 @@ import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { Lang } from "../../core/i18n.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { datasetIri } from "./dcat.js";
-import { distributions } from "./distributions.js";
+import { distributions } from "../../core/distributions.js";
 import { LICENSE_URL, absoluteUrl, keywords, timeSpan } from "./facts.js";
 
 /** The Dataset as a JSON-LD object, its texts in `lang` (the language of the page that embeds it). */

@@ -5,6 +5,8 @@
  * here: they live in `data/<indicator>/indicator.json`, in both languages.
  * In strings, `code` in backticks is shown as code (`codeText`).
  */
+import type { DistributionKey } from "../../../core/distributions.js";
+
 export const en = {
   languageName: "English",
   skip: "Skip to content",
@@ -52,12 +54,15 @@ export const en = {
   dataHeading: "Data",
   downloadsHeading: "Downloads and API",
   wholeIndicator: "The whole indicator",
-  fileCsv: "Every point as CSV (date, series, value, source, note)",
-  fileXlsx: "Every point as an Excel workbook (a data sheet and a metadata sheet)",
-  fileParquet: "Every point as Apache Parquet (typed: dates and numbers)",
-  fileJson: (n: number) => `The newest ${n} points of every sub-series as JSON`,
+  /** The label of each download of src/core/distributions.ts; `n`: the API's default page size. */
+  files: (n: number): Record<DistributionKey, string> => ({
+    json: `The newest ${n} points of every sub-series as JSON`,
+    csv: "Every point as CSV (date, series, value, source, note)",
+    parquet: "Every point as Apache Parquet (typed: dates and numbers)",
+    xlsx: "Every point as an Excel workbook (a data sheet and a metadata sheet)",
+    datapackage: "Frictionless Data Package: the CSV's schema, licence and sources",
+  }),
   fileMetadata: "The sub-series with their labels in Spanish and English (JSON)",
-  fileDataPackage: "Frictionless Data Package: the CSV's schema, licence and sources",
   fileFeed: "The data releases as an Atom feed",
   embedHeading: "Embed the chart",
   embedIntro: "Copy this code into your page: it shows the chart with its attribution, and follows the data as it is updated.",

@@ -5,8 +5,8 @@
  * (IANA), file type (the EU Publications Office's file-type authority, which
  * DCAT-AP uses for `dct:format`) and a title.
  */
-import { LIMIT } from "../../core/contract.js";
-import { csvPath, dataPackagePath, defaultPagePath, parquetPath, xlsxPath } from "../../core/paths.js";
+import { LIMIT } from "./contract.js";
+import { csvPath, dataPackagePath, defaultPagePath, parquetPath, xlsxPath } from "./paths.js";
 
 export type DistributionKey = "json" | "csv" | "parquet" | "xlsx" | "datapackage";
 
