@@ -22,7 +22,7 @@
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
 import { byCodeUnits } from "../core/order.js";
-import type { DataIssue, Parsed } from "./errors.js";
+import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readRecords, type ImportedPoint } from "./import-points.js";
 
 /** The mapping's file name, in the indicator's data folder. */
@@ -123,14 +123,6 @@ const mappingSchema = z.strictObject({
   columns: z.record(z.string(), z.unknown()),
 });
 const mergedSchema = z.array(targetSchema).min(2, "a list is for a header cell spanning several fields");
-
-/** Zod issues as data issues, their paths under `prefix`. */
-function zodIssues(error: z.ZodError, file: string, prefix: readonly PropertyKey[] = []): DataIssue[] {
-  return error.issues.map((issue) => {
-    const path = [...prefix, ...issue.path].map(String);
-    return { file, column: path.length > 0 ? path.join(".") : "(root)", reason: issue.message };
-  });
-}
 
 /**
  * Validates the text of `atuservicio-mapping.json`. Besides the shape, every
