@@ -24,6 +24,7 @@ import { z } from "zod";
 import { byCodeUnits } from "../core/order.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readRecords, type ImportedPoint } from "./import-points.js";
+import { readJson } from "./json.js";
 
 /** The mapping's file name, in the indicator's data folder. */
 export const MAPPING_FILE_NAME = "atuservicio-mapping.json";
@@ -130,13 +131,9 @@ const mergedSchema = z.array(targetSchema).min(2, "a list is for a header cell s
  * and no provider id may be both mapped and excluded.
  */
 export function parseMapping(jsonText: string, file: string): Parsed<PriceMapping> {
-  let json: unknown;
-  try {
-    json = JSON.parse(jsonText);
-  } catch (error) {
-    return { ok: false, issues: [{ file, reason: `invalid JSON: ${(error as Error).message}` }] };
-  }
-  const result = mappingSchema.safeParse(json);
+  const json = readJson(jsonText, file);
+  if (!json.ok) return { ok: false, issues: [json.issue] };
+  const result = mappingSchema.safeParse(json.value);
   if (!result.success) return { ok: false, issues: zodIssues(result.error, file) };
   const raw = result.data;
   const issues: DataIssue[] = [];

@@ -1,4 +1,4 @@
-/** JSON input files (`indicator.json`, `site.config.json`): a syntax error located by line. */
+/** JSON input files (`indicator.json`, `site.config.json`, an importer's mapping): a syntax error located by line. */
 import { DataError, type DataIssue } from "./errors.js";
 
 /** Either the parsed value or the located syntax fault. */

@@ -138,6 +138,11 @@ describe("the mapping file", () => {
       "m.json: excludedProviders.9000: also mapped in providers: keep it in one of the two",
     ]);
   });
+
+  it("locates a JSON syntax fault by its line", () => {
+    const result = parseMapping('{\n  "providerIdColumns": ["id"],\n  oops\n}', "m.json");
+    expect(result.ok ? [] : result.issues.map(formatIssue)).toEqual([expect.stringMatching(/^m\.json:3: invalid JSON: /)]);
+  });
 });
 
 describe("acceptance: each fixture edition reproduces data/", () => {
