@@ -6,18 +6,17 @@
  */
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
+import type { AnswerRow } from "../core/answers.js";
 import type { DataIssue, Parsed } from "./errors.js";
 
-/** One imported point, in the data format (README "Source data format"). */
-export interface ImportedPoint {
-  /** `YYYY-MM-DD`. */
-  readonly date: string;
-  readonly series: string;
-  /** As the publication states it, written as a JSON number literal. */
-  readonly value: string;
-  /** The publication's URL with a fragment locating the point in it (`#L<line>`, `#B<row>`). */
-  readonly source: string;
-}
+/**
+ * One imported point, in the data format (README "Source data format"): a point
+ * as the answers hold it (`date` `YYYY-MM-DD`, `value` as the publication states
+ * it, written as a JSON number literal), whose `source` is the publication's URL
+ * with a fragment locating the point in it (`#L<line>`, `#B<row>`). A
+ * publication has no notes: the note comes with the output row.
+ */
+export type ImportedPoint = Omit<AnswerRow, "note">;
 
 // ---------------------------------------------------------------------------
 // Reading CSV
@@ -56,10 +55,8 @@ export function readRecords(text: string, delimiter: string, file: string): Pars
 // ---------------------------------------------------------------------------
 // Notes and output
 
-/** A row of the output file. */
-export interface OutputRow extends ImportedPoint {
-  readonly note: string;
-}
+/** A row of the output file: an imported point with its note (`""` for none). */
+export type OutputRow = AnswerRow;
 
 /** The output rows with the notes kept, and the notes that could not be. */
 export interface NotesKept {
