@@ -10,6 +10,7 @@ import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/di
 import { LANGS, type Localized } from "../core/i18n.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
+import { httpUrl } from "./zod-fields.js";
 
 /** Sub-series ids: lower-case words joined by `.` or `-` (docs/DESIGN.md §3). */
 export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
@@ -23,7 +24,6 @@ const text = z
   .string({ error: (issue) => (issue.input === undefined ? "required" : "expected a string") })
   .trim()
   .min(1, "must not be empty");
-const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 
 /** A label in every language of the site (`{"es": "…", "en": "…"}`); a missing language is an error. */
 const localized = z.strictObject(
