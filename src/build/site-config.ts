@@ -6,10 +6,11 @@ import { z } from "zod";
 import type { SiteConfig } from "../core/config.js";
 import { DataError, zodIssues } from "../source/errors.js";
 import { parseJson } from "../source/json.js";
+import { httpUrl } from "../source/zod-fields.js";
 
 const siteConfigSchema = z.strictObject({
   name: z.string({ error: "expected a string" }).trim().min(1, "must not be empty"),
-  baseUrl: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).transform((url) => url.replace(/\/+$/, "")),
+  baseUrl: httpUrl.transform((url) => url.replace(/\/+$/, "")),
   attributionText: z.string({ error: "expected a string" }).trim().min(1, "must not be empty"),
 });
 
