@@ -5,7 +5,6 @@
  * indicator.json; `--date` is required by exactly the importers that need it.
  */
 import { describe, expect, it } from "vitest";
-import { isHttpUrl } from "../../src/core/url.js";
 import { DataError, UsageError } from "../../src/source/errors.js";
 import { IMPORTERS, chooseImporter, isMonth, planImport, type ImportableIndicator } from "../../src/source/importers.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "../../src/source/metadata.js";
@@ -122,14 +121,5 @@ describe("the importers' options", () => {
     ["2026-08-01", false],
   ])("isMonth(%j) is %j", (text, ok) => {
     expect(isMonth(text)).toBe(ok);
-  });
-
-  it.each([
-    ["https://www.ine.gub.uy/ipc.xlsx", true],
-    ["http://x/p.csv", true],
-    ["ftp://x/p.csv", false],
-    ["ipc.xlsx", false],
-  ])("isHttpUrl(%j) is %j", (text, ok) => {
-    expect(isHttpUrl(text)).toBe(ok);
   });
 });

@@ -5,6 +5,8 @@ describe("isHttpUrl", () => {
   it.each([
     ["https://www.gub.uy/ministerio-salud-publica", true],
     ["http://example.org/a.csv", true],
+    ["https://www.ine.gub.uy/ipc.xlsx", true],
+    ["ipc.xlsx", false],
     ["HTTPS://example.org", true],
     ["ftp://example.org/a.csv", false],
     ["javascript:alert(1)", false],
