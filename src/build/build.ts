@@ -203,9 +203,11 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
-    { path: "_routes.json", render: routesJson },
     { path: "_headers", render: () => headersFile(lastModified) },
   );
+  // Last: its exclude rules come from the extensions of every file planned above.
+  const files = plan.map((file) => file.path);
+  plan.push({ path: "_routes.json", render: () => routesJson(files) });
   return plan;
 }
 
