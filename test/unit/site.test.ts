@@ -301,7 +301,7 @@ describe("series view of large indicators", () => {
     });
 
   it("thins a long line, draws no markers, and still lists the gaps of every point", () => {
-    // Five lines of 500 drawn points: over MAX_MARKED_POINTS.
+    // Five lines of 240 drawn points (1,200): over MAX_MARKED_POINTS.
     const v = view([daily("long", 2_000, 700), ...["b", "c", "d", "e"].map((id) => daily(id, 2_000))]);
     const d = /class="series-line" data-series="long" d="([^"]+)"/.exec(v.charts.html)?.[1] ?? "";
     expect(d.split("M")).toHaveLength(2); // one sub-path: thinned points are not gaps

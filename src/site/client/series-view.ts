@@ -111,15 +111,24 @@ export function defaultSelection(facets: readonly ViewFacet[], declared: Readonl
   return Object.fromEntries(facets.map((f) => [f.name, declared[f.name] ?? first?.facets[f.name] ?? f.values[0]?.value ?? ""]));
 }
 
-/** Most rows of the data table; the CSV download has every point. */
-export const MAX_TABLE_ROWS = 1_000;
-/** Most points drawn per line: longer sub-series are thinned evenly (newest and oldest kept); a chart is 720 units wide. */
-export const MAX_LINE_POINTS = 500;
+/**
+ * Most rows of the data table: twenty years of a monthly index (a phone scrolls
+ * past every row; the 1,069 months of the CPI made a 570 KB page). The CSV
+ * download and the API have every point, and the table says so.
+ */
+export const MAX_TABLE_ROWS = 240;
+/**
+ * Most points drawn per line: longer sub-series are thinned evenly (newest and
+ * oldest kept). A chart is 720 units wide (360 on phones): 240 points are 3 units
+ * apart, and each is a focusable marker in both layouts (the CPI's 1,069 months as
+ * 500 markers per layout weighed 280 KB of the page).
+ */
+export const MAX_LINE_POINTS = 240;
 /** Most lines in one chart, and most cards: an indicator of thousands of sub-series shows the first ones, and says so. */
 export const MAX_LINES = 40;
 export const MAX_CARDS = 6;
 /** Charts with more points than this get no point markers (each is a focusable, titled circle). */
-export const MAX_MARKED_POINTS = 2_000;
+export const MAX_MARKED_POINTS = 1_000;
 
 /** Groups sub-series whose typical values are within a factor of 20 of each other. */
 export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
