@@ -3,21 +3,57 @@
  * free loopback port, serving a built output folder with the project's functions.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { ROOT, tempDir } from "../helpers.js";
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+/**
+ * The range the kernel hands out ephemeral ports from (Linux: ip_local_port_range).
+ * A port chosen with `listen(0)` and freed again is in it, so before the server it
+ * was chosen for binds it, any process that binds port 0 can be given it: seen as
+ * workerd failing with "Address already in use" when four `wrangler pages dev`
+ * start at once (each one's miniflare binds ephemeral ports of its own).
+ */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (low !== undefined && high !== undefined && low > 0 && high >= low) return [low, high];
+  } catch {
+    // Not Linux: the IANA dynamic range.
+  }
+  return [49152, 65535];
+}
+
+/** Ports this process handed out: never twice, even before their server binds them. */
+const handedOut = new Set<number>();
+
+/** True when `port` can be bound on the loopback interface now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const server = createServer();
     server.unref();
-    server.on("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? done(address.port) : fail(new Error("no port"))));
-    });
+    server.once("error", () => done(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => done(true)));
   });
+}
+
+/**
+ * A free TCP port on the loopback interface, below the ephemeral range (so no
+ * process binding port 0 can take it before its server does), chosen at random
+ * (so two test processes seldom try the same one), never the same twice here.
+ */
+export async function freePort(): Promise<number> {
+  const [ephemeralLow] = ephemeralRange();
+  const low = 10_000;
+  const high = Math.min(ephemeralLow, 65_536) - 1;
+  for (let tries = 0; tries < 1_000; tries++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port in ${low}..${high}`);
 }
 
 export interface PagesDev {
