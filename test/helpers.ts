@@ -1,4 +1,4 @@
-/** Shared helpers of the tests: the CLI in process (and as a child process), output trees. */
+/** Shared helpers of the tests: the CLI and the import command in process (and as child processes), output trees. */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import fg from "fast-glob";
 import { bundleClient } from "../src/build/bundle-client.js";
 import { runCli as run } from "../src/build/cli.js";
 import { nodeBuildEffects } from "../src/build/effects.js";
+import { runImport as runImportCli } from "../src/source/import-cli.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 
@@ -17,6 +18,9 @@ export interface CliResult {
   stdout: string;
   stderr: string;
 }
+
+/** Captured lines as a stream would hold them. */
+const text = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join("");
 
 /** The page script, bundled once per test process (a stand-in for the build's bundling effect). */
 let bundle: Promise<Uint8Array> | undefined;
@@ -37,7 +41,14 @@ export async function runCli(args: readonly string[], env: Record<string, string
     cwd: ROOT,
     effects: async (log) => ({ ...(await nodeBuildEffects(ROOT, log)), bundleClient: () => (bundle ??= bundleClient(ROOT)) }),
   });
-  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
+  return { code, stdout: text(out), stderr: text(err) };
+}
+
+/** Runs the import command in process, as `npm run import` would from the project folder, with its output captured. */
+export async function runImport(args: readonly string[]): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runImportCli(args, { out: (line) => out.push(line), err: (line) => err.push(line), cwd: ROOT });
   return { code, stdout: text(out), stderr: text(err) };
 }
 
@@ -62,6 +73,11 @@ export function runProcess(file: string, args: readonly string[], env: Record<st
 /** Runs `scripts/cli.ts` in a child process, exactly as npm scripts do (for what only a process shows). */
 export function runCliProcess(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runProcess(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], env);
+}
+
+/** Runs `scripts/import.ts` in a child process, exactly as `npm run import` does (the wrapper itself). */
+export function runImportProcess(args: readonly string[]): Promise<CliResult> {
+  return runProcess(process.execPath, ["--import", "tsx", "scripts/import.ts", ...args]);
 }
 
 /** A fresh temporary folder. */

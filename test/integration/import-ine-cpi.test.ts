@@ -4,9 +4,10 @@
  * byte; workbooks made faulty here with exceljs are refused with every fault as
  * `file!cell: reason` and nothing written; the registry's errors reach the
  * command line; and a revised month goes through the change report. The CLI
- * runs only against temporary copies of data/.
+ * runs in process (one test runs scripts/import.ts as a child process), only
+ * against temporary copies of data/.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { formatIssue } from "../../src/source/errors.js";
 import { CPI_SHEET, gridOf, importCpi, readWorkbook } from "../../src/source/import-ine-cpi.js";
 import { formatPointsCsv } from "../../src/source/import-points.js";
-import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "../helpers.js";
+import { ROOT, runCli, runImport, runImportProcess, tempDir, treeDigest } from "../helpers.js";
 
 /** The indicator whose indicator.json names the importer `ine-cpi-workbook`. */
 const INDICATOR = "consumer-price-index";
@@ -26,15 +27,6 @@ const FIXTURE_BYTES = readFileSync(join(ROOT, FIXTURE));
 /** The URL data/'s points cite (test/fixtures/ine/README.md). */
 const SOURCE =
   "https://github.com/cardo88/UCU-BigData-2026/blob/479dd949b0eaa2c214406a28832ce6db21d61cb4/Actividad03/IPC%20gral%20y%20variaciones_base%202022.xlsx";
-
-function runImport(args: readonly string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(process.execPath, ["--import", "tsx", "scripts/import.ts", ...args], { cwd: ROOT }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 /** A temporary data folder holding copies of the named indicator folders of data/. */
 async function dataCopy(indicators: readonly string[] = [INDICATOR]): Promise<{ data: string; folder: string }> {
@@ -171,7 +163,7 @@ describe.concurrent("command line", () => {
     expect(result.stderr).toContain(`--date: the importer ine-cpi-workbook of "${INDICATOR}" takes no date: the publication dates its points`);
   });
 
-  it("refuses a workbook of another layout, listing every fault, exit 1, writing nothing even with --force", async () => {
+  it("refuses a workbook of another layout, listing every fault, exit 1, writing nothing even with --force (scripts/import.ts in a child process)", async () => {
     const { data } = await dataCopy();
     const before = treeDigest(data);
     const file = await faultyWorkbook((s) => {
@@ -179,7 +171,7 @@ describe.concurrent("command line", () => {
       s.getCell("A4").value = "Base Diciembre 2010 = 100";
       s.getCell("B8").value = "Índice general";
     });
-    const result = await runImport(args(file, data, "--force"));
+    const result = await runImportProcess(args(file, data, "--force"));
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       [
@@ -261,7 +253,7 @@ describe.concurrent("the registry on the command line", () => {
     const { IMPORTERS } = await import("../../src/source/importers.js");
     for (const name of names.values()) expect(IMPORTERS.has(name), name).toBe(true);
     // The registry is keyed by importer, never by indicator: no id in the import code.
-    const code = ["scripts/import.ts", "src/source/importers.ts", "src/source/import-points.ts", "src/source/import-atuservicio.ts", "src/source/import-ine-cpi.ts"];
+    const code = ["scripts/import.ts", "src/source/import-cli.ts", "src/source/importers.ts", "src/source/import-points.ts", "src/source/import-atuservicio.ts", "src/source/import-ine-cpi.ts"];
     for (const file of code) {
       const text = await readFile(join(ROOT, file), "utf8");
       for (const id of names.keys()) expect(text.includes(id), `${file} names ${id}`).toBe(false);

@@ -5,7 +5,6 @@
  * contract (exit codes, nothing written on error, --force keeping notes).
  * The CLI runs only against temporary copies of data/.
  */
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -23,7 +22,7 @@ import {
 } from "../../src/source/import-atuservicio.js";
 import { formatPointsCsv, keepNotes, type ImportedPoint } from "../../src/source/import-points.js";
 import { formatIssue } from "../../src/source/errors.js";
-import { ROOT, tempDir, treeDigest, type CliResult } from "../helpers.js";
+import { ROOT, runImport, runImportProcess, tempDir, treeDigest } from "../helpers.js";
 
 /** The indicator whose indicator.json names the importer `atuservicio-prices`. */
 const INDICATOR_ID = "health-insurance-prices";
@@ -258,16 +257,8 @@ describe("notes", () => {
 });
 
 // ---------------------------------------------------------------------------
-// The command line, always against a temporary copy of data/
-
-function runImport(args: readonly string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(process.execPath, ["--import", "tsx", "scripts/import.ts", ...args], { cwd: ROOT }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+// The command line, always against a temporary copy of data/: in process
+// (test/helpers.ts), but for one test through scripts/import.ts in a child process.
 
 /** A temporary data folder holding a copy of the real indicator folder. */
 async function dataCopy(): Promise<{ data: string; folder: string }> {
@@ -334,7 +325,7 @@ describe.concurrent("command line", () => {
     expect(treeDigest(data)).toEqual(before);
   });
 
-  it("with --force keeps the notes of unchanged points and drops, with a warning, the others", async () => {
+  it("with --force keeps the notes of unchanged points and drops, with a warning, the others (scripts/import.ts in a child process)", async () => {
     const { data, folder } = await dataCopy();
     const target = join(folder, "2025-01.csv");
     const original = await readFile(target, "utf8");
@@ -343,7 +334,7 @@ describe.concurrent("command line", () => {
     expect(edited).not.toBe(original);
     await writeFile(target, edited);
     const { file: file2025, url: url2025 } = edition("2025-01");
-    const result = await runImport(["health-insurance-prices", file2025, "--date", "2025-01", "--source", url2025, "--data", data, "--force"]);
+    const result = await runImportProcess(["health-insurance-prices", file2025, "--date", "2025-01", "--source", url2025, "--data", data, "--force"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`warning: ${target}:2: note: dropped: amecom.consult-central-emergency.fonasa 2025-01-01 changed from 70.005 to 70.004`);
     expect(result.stdout).toContain("notes kept: 25, dropped: 1");

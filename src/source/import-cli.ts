@@ -1,0 +1,215 @@
+/**
+ * The command line of `npm run import -- <indicator> <file> --source <url> [--date YYYY-MM]`
+ * as a function of its arguments and its context: it imports one publication into
+ * `<data>/<indicator>/` with the importer the indicator's `indicator.json` names
+ * (its `importer` key; the importers are registered in `importers.ts`, and nothing
+ * here knows an indicator). It parses options, reads indicator.json, runs the
+ * importer, keeps the notes of a replaced file and writes atomically; one catch
+ * prints the error and returns its exit code (0 ok, 1 data error, 2 usage), with
+ * stack traces only under --debug. Nothing is written on error.
+ * scripts/import.ts runs it with the process's streams; tests call it in process.
+ */
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { isHttpUrl } from "../core/url.js";
+import { CliError, DataError, UsageError, formatIssue, unwrap } from "./errors.js";
+import { formatPointsCsv, keepNotes, type NotesKept } from "./import-points.js";
+import {
+  IMPORTERS,
+  chooseImporter,
+  isMonth,
+  planImport,
+  type ImportFiles,
+  type ImportableIndicator,
+  type IndicatorFound,
+} from "./importers.js";
+import { INDICATOR_ID_PATTERN, parseIndicatorMeta } from "./metadata.js";
+
+/** Where the import runs: its output streams (one call per line) and working directory. */
+export interface ImportContext {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  /** The working directory: relative paths of the arguments are resolved against it (messages show them as given). */
+  readonly cwd: string;
+}
+
+interface Options {
+  date?: string;
+  source: string;
+  data: string;
+  outDir?: string;
+  force?: boolean;
+}
+
+function parseIndicator(text: string): string {
+  // The id is a folder name under --data: nothing else may reach the path.
+  if (!INDICATOR_ID_PATTERN.test(text)) throw new InvalidArgumentError(`expected an indicator id (a folder of the data folder), got "${text}"`);
+  return text;
+}
+
+function parseDate(text: string): string {
+  if (!isMonth(text)) throw new InvalidArgumentError(`expected the month YYYY-MM, got "${text}"`);
+  return text;
+}
+
+function parseSource(text: string): string {
+  if (!isHttpUrl(text)) throw new InvalidArgumentError(`expected the http(s) URL of the publication file, got "${text}"`);
+  // Every point cites `<url>#<where>` (#L<line>, #B<row>): a fragment of its own would make that ambiguous.
+  if (text.includes("#")) throw new InvalidArgumentError(`expected a URL without #fragment (the importer adds one per point), got "${text}"`);
+  return text;
+}
+
+/**
+ * The files an import touches, with relative paths resolved against `cwd`:
+ * errors and messages keep the paths as the user gave them.
+ */
+interface ImportDisk extends ImportFiles {
+  exists(path: string): Promise<boolean>;
+  folders(path: string): Promise<string[]>;
+  mkdir(path: string): Promise<void>;
+  /**
+   * Writes `text` to `target` through a temporary file in the same folder and a
+   * rename, so a reader (or a build) sees the old file or the new one, never half
+   * of one. The temporary name does not end in `.csv`: the build globs `*.csv`.
+   */
+  writeAtomically(target: string, text: string): Promise<void>;
+}
+
+function importDisk(cwd: string): ImportDisk {
+  const at = (path: string) => resolve(cwd, path);
+
+  /** A file's bytes, or a DataError naming it. */
+  async function bytes(file: string): Promise<Uint8Array> {
+    try {
+      return await readFile(at(file));
+    } catch (error) {
+      throw new DataError([{ file, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
+    }
+  }
+
+  /** The text of a UTF-8 file, or a DataError naming it: the build reads UTF-8 only. */
+  async function text(file: string): Promise<string> {
+    const read = await bytes(file);
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(read);
+    } catch {
+      throw new DataError([{ file, reason: "not valid UTF-8 (save the file as UTF-8)" }]);
+    }
+  }
+
+  return {
+    bytes,
+    text,
+    async exists(path) {
+      try {
+        await stat(at(path));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw error;
+      }
+    },
+    async folders(path) {
+      return (await readdir(at(path), { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory()).map((d) => d.name);
+    },
+    async mkdir(path) {
+      await mkdir(at(path), { recursive: true });
+    },
+    async writeAtomically(target, content) {
+      const temporary = at(`${target}.${process.pid}.tmp`);
+      try {
+        await writeFile(temporary, content, { flag: "wx" });
+        await rename(temporary, at(target));
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+  };
+}
+
+/** An indicator's validated indicator.json, or `meta: null` when the folder has none. */
+async function readIndicator(disk: ImportDisk, folder: string, indicator: string): Promise<IndicatorFound> {
+  const file = join(folder, "indicator.json");
+  if (!(await disk.exists(file))) return { file, meta: null };
+  return { file, meta: unwrap(parseIndicatorMeta(await disk.text(file), file, indicator)) };
+}
+
+/**
+ * The indicators of the data folder whose indicator.json names a registered
+ * importer, sorted: only for the usage error, so a folder that cannot be read
+ * or validated is left out rather than reported.
+ */
+async function importableIndicators(disk: ImportDisk, data: string): Promise<ImportableIndicator[]> {
+  const found: ImportableIndicator[] = [];
+  for (const indicator of (await disk.folders(data)).sort()) {
+    const meta = await readIndicator(disk, join(data, indicator), indicator).then((f) => f.meta).catch(() => null);
+    if (meta?.importer !== undefined && IMPORTERS.has(meta.importer)) found.push({ indicator, importer: meta.importer });
+  }
+  return found;
+}
+
+async function importCommand(indicator: string, file: string, opts: Options, context: ImportContext): Promise<void> {
+  const disk = importDisk(context.cwd);
+  const folder = join(opts.data, indicator);
+  const found = await readIndicator(disk, folder, indicator);
+  const chosen = await chooseImporter(indicator, found, () => importableIndicators(disk, opts.data));
+  const plan = planImport(indicator, chosen, opts.date);
+  if (!(await disk.exists(file))) throw new UsageError(`cannot read ${file}: no such file`);
+  const outDir = opts.outDir ?? folder;
+  const target = join(outDir, plan.outputFile);
+  const replacing = await disk.exists(target);
+  if (replacing && opts.force !== true) {
+    throw new UsageError(`${target} already exists: pass --force to replace it (the notes of points whose value is unchanged are kept)`);
+  }
+
+  const imported = await plan.run({ file, sourceUrl: opts.source, folder, indicatorFile: found.file, meta: chosen.meta }, disk);
+  const kept: NotesKept = replacing
+    ? unwrap(keepNotes(imported.points, { text: await disk.text(target), file: target }))
+    : { rows: imported.points.map((p) => ({ ...p, note: "" })), dropped: [] };
+
+  await disk.mkdir(outDir);
+  await disk.writeAtomically(target, formatPointsCsv(kept.rows));
+  for (const issue of kept.dropped) context.err(`warning: ${formatIssue(issue)}`);
+  const notes = kept.rows.filter((r) => r.note !== "").length;
+  context.out(
+    `${replacing ? "replaced" : "wrote"} ${target}: ${imported.summary}` +
+      `${replacing ? `; notes kept: ${notes}, dropped: ${kept.dropped.length}` : ""}`,
+  );
+}
+
+/** Runs the import on `argv` (the arguments after the script's name) and returns the exit code. */
+export async function runImport(argv: readonly string[], context: ImportContext): Promise<number> {
+  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
+  const program = new Command("import")
+    .description(
+      "Import a publication into data/ with the importer the indicator's indicator.json names " +
+        `("importer": ${[...IMPORTERS.keys()].join(", ")})`,
+    )
+    .argument("<indicator>", "indicator id: a folder of the data folder whose indicator.json names an importer", parseIndicator)
+    .argument("<file>", "the publication file")
+    .requiredOption("--source <url>", "the http(s) URL of the publication file, cited with a #fragment by every point", parseSource)
+    .option("--date <YYYY-MM>", "the month the publication applies from, for an importer that needs one", parseDate)
+    .option("--data <dir>", "data folder (read: indicator.json and the importer's files; written: the CSV)", "data")
+    .option("--out-dir <dir>", "write the CSV into this folder instead of <data>/<indicator>/")
+    .option("--force", "replace an existing file, keeping the notes of points whose value is unchanged")
+    .option("--debug", "print stack traces of errors")
+    .exitOverride()
+    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
+    .action((indicator: string, file: string, opts: Options) => importCommand(indicator, file, opts, context));
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return ["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code) ? 0 : 2;
+    }
+    // Errors know their exit code (errors.ts): 2 usage, 1 data; a bug is 1 too.
+    context.err(error instanceof DataError ? error.message : `error: ${(error as Error).message}`);
+    if (argv.includes("--debug")) context.err(String((error as Error).stack));
+    if (!(error instanceof UsageError)) context.err("nothing was written");
+    return error instanceof CliError ? error.exitCode : 1;
+  }
+}
