@@ -72,11 +72,20 @@ function expectedPage(ind: RefIndicator, query: RefQuery) {
   const series = query.series ?? null;
   const limit = query.limit ?? 500;
   const offset = query.offset ?? 0;
-  const inWindow = ind.points.filter(
-    (p) => (from === null || p.date >= from) && (to === null || p.date <= to) && (series === null || series.some((item) => refMatches(item, p.series))),
-  );
+  // Whether a sub-series is selected, decided once per sub-series (not once per point).
+  const selected = new Map<string, boolean>();
+  const isSelected = (id: string) => {
+    let known = selected.get(id);
+    if (known === undefined) selected.set(id, (known = series === null || series.some((item) => refMatches(item, id))));
+    return known;
+  };
+  const inWindow = ind.points.filter((p) => (from === null || p.date >= from) && (to === null || p.date <= to) && isSelected(p.series));
   const groups = new Map<string, RefPoint[]>();
-  for (const p of inWindow) groups.set(p.series, [...(groups.get(p.series) ?? []), p]);
+  for (const p of inWindow) {
+    const group = groups.get(p.series);
+    if (group === undefined) groups.set(p.series, [p]);
+    else group.push(p);
+  }
   const chosen: RefPoint[] = [];
   let hasMore = false;
   for (const list of groups.values()) {

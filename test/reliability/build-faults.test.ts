@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { DataError } from "../../src/source/errors.js";
 import { nodeSourceFiles } from "../../src/build/effects.js";
 import { loadData } from "../../src/source/load.js";
@@ -37,13 +37,8 @@ async function dataWith(csv: string | Buffer): Promise<string> {
 }
 
 describe("a build killed while writing", () => {
-  let previous: string;
-  beforeAll(async () => {
-    previous = join(await tempDir(), "dist");
-    // The change report (git) is not what these tests are about: --no-base keeps them to the build itself.
-    const r = await runCli(["build", "--out", previous, "--no-base"], EPOCH);
-    expect(r.code, r.stderr).toBe(0);
-  }, 120_000);
+  /** The previous output: the default build of the real data (test/e2e/global-setup.ts, same SOURCE_DATE_EPOCH), copied, never changed. */
+  const previous = inject("system").mainDir;
 
   // Each kills its own child build in its own copy of the output: they run side by side.
   it.concurrent.each([0, 40, 150])("leaves the previous output intact (killed %i ms after it starts writing)", async (delay) => {
