@@ -137,7 +137,8 @@ describe("npm run smoke", () => {
     },
   ];
 
-  it.each(variants)("fails, naming the check, behind a proxy that breaks one rule: $rule", async ({ check, detail, tamper }) => {
+  // Each variant has its own proxy and its own child process: they run side by side.
+  it.concurrent.each(variants)("fails, naming the check, behind a proxy that breaks one rule: $rule", async ({ check, detail, tamper }) => {
     const proxy = await startProxy(server.url, tamper);
     try {
       const run = await runSmoke([proxy.url]);
