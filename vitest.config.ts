@@ -30,14 +30,26 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"], sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          // Its files share nothing (each builds into its own temporary folders, copies
+          // the data it writes to, and starts no server): two at a time.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         extends: true,
         test: {
           name: "system",
           include: ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
-          sequence: { groupOrder: 1 },
+          // One file at a time: the files share the servers of the global setup (the
+          // usage-limit ones count every request), so two files at once disturb each other.
+          sequence: { groupOrder: 2 },
         },
       },
     ],
