@@ -6,12 +6,12 @@
  * scripts/cli.ts runs it with the process's; tests call it in process.
  */
 import { join, relative } from "node:path";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { DEFAULT_LIMITS, DEFAULT_MAX_FILES, build, validate } from "./build.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { LIMIT } from "../core/contract.js";
 import { isHttpUrl } from "../core/url.js";
-import { CliError, DataError, UsageError } from "../source/errors.js";
+import { runProgram } from "../source/errors.js";
 import { parseSourceDateEpoch } from "../source/version.js";
 
 /** Where the CLI runs: its output streams (one call per line), environment and folders. */
@@ -106,17 +106,5 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
       await validate({ data: flags.data, ...changes(flags) }, await context.effects(log));
     });
 
-  try {
-    await program.parseAsync(argv, { from: "user" });
-    return 0;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return ["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code) ? 0 : 2;
-    }
-    const exitCode = error instanceof CliError ? error.exitCode : 1;
-    context.err(error instanceof DataError ? error.message : `error: ${(error as Error).message}`);
-    if (program.opts().debug === true || argv.includes("--debug")) context.err(String((error as Error).stack));
-    if (!(error instanceof UsageError)) context.err("nothing was written; the previous output is unchanged");
-    return exitCode;
-  }
+  return runProgram(program, argv, context.err, "nothing was written; the previous output is unchanged");
 }

@@ -5,6 +5,7 @@
  * `file:line: column: reason`, collected before giving up so a maintainer sees
  * them all at once.
  */
+import { CommanderError, type Command } from "commander";
 import type { ZodError } from "zod";
 
 /** One fault in an input file. `line` is 1-based; absent for whole-file faults. */
@@ -70,4 +71,26 @@ export class DataError extends CliError {
 export class BuildError extends CliError {
   override name = "BuildError";
   readonly exitCode = 1;
+}
+
+/**
+ * Runs a command line program and returns its exit code: the one catch of every
+ * command (the build's and the import's). Commander's own exits are 0 for help,
+ * 2 for a usage fault; any other error prints its message on `err` (its stack only
+ * with `--debug`), then `nothingWritten` unless it is a usage error, and exits with
+ * its code (2 usage, 1 data or build; a bug is 1 too).
+ */
+export async function runProgram(program: Command, argv: readonly string[], err: (line: string) => void, nothingWritten: string): Promise<number> {
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return ["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code) ? 0 : 2;
+    }
+    err(error instanceof DataError ? error.message : `error: ${(error as Error).message}`);
+    if (program.opts().debug === true || argv.includes("--debug")) err(String((error as Error).stack));
+    if (!(error instanceof UsageError)) err(nothingWritten);
+    return error instanceof CliError ? error.exitCode : 1;
+  }
 }

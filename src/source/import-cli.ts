@@ -11,9 +11,9 @@
  */
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { isHttpUrl } from "../core/url.js";
-import { CliError, DataError, UsageError, formatIssue, unwrap } from "./errors.js";
+import { DataError, UsageError, formatIssue, runProgram, unwrap } from "./errors.js";
 import { formatPointsCsv, keepNotes, type NotesKept } from "./import-points.js";
 import {
   IMPORTERS,
@@ -199,17 +199,5 @@ export async function runImport(argv: readonly string[], context: ImportContext)
     .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
     .action((indicator: string, file: string, opts: Options) => importCommand(indicator, file, opts, context));
 
-  try {
-    await program.parseAsync(argv, { from: "user" });
-    return 0;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return ["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code) ? 0 : 2;
-    }
-    // Errors know their exit code (errors.ts): 2 usage, 1 data; a bug is 1 too.
-    context.err(error instanceof DataError ? error.message : `error: ${(error as Error).message}`);
-    if (argv.includes("--debug")) context.err(String((error as Error).stack));
-    if (!(error instanceof UsageError)) context.err("nothing was written");
-    return error instanceof CliError ? error.exitCode : 1;
-  }
+  return runProgram(program, argv, context.err, "nothing was written");
 }
