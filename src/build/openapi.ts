@@ -2,7 +2,7 @@
  * `api/v1/openapi.json`: an OpenAPI 3.1 description of the API, generated from the
  * indicators the build publishes so the list of ids can never drift from the data.
  */
-import { RHYTHMS } from "../source/metadata.js";
+import { RHYTHMS } from "../core/coverage.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { ApiError, asApiError, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
 import { parseQuery } from "../api/query.js";

@@ -4,8 +4,6 @@
 import { z } from "zod";
 import { LICENSE } from "../core/contract.js";
 import { RHYTHMS } from "../core/coverage.js";
-
-export { RHYTHMS };
 import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
 import { LANGS, type Localized } from "../core/i18n.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
