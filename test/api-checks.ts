@@ -5,12 +5,14 @@
  * reference, and the generators of random windows and arbitrary query strings.
  */
 import { createHash } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { prng } from "../scripts/bench/generate.js";
 import { ROOT } from "./helpers.js";
-import { expectedResponse, readIndicator, resolveRef, type RefIndicator } from "./reference.js";
+import { expectedResponse, readIndicator, refCanonicalUrl, resolveRef, type RefIndicator } from "./reference.js";
+import { ANSWER_CODE_VERSION } from "../src/core/contract.js";
 import { INDICATOR_IDS } from "./indicators.js";
 
 export const EPOCH = "1700000000";
@@ -38,8 +40,27 @@ export async function fetched(response: Response): Promise<Fetched> {
   return { status: response.status, headers: response.headers, bytes, text: bytes.toString("utf8") };
 }
 
-/** The strong ETag the contract promises, computed here independently. */
-export const etagOf = (bytes: Buffer) => `"${createHash("sha256").update(bytes).digest().subarray(0, 16).toString("base64url")}"`;
+const sha = (text: string | Buffer) => createHash("sha256").update(text).digest().subarray(0, 16).toString("base64url");
+
+/** The data tags of the indicators of the output folder in use (`useOutput`), computed here from their answer files. */
+const tags = new Map<string, string>();
+
+/** Reads the data tag of each indicator of an output folder: SHA-256 of the answers' code version and its answer file. */
+export function useOutput(dir: string): void {
+  for (const name of readdirSync(join(dir, "_data")).filter((n) => n.endsWith(".api.bin"))) {
+    tags.set(name.slice(0, -".api.bin".length), sha(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), readFileSync(join(dir, "_data", name))])));
+  }
+}
+
+/** The strong ETag the contract promises for a canonical URL, computed here independently (README "Headers"). */
+export function etagFor(ids: readonly string[], canonicalUrl: string): string {
+  const known = ids.map((id) => {
+    const tag = tags.get(id);
+    if (tag === undefined) throw new Error(`no data tag for ${id}: call useOutput(dir) first`);
+    return tag;
+  });
+  return `"${sha(`${known.join(" ")}\n${canonicalUrl}`)}"`;
+}
 
 /** Headers of every 200 and 304 (docs/DESIGN.md §2), under the `HIGH` usage limit. */
 export function expectSuccessHeaders(r: Fetched) {
@@ -98,7 +119,7 @@ export function expectPage(r: Fetched, id: string, query: Partial<WindowQuery>) 
   expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
   const body = JSON.parse(r.text) as ReturnType<typeof expectedResponse>;
   expectSame(body, expectedResponse(refs.get(id) as RefIndicator, query, SITE, PHRASE));
-  expect(r.headers.get("etag")).toBe(etagOf(r.bytes));
+  expect(r.headers.get("etag")).toBe(etagFor([id], refCanonicalUrl(id, query)));
   expect(r.headers.get("link")).toBe(expectedLink(id, body.meta.next));
   expectSuccessHeaders(r);
 }

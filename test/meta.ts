@@ -21,6 +21,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     facets: [],
     view: { default: {} },
     glossary: [],
+    deflates: [],
     display: NEUTRAL_DISPLAY,
     ...overrides,
   };

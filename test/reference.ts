@@ -94,16 +94,25 @@ function expectedPage(ind: RefIndicator, query: RefQuery) {
     if (list.length > offset + limit) hasMore = true;
   }
   chosen.sort((a, b) => b.date.localeCompare(a.date) || (a.series < b.series ? -1 : a.series > b.series ? 1 : 0));
-  // The documented canonical URL: from, to, series (commas as they are), limit, offset, format (when csv).
+  const next = hasMore ? refCanonicalUrl(ind.id, { ...query, offset: offset + limit }) : null;
+  return { from, to, series, limit, offset, chosen, total: inWindow.length, hasMore, next };
+}
+
+/**
+ * The documented canonical URL of a query of points as published: from, to,
+ * series (commas as they are), limit, offset, format (when csv). `meta.next`
+ * and the ETag use it.
+ */
+export function refCanonicalUrl(id: string, query: RefQuery): string {
   const params = [
-    from === null ? null : `from=${from}`,
-    to === null ? null : `to=${to}`,
-    series === null ? null : `series=${series.join(",")}`,
-    `limit=${limit}`,
-    `offset=${offset + limit}`,
+    query.from == null ? null : `from=${query.from}`,
+    query.to == null ? null : `to=${query.to}`,
+    query.series == null ? null : `series=${query.series.join(",")}`,
+    `limit=${query.limit ?? 500}`,
+    `offset=${query.offset ?? 0}`,
     query.format === "csv" ? "format=csv" : null,
   ].filter((p) => p !== null);
-  return { from, to, series, limit, offset, chosen, total: inWindow.length, hasMore, next: hasMore ? `/api/v1/${ind.id}?${params.join("&")}` : null };
+  return `/api/v1/${id}?${params.join("&")}`;
 }
 
 /** The response body the contract (docs/DESIGN.md §2) requires for `query`, as a plain object. */
@@ -116,12 +125,20 @@ export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: st
     meta: {
       indicator: ind.id,
       unit: ind.unit,
+      value_unit: ind.unit,
       total,
       limit,
       offset,
       from,
       to,
+      at: null,
       series,
+      frequency: null,
+      aggregation: null,
+      per: null,
+      real: null,
+      units: null,
+      base: null,
       has_more: hasMore,
       next,
       last_updated: lastUpdated,

@@ -2,18 +2,26 @@
  * `GET|HEAD /api/v1/{indicator}`: a query a prebuilt page answers is served from
  * that file; any other is computed from the indicator's answer file with the
  * build's own pager and renderer, so both give the same bytes for the same query.
+ * A question about time (`frequency`, `per`, `real`, `units`) is computed by
+ * src/core/derived-answer.ts, within the CPU budget or refused with a 400.
  */
 import { badRequest, unknownIndicator } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { parseQuery } from "./query.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, quote } from "../core/contract.js";
-import { strongEtag } from "../core/etag.js";
-import { manifestEntry, prebuiltKey } from "../core/manifest.js";
-import type { Format } from "../core/model.js";
-import { selectPage } from "../core/page.js";
-import { metadataPath } from "../core/paths.js";
-import { nextUrl, renderAnswer } from "../core/render.js";
+import { indexByMonth, timeSource } from "./time.js";
+import type { AnswerData } from "../core/answers.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
+import { rhythmMonths } from "../core/coverage.js";
+import { dayNumber } from "../core/dates.js";
+import { monthIndex } from "../core/derive.js";
+import { derivePage, overBudget, renderDerived, type DerivedInputs, type TimeSource } from "../core/derived-answer.js";
+import { answerEtag } from "../core/etag.js";
+import { manifestEntry, prebuiltKey, type Manifest, type ManifestEntry } from "../core/manifest.js";
+import { isDerived, type Format, type PageQuery } from "../core/model.js";
+import { selectAtPage, selectPage, type PageSummary } from "../core/page.js";
+import { CATALOG_PATH, metadataPath } from "../core/paths.js";
+import { nextUrl, queryUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
 
 /** What the headers of a success carry besides the validators. */
@@ -47,35 +55,151 @@ function successHeaders(etag: string, lastModified: string, d: Described): Heade
   return headers;
 }
 
+/** The headers' description of a computed page. */
+function described(indicator: string, data: AnswerData, page: PageSummary): Described {
+  const next = nextUrl(indicator, page);
+  return page.query.format === "csv" ? { indicator, format: "csv", next, total: page.total, citeAs: data.attributionUrl } : { indicator, format: "json", next };
+}
+
+/** The answer data an indicator's question reads, with its manifest entry. */
+interface Loaded {
+  readonly entry: ManifestEntry;
+  readonly data: AnswerData;
+}
+
+/** The indices of the sub-series `series` selects (`null`: all). @throws ApiError naming an item that matches nothing. */
+function choose(indicator: string, data: AnswerData, series: readonly string[] | null): number[] | null {
+  if (series === null) return null;
+  const { indices, unmatched } = resolveSelection(data.ids, series);
+  if (unmatched[0] !== undefined) {
+    throw badRequest(`series: ${quote(unmatched[0])} matches no sub-series of ${indicator}; they are listed at ${metadataPath(indicator)}`);
+  }
+  return indices;
+}
+
+/** A frequency shorter than a periodic indicator's rhythm has no period made of its points. */
+function checkFrequency(parameter: string, indicator: string, source: AnswerData, query: PageQuery): void {
+  if (query.frequency === null || source.stepwise) return;
+  const rhythm = rhythmMonths(source.rhythm);
+  if (rhythm !== undefined && rhythm > FREQUENCIES[query.frequency]) {
+    const longer = Object.entries(FREQUENCIES).filter(([, months]) => months >= rhythm).map(([name]) => name);
+    throw badRequest(`${parameter}: ${indicator} is ${source.rhythm}, each point the value of its period; frequency=${query.frequency} is shorter: use ${longer.join(", ")}`);
+  }
+}
+
 /** Answers the endpoint for `indicator` (the raw path segment). Throws `ApiError` for 400 and 404. */
 export async function serveIndicator(request: Request, indicator: string, assets: Assets, store: DataStore): Promise<Response> {
   const url = new URL(request.url);
-  const entry = manifestEntry(await store.manifest(assets, url), indicator);
+  const manifest = await store.manifest(assets, url);
+  const entry = manifestEntry(manifest, indicator);
   if (entry === undefined) throw unknownIndicator(indicator);
   const query = parseQuery(url.searchParams);
+  const canonical = queryUrl(indicator, query);
 
   const key = prebuiltKey(query);
   const prebuilt = key === null ? undefined : entry.pages[key];
   if (prebuilt !== undefined) {
-    // The ETag comes from the manifest, so a 304 or a HEAD never reads the file.
-    const headers = successHeaders(prebuilt.etag, entry.lastModified, { indicator, format: "json", next: prebuilt.next });
+    // The ETag needs no body, so a 304 or a HEAD never reads the file.
+    const headers = successHeaders(answerEtag([entry.tag], canonical), entry.lastModified, { indicator, format: "json", next: prebuilt.next });
     return conditionalAnswer(request, headers, () => store.prebuilt(assets, new URL(prebuilt.path, url), prebuilt.bytes));
   }
 
   const data = await store.answers(assets, url, entry.answers, entry.lastModified);
-  let chosen: number[] | null = null;
-  if (query.series !== null) {
-    const { indices, unmatched } = resolveSelection(data.ids, query.series);
-    if (unmatched[0] !== undefined) {
-      throw badRequest(`series: ${quote(unmatched[0])} matches no sub-series of ${indicator}; they are listed at ${metadataPath(indicator)}`);
-    }
-    chosen = indices;
+  const chosen = choose(indicator, data, query.series);
+  if (!isDerived(query)) {
+    const page =
+      query.at === null
+        ? selectPage(data.series, query, chosen, data.global)
+        : selectAtPage(data.series, query, chosen, coverageEnd(timeSource(data, entry.lastModified)));
+    const headers = successHeaders(answerEtag([entry.tag], canonical), entry.lastModified, described(indicator, data, page));
+    return conditionalAnswer(request, headers, () => renderAnswer(data, page));
   }
-  const page = selectPage(data.series, query, chosen, data.global);
-  const body = renderAnswer(data, page);
-  const next = nextUrl(indicator, page);
-  const described: Described =
-    query.format === "csv" ? { indicator, format: "csv", next, total: page.total, citeAs: data.attributionUrl } : { indicator, format: "json", next };
-  const headers = successHeaders(await strongEtag(body), entry.lastModified, described);
-  return conditionalAnswer(request, headers, () => body);
+
+  const used: Loaded[] = [{ entry, data }];
+  const load = async (id: string): Promise<Loaded | undefined> => {
+    const other = manifestEntry(manifest, id);
+    if (other === undefined) return undefined;
+    const loaded = { entry: other, data: await store.answers(assets, url, other.answers, other.lastModified) };
+    used.push(loaded);
+    return loaded;
+  };
+  const inputs = await derivedInputs(indicator, { entry, data }, chosen, query, manifest, load);
+  const tooMuch = overBudget(inputs);
+  if (tooMuch !== null) throw badRequest(budgetDetail(query, tooMuch));
+  const page = derivePage(inputs);
+  if (query.units === "index" && !page.baseFound) {
+    throw badRequest(`base: no selected sub-series of ${indicator} has a value on ${query.base as string}${query.frequency === null ? "" : ` (frequency=${query.frequency})`}; choose a date the data covers`);
+  }
+  const lastModified = used.map((u) => u.entry.lastModified).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  const headers = successHeaders(answerEtag(used.map((u) => u.entry.tag), canonical), lastModified, described(indicator, data, page));
+  return conditionalAnswer(request, headers, () => renderDerived(data, page));
+}
+
+/** The exclusive end day of the coverage of point `rank` of a sub-series (src/core/coverage.ts). */
+function coverageEnd(source: TimeSource) {
+  return (one: { readonly length: number; day(i: number): number }, rank: number): number => {
+    let end = source.versionEnd;
+    if (rank > 0) end = Math.min(end, one.day(rank - 1));
+    const due = source.nextDue(one.day(rank));
+    return due === null ? end : Math.min(end, due);
+  };
+}
+
+/**
+ * What a question about time is computed from: the indicator, the divisor of
+ * `per`, the deflator of `real`.
+ * @throws ApiError for a `per` or `real` that names nothing, or a frequency a periodic indicator cannot have.
+ */
+async function derivedInputs(
+  indicator: string,
+  self: Loaded,
+  chosen: number[] | null,
+  query: PageQuery,
+  manifest: Manifest,
+  load: (id: string) => Promise<Loaded | undefined>,
+): Promise<DerivedInputs> {
+  checkFrequency("frequency", indicator, self.data, query);
+  let divisor: DerivedInputs["divisor"] = null;
+  if (query.per !== null) {
+    const { indicator: id, series } = query.per;
+    const other = id === indicator ? self : await load(id);
+    if (other === undefined) throw badRequest(`per: there is no indicator ${quote(id)}; the list is at ${CATALOG_PATH}`);
+    const s = resolveSelection(other.data.ids, [series]).indices[0];
+    if (s === undefined) throw badRequest(`per: ${quote(series)} is not a sub-series of ${id}; they are listed at ${metadataPath(id)}`);
+    checkFrequency("per", id, other.data, query);
+    divisor = { source: timeSource(other.data, other.entry.lastModified), series: s };
+  }
+  let deflator: DerivedInputs["deflator"] = null;
+  if (query.real !== null) {
+    const ref = Object.hasOwn(manifest.deflators, self.data.unit) ? manifest.deflators[self.data.unit] : undefined;
+    if (ref === undefined) {
+      const units = Object.keys(manifest.deflators);
+      throw badRequest(`real: ${indicator} is in ${self.data.unit}, not a currency any index deflates${units.length === 0 ? "" : ` (real applies to values in ${units.join(", ")})`}`);
+    }
+    const cpi = ref.indicator === indicator ? self : await load(ref.indicator);
+    const s = cpi === undefined ? undefined : resolveSelection(cpi.data.ids, [ref.series]).indices[0];
+    if (cpi === undefined || s === undefined) throw new Error(`the manifest's deflator of ${self.data.unit} (${ref.indicator}:${ref.series}) is not in the output`);
+    const index = indexByMonth(cpi.data, s);
+    const base = index.values[monthIndex(dayNumber(`${query.real}-01`)) - index.first];
+    if (base === undefined || Number.isNaN(base)) {
+      const name = (m: number) => `${String(Math.floor(m / 12)).padStart(4, "0")}-${String((m % 12) + 1).padStart(2, "0")}`;
+      throw badRequest(`real: ${ref.indicator} has no value for ${query.real}; it has months from ${name(index.first)} to ${name(index.first + index.values.length - 1)}`);
+    }
+    deflator = { ...index, base };
+  }
+  return { source: timeSource(self.data, self.entry.lastModified), chosen, query, divisor, deflator };
+}
+
+/** A whole number with thousands separated by commas (no Intl: the same text everywhere). */
+const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ",");
+
+/** The 400 of a question over the CPU budget: how big it is and how to narrow it. */
+function budgetDetail(query: PageQuery, over: { work: number; series: number; fitting: number }): string {
+  const name = query.frequency === null ? "series" : "frequency";
+  const ways = [`at most ${grouped(over.fitting)} of the ${grouped(over.series)} sub-series (series)`];
+  if (query.frequency !== null) ways.push("fewer years (from/to)", "a longer period (frequency)");
+  return (
+    `${name}: this question computes about ${grouped(over.work)} values, over the ${grouped(MAX_DERIVED_VALUES)} one request may compute ` +
+    `(${Math.ceil(over.work / MAX_DERIVED_VALUES)}× too many); narrow it: ${ways.join(", or ")}`
+  );
 }

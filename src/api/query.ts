@@ -6,14 +6,14 @@
  */
 import { z } from "zod";
 import { badRequest } from "./api-error.js";
-import { LIMIT, MAX_SERIES_ITEMS, OFFSET, PARAMETERS, quote, type Parameter } from "../core/contract.js";
+import { AGGREGATIONS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, PARAMETERS, UNITS, quote, type Parameter } from "../core/contract.js";
 import { resolveDate } from "../core/dates.js";
-import { FORMATS, type Format, type PageQuery } from "../core/model.js";
+import { FORMATS, type Format, type PageQuery, type PerTarget } from "../core/model.js";
 import { SERIES_ITEM } from "../core/selection.js";
 
 const DATE_EXPECTED = "expected an ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY)";
 
-const dateParam = (name: "from" | "to", edge: "start" | "end") =>
+const dateParam = (name: "from" | "to" | "at" | "base", edge: "start" | "end") =>
   z
     .string()
     .optional()
@@ -73,20 +73,80 @@ const formatParam = z
     return "json";
   });
 
+/** A parameter whose value is one of `values` (`null` when not given). */
+const choiceParam = <T extends string>(name: string, values: readonly T[]) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx): T | null => {
+      if (text === undefined) return null;
+      if ((values as readonly string[]).includes(text)) return text as T;
+      ctx.addIssue({ code: "custom", message: `${name}: expected ${values.join(", ")}, got ${quote(text)}` });
+      return null;
+    });
+
+/** `real`: a month, `YYYY-MM` only (the CPI is monthly). */
+const monthParam = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    if (text === undefined) return null;
+    if (/^\d{4}-\d{2}$/.test(text) && resolveDate(text, "start") !== null) return text;
+    ctx.addIssue({ code: "custom", message: `real: expected a month YYYY-MM, got ${quote(text)}` });
+    return null;
+  });
+
+/** `per`: `<indicator>:<sub-series id>`; whether they exist is the endpoint's to say. */
+const perParam = z
+  .string()
+  .optional()
+  .transform((text, ctx): PerTarget | null => {
+    if (text === undefined) return null;
+    const m = /^([a-z0-9][a-z0-9-]*):([a-z0-9][a-z0-9.-]*)$/.exec(text);
+    if (m !== null) return { indicator: m[1] as string, series: m[2] as string };
+    ctx.addIssue({ code: "custom", message: `per: expected <indicator>:<sub-series id> (no patterns), got ${quote(text)}` });
+    return null;
+  });
+
+/** Combinations that have no meaning, each named by the parameter that should go. */
+const CONFLICTS: readonly [check: (q: PageQuery) => boolean, detail: (q: PageQuery) => string][] = [
+  [(q) => q.at !== null && q.from !== null, () => "at: cannot be combined with from (at asks for one day; from/to for a window)"],
+  [(q) => q.at !== null && q.to !== null, () => "at: cannot be combined with to (at asks for one day; from/to for a window)"],
+  [(q) => q.at !== null && q.frequency !== null, () => "at: cannot be combined with frequency; ask for the period with from and to"],
+  [(q) => q.real !== null && q.per !== null, () => "real: cannot be combined with per (a ratio has no pesos to deflate)"],
+  [(q) => q.units === "index" && q.base === null, () => "base: required with units=index (the date whose value is 100)"],
+  [(q) => q.units !== "index" && q.base !== null, () => "base: only with units=index"],
+  [(q) => q.from !== null && q.to !== null && q.from > q.to, (q) => `from: ${q.from} is later than to (${q.to})`],
+];
+
 const querySchema = z
   .object({
     from: dateParam("from", "start"),
     to: dateParam("to", "end"),
+    at: dateParam("at", "start"),
     series: seriesParam,
+    frequency: choiceParam("frequency", Object.keys(FREQUENCIES) as (keyof typeof FREQUENCIES)[]),
+    aggregation: choiceParam("aggregation", AGGREGATIONS),
+    per: perParam,
+    real: monthParam,
+    units: choiceParam("units", UNITS),
+    base: dateParam("base", "start"),
     limit: integerParam("limit", LIMIT),
     offset: integerParam("offset", OFFSET),
     format: formatParam,
   } satisfies Record<Parameter, z.ZodType>)
-  .refine((q) => q.from === null || q.to === null || q.from <= q.to, {
-    error: (issue) => {
-      const q = issue.input as { from: string; to: string };
-      return `from: ${q.from} is later than to (${q.to})`;
-    },
+  .transform((q, ctx): PageQuery => {
+    if (q.aggregation !== null && q.frequency === null) {
+      ctx.addIssue({ code: "custom", message: "aggregation: only with frequency (how a period's values are combined)" });
+    }
+    const query: PageQuery = {
+      ...q,
+      aggregation: q.frequency === null ? null : (q.aggregation ?? "mean"),
+      units: q.units === "level" ? null : q.units,
+    };
+    const conflict = CONFLICTS.find(([check]) => check(query));
+    if (conflict !== undefined) ctx.addIssue({ code: "custom", message: conflict[1](query) });
+    return query;
   });
 
 /** A parameter's name at the start of a `detail`: as it is when plain, else quoted. */

@@ -19,8 +19,8 @@ import { parseSiteConfig } from "./site-config.js";
 import { CSV_HEADER } from "../core/answers.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT } from "../core/contract.js";
-import { strongEtag } from "../core/etag.js";
-import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
+import { dataTag } from "../core/etag.js";
+import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type DeflatorRef, type Manifest, type PrebuiltPage } from "../core/manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
 import {
@@ -99,6 +99,13 @@ export interface BuildResult {
   readonly files: number;
 }
 
+/** By unit, the index that deflates it (`deflates` in `indicator.json`; one per unit, src/source/load.ts). */
+function deflatorsOf(indicators: readonly BuiltIndicator[]): Manifest["deflators"] {
+  const deflators: Record<string, DeflatorRef> = {};
+  for (const { source } of indicators) for (const d of source.meta.deflates) deflators[d.unit] = { indicator: source.meta.id, series: d.series };
+  return deflators;
+}
+
 /** One file of the output, planned before any is rendered. */
 export interface PlannedFile {
   /** Path relative to the output folder. */
@@ -150,7 +157,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export function planOutput(input: PlanInput): PlannedFile[] {
   const { config } = input;
   const plan: PlannedFile[] = [];
-  const manifest: Manifest = { indicators: {} };
+  const manifest: Manifest = { indicators: {}, deflators: deflatorsOf(input.indicators) };
   const lastModified = new Map<string, string>();
   for (const indicator of input.indicators) {
     const id = indicator.source.meta.id;
@@ -159,19 +166,19 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     const httpDate = formatRFC7231(new Date(version * 1000));
     lastModified.set(id, httpDate);
     const pages: Record<string, PrebuiltPage> = {};
-    manifest.indicators[id] = { lastModified: httpDate, answers: answersPath(id), pages };
+    manifest.indicators[id] = { lastModified: httpDate, answers: answersPath(id), tag: dataTag(indicator.answersFile), pages };
 
     /** An answer as a static file: a prebuilt page (listed in the manifest) or a sub-series' copy. */
     const answer = (path: string, query: PageQuery, listed: boolean): PlannedFile => ({
       path: outputFile(path),
       indicator: id,
-      async render() {
+      render() {
         const { answers } = indicator;
         const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
         const selected = selectPage(answers.series, query, chosen, answers.global);
         const body = renderAnswer(answers, selected);
         // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
-        if (listed) pages[prebuiltKey(query) as string] ??= { path, etag: await strongEtag(body), next: nextUrl(id, selected), bytes: body.length };
+        if (listed) pages[prebuiltKey(query) as string] ??= { path, next: nextUrl(id, selected), bytes: body.length };
         return body;
       },
     });

@@ -57,6 +57,6 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
   const file = encodeDataset(fields, plain);
   const ids = plain.map((s) => s.id);
   const labels = seriesLabels(ids, source.meta.series);
-  const answersFile = encodeAnswers({ ...fields, attributionUrl }, ids, source.rows, csvLine);
+  const answersFile = encodeAnswers({ ...fields, attributionUrl, rhythm: source.meta.rhythm, stepwise: source.meta.stepwise }, ids, source.rows, csvLine);
   return { source, plain, labels, file, dataset: decodeDataset(file), answersFile, answers: decodeAnswers(answersFile) };
 }

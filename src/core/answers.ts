@@ -24,6 +24,7 @@
  *     u32 × N                    end offset of each point's CSV line, by global position
  *     u32 × N                    sub-series (index) of each point, by global position
  *     u32 × N                    rank in its sub-series of each point, by global position
+ *     f64 × N                    values, per sub-series newest first (for derived answers)
  *     I bytes                    the sub-series ids, UTF-8, separated by "\n"
  *     J bytes                    JSON texts in global order: `{"date":…,"series":…,"value":…},`
  *     C bytes                    CSV lines in global order (`date,series,value,source,note`, RFC 4180)
@@ -36,11 +37,22 @@ import type { GlobalIndex, Page } from "./page.js";
 
 const MAGIC = "OSA2";
 
-/** The offsets of the eight sections of the layout above. */
-type Sections = [number, number, number, number, number, number, number, number, number, number];
+/** The offsets of the sections of the layout above. */
+type Sections = [number, number, number, number, number, number, number, number, number, number, number];
 
 /** The sizes of the sections but the last (the CSV lines, to the end). */
-const sectionSizes = (h: Header) => [4 * h.series, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, 4 * h.points, h.idsBytes, h.jsonBytes];
+const sectionSizes = (h: Header) => [
+  4 * h.series,
+  4 * h.points,
+  4 * h.points,
+  4 * h.points,
+  4 * h.points,
+  4 * h.points,
+  4 * h.points,
+  8 * h.points,
+  h.idsBytes,
+  h.jsonBytes,
+];
 
 /** The header line of every CSV answer and of `data.csv`. */
 export const CSV_HEADER = "date,series,value,source,note\n";
@@ -49,6 +61,9 @@ export const CSV_HEADER = "date,series,value,source,note\n";
 export interface AnswerFields extends DatasetFields {
   /** The attribution link's target (the `href` of `attribution`), for the CSV answers' `Link: rel="cite-as"`. */
   readonly attributionUrl: string;
+  /** How often points come (src/core/coverage.ts) and whether a value holds until the next: the rule of coverage's inputs. */
+  readonly rhythm: string;
+  readonly stepwise: boolean;
 }
 
 interface Header extends AnswerFields {
@@ -79,10 +94,16 @@ export class AnswerSeries implements SeriesIndex {
     readonly length: number,
     private readonly days: Int32Array,
     private readonly globals: Uint32Array,
+    private readonly values: Float64Array,
   ) {}
 
   day(i: number): number {
     return this.days[this.start + i] as number;
+  }
+
+  /** The value of point `i` as a number (its text, exact, is in the JSON and CSV sections). */
+  value(i: number): number {
+    return this.values[this.start + i] as number;
   }
 
   /** Global position of point `i` (increasing with `i`: newest first in both orders). */
@@ -131,9 +152,11 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
   const header: Header = {
     ...datasetFields(fields),
     attributionUrl: fields.attributionUrl,
+    rhythm: fields.rhythm,
+    stepwise: fields.stepwise,
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvBytes));
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, idsOffset, jsonOffset, csvOffset] =
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset] =
     offsets as Sections;
   let k = 0;
   bySeries.forEach((list, s) => {
@@ -141,6 +164,7 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
     list.forEach((row, rank) => {
       const g = position.get(row) as number;
       view.setInt32(daysOffset + 4 * k, dayNumber(row.date), true);
+      view.setFloat64(valuesOffset + 8 * k, Number(row.value), true);
       view.setUint32(globalsOffset + 4 * k, g, true);
       view.setUint32(seriesOfOffset + 4 * g, s, true);
       view.setUint32(rankOfOffset + 4 * g, rank, true);
@@ -168,7 +192,7 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
  */
 export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   const { bytes, header, offsets } = openContainer<Header>(input, MAGIC, "an answer file", sectionSizes);
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, idsOffset, jsonOffset, csvOffset] =
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset] =
     offsets as Sections;
   const n = header.points;
   const decoder = new TextDecoder();
@@ -177,12 +201,16 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   const counts = new Uint32Array(bytes.buffer, at(countsOffset), header.series);
   const days = new Int32Array(bytes.buffer, at(daysOffset), n);
   const globals = new Uint32Array(bytes.buffer, at(globalsOffset), n);
+  // Copied, not viewed: a Float64Array view needs 8-byte alignment, which the container does not promise.
+  const values = new Float64Array(n);
+  const view = new DataView(bytes.buffer, at(valuesOffset), 8 * n);
+  for (let k = 0; k < n; k++) values[k] = view.getFloat64(8 * k, true);
   const ids = header.series === 0 ? [] : decoder.decode(bytes.subarray(idsOffset, jsonOffset)).split("\n");
   let start = 0;
   const starts = new Uint32Array(header.series);
   const series = ids.map((id, j) => {
     const count = counts[j] as number;
-    const one = new AnswerSeries(id, start, count, days, globals);
+    const one = new AnswerSeries(id, start, count, days, globals, values);
     starts[j] = start;
     start += count;
     return one;
@@ -198,6 +226,8 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   return {
     ...datasetFields(header),
     attributionUrl: header.attributionUrl,
+    rhythm: header.rhythm,
+    stepwise: header.stepwise,
     series,
     ids,
     points: n,

@@ -9,8 +9,13 @@
 /** The version prefix of every API path. */
 export const API_BASE = "/api/v1";
 
-/** The query parameters of `/api/v1/{indicator}`, in the order `meta.next` echoes them; any other is a 400. */
-export const PARAMETERS = ["from", "to", "series", "limit", "offset", "format"] as const;
+/**
+ * The query parameters of `/api/v1/{indicator}`, in the order `meta.next` echoes
+ * them (the canonical URL); any other is a 400. The transforms' order of
+ * application is another (README "Questions about time"): select → frequency →
+ * per → real → units → window → limit/offset.
+ */
+export const PARAMETERS = ["from", "to", "at", "series", "frequency", "aggregation", "per", "real", "units", "base", "limit", "offset", "format"] as const;
 export type Parameter = (typeof PARAMETERS)[number];
 
 /** `limit`: points per sub-series. */
@@ -24,6 +29,28 @@ export const OFFSET = { min: 0, max: 999_999_999_999_999, default: 0 } as const;
 
 /** `series`: most items (ids or `*` patterns) in one list. */
 export const MAX_SERIES_ITEMS = 100;
+
+/** `frequency`: the calendar periods a series can be put on, with their length in months. */
+export const FREQUENCIES = { month: 1, quarter: 3, semester: 6, year: 12 } as const;
+export type Frequency = keyof typeof FREQUENCIES;
+
+/** `aggregation`: how a period's value is made of the values in it (`mean` when not given). */
+export const AGGREGATIONS = ["mean", "end", "min", "max"] as const;
+export type Aggregation = (typeof AGGREGATIONS)[number];
+
+/** `units`: what the numbers are, against the series after frequency, per and real (`level` when not given). */
+export const UNITS = ["level", "change", "percent_change", "change_a_year_ago", "percent_change_a_year_ago", "index"] as const;
+export type Units = (typeof UNITS)[number];
+
+/** Significant digits a derived value is rounded to, once (README "Questions about time"). */
+export const DERIVED_DIGITS = 8;
+
+/**
+ * Most values one derived answer may compute (points and periods, over every
+ * selected sub-series, lookback included): what fits well inside the 10 ms of CPU
+ * of a request (README "Performance"). A question over it is a 400 saying how to narrow it.
+ */
+export const MAX_DERIVED_VALUES = 60_000;
 
 /** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
 export const ERRORS = {
@@ -83,6 +110,13 @@ export function quote(value: string, max = ECHO_MAX): string {
   const short = value.length > max ? `${value.slice(0, max)}…` : value;
   return JSON.stringify(short);
 }
+
+/**
+ * The version of the code that renders answers, in every ETag (src/core/etag.ts):
+ * raise it with any change that alters an answer's bytes for the same data and
+ * query (test/unit/etag-pins.test.ts fails until it is raised).
+ */
+export const ANSWER_CODE_VERSION = 2;
 
 /** The one licence the service publishes under (SPDX id). */
 export const LICENSE = "CC-BY-4.0";

@@ -12,7 +12,7 @@
  * Dates are `YYYY-MM-DD` strings (src/core/dates.ts): their order is the calendar's.
  * Ends are exclusive: a coverage `[start, end)` ends the day before `end`.
  */
-import { addMonths, dateOfDay, dayNumber } from "./dates.js";
+import { addMonthsToDay, dateOfDay, dayNumber } from "./dates.js";
 import { byCodeUnits } from "./order.js";
 
 /**
@@ -35,26 +35,56 @@ export function publications(dates: Iterable<readonly string[]>): string[] {
   return [...all].sort(byCodeUnits);
 }
 
+/** The length of a rhythm in calendar months (monthly 1 … annual 12), or undefined when it is counted in days or irregular. */
+export function rhythmMonths(rhythm: string): number | undefined {
+  return RHYTHM_MONTHS[rhythm as Rhythm];
+}
+
+/** The same as `NextDue`, in day numbers (days since 1970-01-01). */
+export type NextDueDay = (day: number) => number | null;
+
+/**
+ * When the point after one of day `day` is due, in day numbers: one rhythm later,
+ * or for an irregular indicator its next publication (`published` ascending day
+ * numbers; null after the last).
+ */
+export function nextDueDayOf(rhythm: string, published: ArrayLike<number>): NextDueDay {
+  const months = RHYTHM_MONTHS[rhythm as Rhythm];
+  if (months !== undefined) return (day) => addMonthsToDay(day, months);
+  const days = RHYTHM_DAYS[rhythm as Rhythm];
+  if (days !== undefined) return (day) => day + days;
+  return (day) => {
+    // Binary search: the first publication after `day`.
+    let lo = 0;
+    let hi = published.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((published[mid] as number) <= day) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < published.length ? (published[lo] as number) : null;
+  };
+}
+
 /**
  * When the point after one dated `date` is due: one rhythm later, or for an
  * irregular indicator its next publication (`published` ascending; null after the last).
  */
 export function nextDueOf(rhythm: string, published: readonly string[]): NextDue {
-  const months = RHYTHM_MONTHS[rhythm as Rhythm];
-  if (months !== undefined) return (date) => addMonths(date, months);
-  const days = RHYTHM_DAYS[rhythm as Rhythm];
-  if (days !== undefined) return (date) => dateOfDay(dayNumber(date) + days);
+  const due = nextDueDayOf(rhythm, published.map(dayNumber));
   return (date) => {
-    // Binary search: the first publication after `date`.
-    let lo = 0;
-    let hi = published.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((published[mid] as string) <= date) lo = mid + 1;
-      else hi = mid;
-    }
-    return published[lo] ?? null;
+    const day = due(dayNumber(date));
+    return day === null ? null : dateOfDay(day);
   };
+}
+
+/**
+ * The version bound of the rule, as an exclusive end day: the day after the data
+ * version date, or after the indicator's newest point when that is later (a value
+ * published ahead of the day it takes effect is known to start that day).
+ */
+export function versionEndDay(versionDate: string, newest: string | null): number {
+  return dayNumber(newest !== null && newest > versionDate ? newest : versionDate) + 1;
 }
 
 /** A missing stretch of a sub-series: the dates of the points on either side. */

@@ -63,15 +63,62 @@ const DAY_MS = 86_400_000;
  * which was a measurable share of a million-point build.
  */
 export function dayNumber(date: string): number {
-  const y0 = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7));
-  const d = Number(date.slice(8, 10));
+  return dayOfCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
+}
+
+/** Days since 1970-01-01 of year `y0`, month `m` (1–12), day `d` (days_from_civil). */
+export function dayOfCivil(y0: number, m: number, d: number): number {
   const y = m <= 2 ? y0 - 1 : y0;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
   const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468;
+}
+
+// The last day `civil` split (no array per call: the questions about time split tens of thousands).
+let civilYear = 0;
+let civilMonth = 0;
+let civilDay = 0;
+
+/** Splits a day number into year, month (1–12) and day (H. Hinnant's civil_from_days), into the three variables above. */
+function civil(day: number): void {
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  civilDay = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  civilMonth = mp < 10 ? mp + 3 : mp - 9;
+  civilYear = yoe + era * 400 + (civilMonth <= 2 ? 1 : 0);
+}
+
+/** Year, month (1–12) and day of a day number, by integer arithmetic. */
+export function civilOfDay(day: number): [year: number, month: number, day: number] {
+  civil(day);
+  return [civilYear, civilMonth, civilDay];
+}
+
+/** Year × 12 + month − 1 of a day number: months as consecutive integers. */
+export function monthOfDay(day: number): number {
+  civil(day);
+  return civilYear * 12 + civilMonth - 1;
+}
+
+/** The first day of a month given as year × 12 + month − 1. */
+export function dayOfMonth(month: number): number {
+  const year = Math.floor(month / 12);
+  return dayOfCivil(year, month - year * 12 + 1, 1);
+}
+
+/** A day number plus `months` calendar months, the day clamped to the target month's length (`addMonths` on day numbers). */
+export function addMonthsToDay(day: number, months: number): number {
+  civil(day);
+  const index = civilYear * 12 + civilMonth - 1 + months;
+  const y = Math.floor(index / 12);
+  const m = index - y * 12 + 1;
+  return dayOfCivil(y, m, Math.min(civilDay, daysInMonth(y, m)));
 }
 
 const dateCache = new Map<number, string>();

@@ -1,21 +1,15 @@
 /**
- * Strong entity tags (RFC 9110 §8.8.3) from the bytes of a representation, with
- * the same algorithm everywhere, so the build and the function compute the same
- * tag for the same body: a prebuilt file and a computed answer to the same query
- * share it.
- *
- * Small bodies are hashed synchronously with @noble/hashes (audited, pure
- * JavaScript, runs in workerd, Node and browsers): Web Crypto's digest is faster
- * per byte but, in Node, every call waits on the thread pool (60–80 µs measured),
- * more than hashing a few kilobytes in JavaScript (about 19 µs for 2 KB). Both
- * give the same SHA-256 (a unit test compares them).
+ * Strong entity tags (RFC 9110 §8.8.3) of the API's answers, with no hash of the
+ * body: a tag of the data and the canonical URL of the query, the same in the
+ * build (prebuilt pages) and the function (computed answers), so a prebuilt file
+ * and a computed answer to the same query share it, and a 304 or a HEAD needs no
+ * body. Hashed with @noble/hashes (audited, pure JavaScript, synchronous, runs in
+ * workerd, Node and browsers): the inputs are a few hundred bytes.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
+import { ANSWER_CODE_VERSION } from "./contract.js";
 
 const encoder = new TextEncoder();
-
-/** Bodies up to this size are hashed in JavaScript, larger ones with Web Crypto (crossover measured near 10 KB). */
-export const SYNC_HASH_MAX_BYTES = 8 * 1024;
 
 function base64url(bytes: Uint8Array): string {
   let binary = "";
@@ -23,9 +17,27 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** `"<first 128 bits of SHA-256, base64url>"`: quoted, strong, changes exactly when the body does. */
-export async function strongEtag(body: string | Uint8Array<ArrayBuffer>): Promise<string> {
-  const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  const digest = bytes.length <= SYNC_HASH_MAX_BYTES ? sha256(bytes) : new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return `"${base64url(digest.subarray(0, 16))}"`;
+/**
+ * The data tag of an indicator: the first 128 bits of the SHA-256 of the code
+ * version of answers (`ANSWER_CODE_VERSION`) and its answer file, base64url. The
+ * build writes it into the manifest.
+ */
+export function dataTag(answersFile: Uint8Array): string {
+  const version = encoder.encode(`${ANSWER_CODE_VERSION}\n`);
+  const bytes = new Uint8Array(version.length + answersFile.length);
+  bytes.set(version, 0);
+  bytes.set(answersFile, version.length);
+  return base64url(sha256(bytes).subarray(0, 16));
+}
+
+/**
+ * The strong ETag of an API answer, with no hash of its body: of the data tags
+ * of the indicators it is computed from (the indicator's; with `per` or `real`,
+ * the divisor's or the deflator's too) and its canonical URL
+ * (src/core/render.ts `queryUrl`, `format` included). The same data and code give
+ * the same bytes for the same canonical query, prebuilt or computed, so the tag
+ * changes exactly when the body can.
+ */
+export function answerEtag(tags: readonly string[], canonicalUrl: string): string {
+  return `"${base64url(sha256(encoder.encode(`${tags.join(" ")}\n${canonicalUrl}`)).subarray(0, 16))}"`;
 }

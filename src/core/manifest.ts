@@ -9,11 +9,9 @@ import { endpointPath } from "./paths.js";
 /** Where the manifest is in the output. */
 export const MANIFEST_PATH = "/_data/manifest.json";
 
-/** A prebuilt page: where it is, its validator and its `Link` header. */
+/** A prebuilt page: where it is and its `Link` header (its ETag is its query's, src/core/etag.ts). */
 export interface PrebuiltPage {
   readonly path: string;
-  /** Strong ETag of its bytes. */
-  readonly etag: string;
   /** The page's `meta.next`, for the `Link` header. */
   readonly next: string | null;
   /** Its size in bytes (the function keeps small pages in memory). */
@@ -25,12 +23,22 @@ export interface ManifestEntry {
   readonly lastModified: string;
   /** Path of the answer file (src/core/answers.ts). */
   readonly answers: string;
+  /** The data tag of every answer's ETag (src/core/etag.ts `dataTag`). */
+  readonly tag: string;
   /** Prebuilt pages by `prebuiltKey` of their query. */
   readonly pages: Record<string, PrebuiltPage>;
 }
 
+/** The index that deflates a unit (`real`): an indicator's sub-series, declared in its `indicator.json` (`deflates`). */
+export interface DeflatorRef {
+  readonly indicator: string;
+  readonly series: string;
+}
+
 export interface Manifest {
   readonly indicators: Record<string, ManifestEntry>;
+  /** By unit (`UYU`): the index that deflates it. A unit not listed is not a currency `real` applies to. */
+  readonly deflators: Record<string, DeflatorRef>;
 }
 
 /**

@@ -7,7 +7,7 @@
  * the points already rendered, so an answer is a selection of byte ranges); the
  * site's page script reads the compact dataset file (src/core/columnar.ts).
  */
-import { LIMIT, OFFSET } from "./contract.js";
+import { LIMIT, OFFSET, type Aggregation, type Frequency, type Units } from "./contract.js";
 
 /** What the pager needs of a sub-series: points by rank, 0 = newest, dates strictly descending. */
 export interface SeriesIndex {
@@ -62,11 +62,49 @@ export type Format = (typeof FORMATS)[number];
 export interface PageQuery {
   readonly from: string | null;
   readonly to: string | null;
+  /** The day whose covering point each sub-series answers with. */
+  readonly at: string | null;
   readonly series: readonly string[] | null;
+  readonly frequency: Frequency | null;
+  /** `mean` when `frequency` is given without it; `null` without `frequency`. */
+  readonly aggregation: Aggregation | null;
+  /** The divisor: a sub-series of an indicator. */
+  readonly per: PerTarget | null;
+  /** `YYYY-MM`: the month whose pesos the values are expressed in. */
+  readonly real: string | null;
+  /** `null` for `level` (the default: one canonical query). */
+  readonly units: Exclude<Units, "level"> | null;
+  /** The day of the value an index is 100 at (with `units=index` only). */
+  readonly base: string | null;
   readonly limit: number;
   readonly offset: number;
   readonly format: Format;
 }
 
+/** `per=<indicator>:<sub-series>`. */
+export interface PerTarget {
+  readonly indicator: string;
+  readonly series: string;
+}
+
 /** The query of the default page: what `/api/v1/<indicator>` answers with no parameters. */
-export const DEFAULT_QUERY: PageQuery = { from: null, to: null, series: null, limit: LIMIT.default, offset: OFFSET.default, format: "json" };
+export const DEFAULT_QUERY: PageQuery = {
+  from: null,
+  to: null,
+  at: null,
+  series: null,
+  frequency: null,
+  aggregation: null,
+  per: null,
+  real: null,
+  units: null,
+  base: null,
+  limit: LIMIT.default,
+  offset: OFFSET.default,
+  format: "json",
+};
+
+/** Whether a query asks for derived values (anything but the points as published, `at` included). */
+export function isDerived(query: PageQuery): boolean {
+  return query.frequency !== null || query.per !== null || query.real !== null || query.units !== null;
+}

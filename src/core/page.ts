@@ -16,15 +16,19 @@ export interface SeriesSlice<S extends SeriesIndex = SeriesIndex> {
   readonly end: number;
 }
 
-/** A selected page, before it is rendered to bytes. */
-export interface Page<S extends SeriesIndex = SeriesIndex> {
+/** What `meta` says of a page besides the query's echo. */
+export interface PageSummary {
   readonly query: PageQuery;
-  /** The slices in sub-series id order. */
-  readonly slices: readonly SeriesSlice<S>[];
   /** Points in the window, all sub-series, before limit/offset. */
   readonly total: number;
   /** Some sub-series has points in the window beyond `offset + limit`. */
   readonly hasMore: boolean;
+}
+
+/** A selected page, before it is rendered to bytes. */
+export interface Page<S extends SeriesIndex = SeriesIndex> extends PageSummary {
+  /** The slices in sub-series id order. */
+  readonly slices: readonly SeriesSlice<S>[];
 }
 
 /** First rank `i` of the newest-first `series` with `day(i) <= day` (or its length). */
@@ -169,4 +173,31 @@ export function longestSeries(series: readonly SeriesIndex[]): number {
   let longest = 0;
   for (const one of series) longest = Math.max(longest, one.length);
   return longest;
+}
+
+/**
+ * The page of `at=DAY` for points as published: each chosen sub-series' one point
+ * covering that day (its newest point on or before it, when `coverageEnd` — the
+ * exclusive end day of a point's coverage, src/core/coverage.ts — is after the
+ * day). `limit`/`offset` apply as to any page: a sub-series has at most one point.
+ */
+export function selectAtPage<S extends SeriesIndex>(
+  series: readonly S[],
+  query: PageQuery,
+  chosen: readonly number[] | null,
+  coverageEnd: (one: S, rank: number) => number,
+): Page<S> {
+  const day = dayNumber(query.at as string);
+  const slices: SeriesSlice<S>[] = [];
+  let total = 0;
+  const count = chosen === null ? series.length : chosen.length;
+  for (let j = 0; j < count; j++) {
+    const one = series[chosen === null ? j : (chosen[j] as number)] as S;
+    const rank = firstAtOrBefore(one, day);
+    if (rank >= one.length || coverageEnd(one, rank) <= day) continue;
+    total++;
+    if (query.offset === 0) slices.push({ series: one, start: rank, end: rank + 1 });
+  }
+  // One point per sub-series at most, and limit ≥ 1: never more beyond the page.
+  return { query, slices, total, hasMore: false };
 }

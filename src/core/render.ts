@@ -8,8 +8,8 @@
  */
 import { CSV_HEADER, assemble, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
 import { PARAMETERS, type Parameter } from "./contract.js";
-import type { PageQuery } from "./model.js";
-import type { Page } from "./page.js";
+import type { DatasetFields, PageQuery } from "./model.js";
+import type { Page, PageSummary } from "./page.js";
 import { endpointPath, metadataPath } from "./paths.js";
 
 /** A parameter's value as the canonical URL carries it, or `null` when it is left out. */
@@ -17,6 +17,8 @@ function echoed(query: PageQuery, name: Parameter): string | number | null {
   switch (name) {
     case "series":
       return query.series === null ? null : query.series.join(",");
+    case "per":
+      return perText(query);
     case "format":
       return query.format === "json" ? null : query.format;
     default:
@@ -26,9 +28,11 @@ function echoed(query: PageQuery, name: Parameter): string | number | null {
 
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
- * fixed order of `PARAMETERS` (`from, to, series, limit, offset, format`), dates as
- * resolved days, the selection deduplicated and sorted, so equal queries have
- * equal URLs. `meta.next` and the `Link` header use it.
+ * fixed order of `PARAMETERS` (`from, to, at, series, frequency, aggregation, per,
+ * real, units, base, limit, offset, format`), dates as resolved days, the
+ * selection deduplicated and sorted, `aggregation` given whenever `frequency` is,
+ * `units=level` and `format=json` left out, so equal queries have equal URLs.
+ * `meta.next`, the `Link` header and the ETag use it.
  */
 export function queryUrl(indicator: string, query: PageQuery): string {
   const params: string[] = [];
@@ -39,25 +43,49 @@ export function queryUrl(indicator: string, query: PageQuery): string {
   return `${endpointPath(indicator)}?${params.join("&")}`;
 }
 
+/** `per` as the URL and `meta.per` carry it: `<indicator>:<sub-series>`. */
+function perText(query: PageQuery): string | null {
+  return query.per === null ? null : `${query.per.indicator}:${query.per.series}`;
+}
+
 /** `meta.next`: the same query one page further, or `null` on the last page. */
-export function nextUrl(indicator: string, page: Page): string | null {
+export function nextUrl(indicator: string, page: PageSummary): string | null {
   if (!page.hasMore) return null;
   const { query } = page;
   return queryUrl(indicator, { ...query, offset: query.offset + query.limit });
 }
 
+/**
+ * What the answer's numbers are measured in: the indicator's unit, unless
+ * `units` makes them a percentage or an index, or `per` a ratio. (`real` keeps
+ * the unit: `meta.real` says the month whose money it is.)
+ */
+export function valueUnit(unit: string, query: PageQuery): string {
+  if (query.units === "percent_change" || query.units === "percent_change_a_year_ago") return "percent";
+  if (query.units === "index") return "index";
+  return query.per === null ? unit : "ratio";
+}
+
 /** The `meta` of a JSON answer, in its fixed key order. */
-export function answerMeta(data: AnswerData, page: Page) {
+export function answerMeta(data: DatasetFields, page: PageSummary) {
   const { query } = page;
   return {
     indicator: data.indicator,
     unit: data.unit,
+    value_unit: valueUnit(data.unit, query),
     total: page.total,
     limit: query.limit,
     offset: query.offset,
     from: query.from,
     to: query.to,
+    at: query.at,
     series: query.series,
+    frequency: query.frequency,
+    aggregation: query.aggregation,
+    per: perText(query),
+    real: query.real,
+    units: query.units,
+    base: query.base,
     has_more: page.hasMore,
     next: nextUrl(data.indicator, page),
     last_updated: data.lastUpdated,

@@ -87,6 +87,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     facets: [],
     view: { default: {} },
     glossary: [],
+    deflates: [],
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
   };
@@ -176,6 +177,15 @@ export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = fa
   for (const name of names) {
     const indicator = await loadIndicator(fs, dataDir, name, issues, warnings, pointsOnly);
     if (indicator !== null) indicators.push(indicator);
+  }
+  // One deflator per unit: `real` must name one deflator.
+  const deflators = new Map<string, string>();
+  for (const { meta } of indicators) {
+    for (const d of meta.deflates) {
+      const other = deflators.get(d.unit);
+      if (other !== undefined) issues.push({ file: join(dataDir, meta.id, "indicator.json"), reason: `deflates: "${d.unit}" is already deflated by ${other}; one deflator per unit` });
+      deflators.set(d.unit, meta.id);
+    }
   }
   if (issues.length > 0) throw new DataError(issues);
   return { indicators, warnings };

@@ -65,6 +65,18 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    * name in src/source/importers.ts); absent when points are added by hand.
    */
   importer: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected an importer name like `atuservicio-prices`").optional(),
+  /**
+   * The units this indicator, a monthly index, deflates: `real=YYYY-MM` on an
+   * indicator in that unit divides by the named sub-series (README "Questions about time").
+   */
+  deflates: z
+    .array(
+      z.strictObject({
+        unit: text,
+        series: z.string().regex(ID_PATTERN, "expected a sub-series id of this indicator"),
+      }),
+    )
+    .default([]),
   /** What the numbers mean to a reader (src/core/display.ts); every key optional, the defaults neutral. */
   display: z
     .strictObject({
@@ -148,6 +160,11 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     }
     return { id: s.id, title: title ?? { es: s.id, en: s.id }, facets: own };
   });
+  raw.deflates.forEach((d, i) => {
+    if (!raw.series.some((s) => s.id === d.series)) issue(`deflates.${i}.series`, `"${d.series}" is not a sub-series of this file's "series"`);
+    if (raw.rhythm !== "monthly") issue(`deflates.${i}`, `an index that deflates must be monthly (real=YYYY-MM names a month), this one is ${raw.rhythm}`);
+    if (d.unit === raw.unit) issue(`deflates.${i}.unit`, `"${d.unit}" is this indicator's own unit: an index cannot deflate itself`);
+  });
   const { compare, default: chosen } = raw.view;
   if (compare !== undefined && !facets.some((f) => f.name === compare)) issue("view.compare", `"${compare}" is not a facet of this file's "facets"`);
   for (const [name, value] of Object.entries(chosen)) {
@@ -166,6 +183,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     view: raw.view,
     glossary: raw.glossary,
     importer: raw.importer,
+    deflates: raw.deflates,
     display: {
       date: raw.display?.date ?? NEUTRAL_DISPLAY.date,
       zero: raw.display?.zero ?? NEUTRAL_DISPLAY.zero,

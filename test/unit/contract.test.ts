@@ -72,18 +72,26 @@ describe("site.config.json", () => {
   });
 });
 
-describe("strongEtag", () => {
-  it("is the first 128 bits of SHA-256, base64url, quoted, on either side of the synchronous size (property)", async () => {
-    const { strongEtag, SYNC_HASH_MAX_BYTES } = await import("../../src/core/etag.js");
+describe("ETags", () => {
+  it("answerEtag: the first 128 bits of SHA-256 of the tags and the canonical URL, base64url, quoted (property)", async () => {
+    const { answerEtag } = await import("../../src/core/etag.js");
     const { createHash } = await import("node:crypto");
-    const sizes = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: SYNC_HASH_MAX_BYTES - 8, max: SYNC_HASH_MAX_BYTES + 8 }), fc.integer({ min: 0, max: 40_000 }));
-    await fc.assert(
-      fc.asyncProperty(sizes, fc.integer(), async (size, seed) => {
-        const bytes = new Uint8Array(size).map((_, i) => (i * 31 + seed) & 255);
-        const expected = `"${createHash("sha256").update(bytes).digest().subarray(0, 16).toString("base64url")}"`;
-        expect(await strongEtag(bytes)).toBe(expected);
+    fc.assert(
+      fc.property(fc.array(fc.base64String({ minLength: 20, maxLength: 24 }), { minLength: 1, maxLength: 3 }), fc.webPath(), (tags, url) => {
+        const expected = `"${createHash("sha256").update(`${tags.join(" ")}\n${url}`).digest().subarray(0, 16).toString("base64url")}"`;
+        expect(answerEtag(tags, url)).toBe(expected);
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("dataTag: SHA-256 of the answers' code version and the answer file; another version or byte changes it", async () => {
+    const { dataTag } = await import("../../src/core/etag.js");
+    const { ANSWER_CODE_VERSION } = await import("../../src/core/contract.js");
+    const { createHash } = await import("node:crypto");
+    const file = new Uint8Array([79, 83, 65, 50, 0, 1, 2]);
+    const expected = createHash("sha256").update(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), file])).digest().subarray(0, 16).toString("base64url");
+    expect(dataTag(file)).toBe(expected);
+    expect(dataTag(new Uint8Array([79, 83, 65, 50, 0, 1, 3]))).not.toBe(expected);
   });
 });

@@ -48,7 +48,7 @@ const rows = points.map(([series, date, value], i) => ({
   note: i === 1 ? 'revised, "provisional"' : i === 6 ? "según la fuente" : "",
 }));
 // The answer file, as the build and the function use it.
-const answers = decodeAnswers(encodeAnswers({ ...fields, attributionUrl: `${SITE}/series/tiny/` }, ["a", "b", "c", "d"], rows, csvLine));
+const answers = decodeAnswers(encodeAnswers({ ...fields, attributionUrl: `${SITE}/series/tiny/`, rhythm: "monthly", stepwise: false }, ["a", "b", "c", "d"], rows, csvLine));
 const reference: RefIndicator = {
   id: "tiny",
   unit: "UYU",
@@ -149,7 +149,8 @@ describe("pager", () => {
   it("renders compact JSON with the contract's key order", () => {
     expect(text(q({ limit: 1, from: "2024-01-01" }))).toBe(
       '{"data":[{"date":"2024-01-01","series":"a","value":15},{"date":"2024-01-01","series":"b","value":200}],' +
-        '"meta":{"indicator":"tiny","unit":"UYU","total":2,"limit":1,"offset":0,"from":"2024-01-01","to":null,"series":null,' +
+        '"meta":{"indicator":"tiny","unit":"UYU","value_unit":"UYU","total":2,"limit":1,"offset":0,"from":"2024-01-01","to":null,"at":null,"series":null,' +
+        '"frequency":null,"aggregation":null,"per":null,"real":null,"units":null,"base":null,' +
         '"has_more":false,"next":null,"last_updated":"2024-01-01","license":"CC-BY-4.0","attribution":' +
         JSON.stringify(dataset.attribution) +
         ',"metadata":"/api/v1/tiny/metadata.json"}}',

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/api-error.js";
 import { parseQuery } from "../../src/api/query.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 
 const parse = (qs: string) => parseQuery(new URLSearchParams(qs));
+/** A parsed query: the given fields over the defaults. */
+const q = (fields: Partial<PageQuery>): PageQuery => ({ ...DEFAULT_QUERY, ...fields });
 const detail = (qs: string): string => {
   try {
     parse(qs);
@@ -16,19 +19,27 @@ const detail = (qs: string): string => {
 
 describe("parseQuery", () => {
   it.each([
-    ["", { from: null, to: null, series: null, limit: 500, offset: 0, format: "json" }],
-    ["limit=10&offset=20", { from: null, to: null, series: null, limit: 10, offset: 20, format: "json" }],
-    ["from=2024-02-29&to=2024-03-01", { from: "2024-02-29", to: "2024-03-01", series: null, limit: 500, offset: 0, format: "json" }],
-    ["from=2024-02&to=2024-02", { from: "2024-02-01", to: "2024-02-29", series: null, limit: 500, offset: 0, format: "json" }],
-    ["from=2023&to=2023", { from: "2023-01-01", to: "2023-12-31", series: null, limit: 500, offset: 0, format: "json" }],
-    ["limit=1", { from: null, to: null, series: null, limit: 1, offset: 0, format: "json" }],
-    ["limit=5000", { from: null, to: null, series: null, limit: 5000, offset: 0, format: "json" }],
-    ["limit=0010", { from: null, to: null, series: null, limit: 10, offset: 0, format: "json" }],
-    ["offset=999999999999999", { from: null, to: null, series: null, limit: 500, offset: 999999999999999, format: "json" }],
-    ["from=2024-05-01&to=2024-05-01", { from: "2024-05-01", to: "2024-05-01", series: null, limit: 500, offset: 0, format: "json" }],
-    ["series=b,a,b", { from: null, to: null, series: ["a", "b"], limit: 500, offset: 0, format: "json" }],
-    ["series=casmu.*,*.fonasa&format=csv", { from: null, to: null, series: ["*.fonasa", "casmu.*"], limit: 500, offset: 0, format: "csv" }],
-    ["format=json", { from: null, to: null, series: null, limit: 500, offset: 0, format: "json" }],
+    ["", q({ from: null, to: null, series: null, limit: 500, offset: 0, format: "json" })],
+    ["limit=10&offset=20", q({ from: null, to: null, series: null, limit: 10, offset: 20, format: "json" })],
+    ["from=2024-02-29&to=2024-03-01", q({ from: "2024-02-29", to: "2024-03-01", series: null, limit: 500, offset: 0, format: "json" })],
+    ["from=2024-02&to=2024-02", q({ from: "2024-02-01", to: "2024-02-29", series: null, limit: 500, offset: 0, format: "json" })],
+    ["from=2023&to=2023", q({ from: "2023-01-01", to: "2023-12-31", series: null, limit: 500, offset: 0, format: "json" })],
+    ["limit=1", q({ from: null, to: null, series: null, limit: 1, offset: 0, format: "json" })],
+    ["limit=5000", q({ from: null, to: null, series: null, limit: 5000, offset: 0, format: "json" })],
+    ["limit=0010", q({ from: null, to: null, series: null, limit: 10, offset: 0, format: "json" })],
+    ["offset=999999999999999", q({ from: null, to: null, series: null, limit: 500, offset: 999999999999999, format: "json" })],
+    ["from=2024-05-01&to=2024-05-01", q({ from: "2024-05-01", to: "2024-05-01", series: null, limit: 500, offset: 0, format: "json" })],
+    ["series=b,a,b", q({ from: null, to: null, series: ["a", "b"], limit: 500, offset: 0, format: "json" })],
+    ["series=casmu.*,*.fonasa&format=csv", q({ from: null, to: null, series: ["*.fonasa", "casmu.*"], limit: 500, offset: 0, format: "csv" })],
+    ["format=json", q({ from: null, to: null, series: null, limit: 500, offset: 0, format: "json" })],
+    ["at=2025-03", q({ at: "2025-03-01" })],
+    ["at=2025-03-15&series=monthly", q({ at: "2025-03-15", series: ["monthly"] })],
+    ["frequency=quarter", q({ frequency: "quarter", aggregation: "mean" })],
+    ["frequency=year&aggregation=end", q({ frequency: "year", aggregation: "end" })],
+    ["units=level", q({})],
+    ["units=percent_change_a_year_ago&real=2026-07", q({ units: "percent_change_a_year_ago", real: "2026-07" })],
+    ["units=index&base=2019", q({ units: "index", base: "2019-01-01" })],
+    ["per=domestic-worker-wages:hourly", q({ per: { indicator: "domestic-worker-wages", series: "hourly" } })],
   ])("%j", (qs, expected) => {
     expect(parse(qs)).toEqual(expected);
   });
@@ -56,11 +67,11 @@ describe("parseQuery", () => {
     ["from=2024-06&to=2024-05", "from: 2024-06-01 is later than to (2024-05-31)"],
     ["limit=10&limit=10", "limit: given 2 times; give each parameter at most once"],
     ["from=2024&to=2025&from=2023", "from: given 2 times; give each parameter at most once"],
-    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
-    ["limit=1&LIMIT=9", "LIMIT: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
-    ["callback=x&limit=0", "callback: unknown parameter; the accepted ones are from, to, series, limit, offset, format"],
-    ["%3Cb%3E=1", '"<b>": unknown parameter; the accepted ones are from, to, series, limit, offset, format'],
-    ["=1", '"": unknown parameter; the accepted ones are from, to, series, limit, offset, format'],
+    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format"],
+    ["limit=1&LIMIT=9", "LIMIT: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format"],
+    ["callback=x&limit=0", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format"],
+    ["%3Cb%3E=1", '"<b>": unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format'],
+    ["=1", '"": unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format'],
     ["format=xml", 'format: expected json or csv, got "xml"'],
     ["format=", 'format: expected json or csv, got ""'],
     ["format=CSV", 'format: expected json or csv, got "CSV"'],
@@ -70,6 +81,24 @@ describe("parseQuery", () => {
     ["series=a%20b", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "a b"'],
     [`series=${Array.from({ length: 101 }, (_, i) => `s${i}`).join(",")}`, "series: at most 100 items, got 101"],
     ["series=a&series=b", "series: given 2 times; give each parameter at most once"],
+    ["at=2025-02-30", 'at: expected an ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY), got "2025-02-30"'],
+    ["at=2025&from=2024", "at: cannot be combined with from (at asks for one day; from/to for a window)"],
+    ["at=2025&to=2026", "at: cannot be combined with to (at asks for one day; from/to for a window)"],
+    ["at=2025&frequency=month", "at: cannot be combined with frequency; ask for the period with from and to"],
+    ["frequency=week", 'frequency: expected month, quarter, semester, year, got "week"'],
+    ["aggregation=end", "aggregation: only with frequency (how a period's values are combined)"],
+    ["frequency=month&aggregation=sum", 'aggregation: expected mean, end, min, max, got "sum"'],
+    ["units=pct", 'units: expected level, change, percent_change, change_a_year_ago, percent_change_a_year_ago, index, got "pct"'],
+    ["units=index", "base: required with units=index (the date whose value is 100)"],
+    ["base=2020", "base: only with units=index"],
+    ["units=change&base=2020", "base: only with units=index"],
+    ["units=index&base=2020-13", 'base: expected an ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY), got "2020-13"'],
+    ["real=2026", 'real: expected a month YYYY-MM, got "2026"'],
+    ["real=2026-07-01", 'real: expected a month YYYY-MM, got "2026-07-01"'],
+    ["real=2026-00", 'real: expected a month YYYY-MM, got "2026-00"'],
+    ["per=hourly", 'per: expected <indicator>:<sub-series id> (no patterns), got "hourly"'],
+    ["per=a:b*", 'per: expected <indicator>:<sub-series id> (no patterns), got "a:b*"'],
+    ["per=a:b&real=2026-07", "real: cannot be combined with per (a ratio has no pesos to deflate)"],
   ])("%j → 400 %j", (qs, expected) => {
     expect(detail(qs)).toBe(expected);
   });

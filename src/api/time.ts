@@ -1,0 +1,62 @@
+/**
+ * What the questions about time need of a decoded answer file, made once per
+ * isolate and data version: the rule of coverage's inputs (rhythm, publications,
+ * the version's end) and a deflator by month.
+ */
+import type { AnswerData, AnswerSeries } from "../core/answers.js";
+import { nextDueDayOf, versionEndDay } from "../core/coverage.js";
+import { dateOfDay } from "../core/dates.js";
+import { monthIndex } from "../core/derive.js";
+import type { TimeSource } from "../core/derived-answer.js";
+
+const DAY_MS = 86_400_000;
+const sources = new WeakMap<AnswerData, TimeSource>();
+const indices = new WeakMap<AnswerData, Map<number, { first: number; values: Float64Array }>>();
+
+/** The days on which any sub-series has a point, ascending: an irregular indicator's publications. */
+function publicationDays(data: AnswerData): number[] {
+  const days: number[] = [];
+  // The global order is date descending: read it backwards, keeping each day once.
+  for (let g = data.points - 1; g >= 0; g--) {
+    const day = data.global.day(g);
+    if (days.length === 0 || days[days.length - 1] !== day) days.push(day);
+  }
+  return days;
+}
+
+/** The indicator of `data` as the pipeline reads it; `lastModified` is its data version (an HTTP-date). */
+export function timeSource(data: AnswerData, lastModified: string): TimeSource {
+  let source = sources.get(data);
+  if (source === undefined) {
+    const versionDate = dateOfDay(Math.floor(Date.parse(lastModified) / DAY_MS));
+    source = {
+      stepwise: data.stepwise,
+      nextDue: nextDueDayOf(data.rhythm, publicationDays(data)),
+      versionEnd: versionEndDay(versionDate, data.lastUpdated),
+      series: data.series,
+    };
+    sources.set(data, source);
+  }
+  return source;
+}
+
+/** Sub-series `s` of `data` as a deflator by month (src/core/derive.ts `Deflator`, without its base). */
+export function indexByMonth(data: AnswerData, s: number): { readonly first: number; readonly values: Float64Array } {
+  let bySeries = indices.get(data);
+  if (bySeries === undefined) {
+    bySeries = new Map<number, { first: number; values: Float64Array }>();
+    indices.set(data, bySeries);
+  }
+  let index = bySeries.get(s);
+  if (index === undefined) {
+    const one = data.series[s];
+    const n = one?.length ?? 0;
+    const first = one === undefined || n === 0 ? 0 : monthIndex(one.day(n - 1));
+    const last = one === undefined || n === 0 ? -1 : monthIndex(one.day(0));
+    const values = new Float64Array(last - first + 1).fill(NaN);
+    for (let i = 0; i < n; i++) values[monthIndex((one as AnswerSeries).day(i)) - first] = (one as AnswerSeries).value(i);
+    index = { first, values };
+    bySeries.set(s, index);
+  }
+  return index;
+}
