@@ -11,7 +11,7 @@ import type { Assets, DataStore } from "./data-store.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
 import type { AnswerData } from "../core/answers.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
 import { dayNumber } from "../core/dates.js";
 import { monthIndex } from "../core/derive.js";
@@ -127,6 +127,14 @@ export async function serveIndicator(request: Request, indicator: string, assets
   const tooMuch = overBudget(inputs);
   if (tooMuch !== null) throw badRequest(budgetDetail(query, tooMuch));
   const page = derivePage(inputs);
+  if (page.ids.length > MAX_DERIVED_POINTS) {
+    const series = new Set(page.ids).size;
+    const limit = Math.floor(MAX_DERIVED_POINTS / series);
+    throw badRequest(
+      `limit: this answer would hold ${grouped(page.ids.length)} points, over the ${grouped(MAX_DERIVED_POINTS)} a derived answer may hold; ` +
+        (limit >= 1 ? `ask for at most limit=${limit} per sub-series (and page with offset), or select fewer sub-series (series)` : `select at most ${grouped(MAX_DERIVED_POINTS)} sub-series (series)`),
+    );
+  }
   if (query.units === "index" && !page.baseFound) {
     throw badRequest(`base: no selected sub-series of ${indicator} has a value on ${query.base as string}${query.frequency === null ? "" : ` (frequency=${query.frequency})`}; choose a date the data covers`);
   }
@@ -185,7 +193,7 @@ async function derivedInputs(
       const name = (m: number) => `${String(Math.floor(m / 12)).padStart(4, "0")}-${String((m % 12) + 1).padStart(2, "0")}`;
       throw badRequest(`real: ${ref.indicator} has no value for ${query.real}; it has months from ${name(index.first)} to ${name(index.first + index.values.length - 1)}`);
     }
-    deflator = { ...index, base };
+    deflator = { first: index.first, sums: index.sums, missing: index.missing, base };
   }
   return { source: timeSource(self.data, self.entry.lastModified), chosen, query, divisor, deflator };
 }

@@ -6,12 +6,12 @@
 import type { AnswerData, AnswerSeries } from "../core/answers.js";
 import { nextDueDayOf, versionEndDay } from "../core/coverage.js";
 import { dateOfDay } from "../core/dates.js";
-import { monthIndex } from "../core/derive.js";
+import { deflatorSums, monthIndex } from "../core/derive.js";
 import type { TimeSource } from "../core/derived-answer.js";
 
 const DAY_MS = 86_400_000;
 const sources = new WeakMap<AnswerData, TimeSource>();
-const indices = new WeakMap<AnswerData, Map<number, { first: number; values: Float64Array }>>();
+const indices = new WeakMap<AnswerData, Map<number, MonthlyIndex>>();
 
 /** The days on which any sub-series has a point, ascending: an irregular indicator's publications. */
 function publicationDays(data: AnswerData): number[] {
@@ -40,11 +40,19 @@ export function timeSource(data: AnswerData, lastModified: string): TimeSource {
   return source;
 }
 
-/** Sub-series `s` of `data` as a deflator by month (src/core/derive.ts `Deflator`, without its base). */
-export function indexByMonth(data: AnswerData, s: number): { readonly first: number; readonly values: Float64Array } {
+/** A deflator by month without its base (src/core/derive.ts `Deflator`), and its values. */
+export interface MonthlyIndex {
+  readonly first: number;
+  readonly values: Float64Array;
+  readonly sums: Float64Array;
+  readonly missing: Int32Array;
+}
+
+/** Sub-series `s` of `data` as a deflator by month. */
+export function indexByMonth(data: AnswerData, s: number): MonthlyIndex {
   let bySeries = indices.get(data);
   if (bySeries === undefined) {
-    bySeries = new Map<number, { first: number; values: Float64Array }>();
+    bySeries = new Map<number, MonthlyIndex>();
     indices.set(data, bySeries);
   }
   let index = bySeries.get(s);
@@ -55,7 +63,7 @@ export function indexByMonth(data: AnswerData, s: number): { readonly first: num
     const last = one === undefined || n === 0 ? -1 : monthIndex(one.day(0));
     const values = new Float64Array(last - first + 1).fill(NaN);
     for (let i = 0; i < n; i++) values[monthIndex((one as AnswerSeries).day(i)) - first] = (one as AnswerSeries).value(i);
-    index = { first, values };
+    index = { first, values, ...deflatorSums(values) };
     bySeries.set(s, index);
   }
   return index;

@@ -46,11 +46,13 @@ export type Units = (typeof UNITS)[number];
 export const DERIVED_DIGITS = 8;
 
 /**
- * Most values one derived answer may compute (points and periods, over every
- * selected sub-series, lookback included): what fits well inside the 10 ms of CPU
- * of a request (README "Performance"). A question over it is a 400 saying how to narrow it.
+ * Most values one derived answer may compute (points read and periods made, over
+ * every selected sub-series, lookback and divisor included), and most points it
+ * may write: what fits well inside the 10 ms of CPU of a request (README
+ * "Performance"). A question over either is a 400 saying how to narrow it.
  */
-export const MAX_DERIVED_VALUES = 60_000;
+export const MAX_DERIVED_VALUES = 40_000;
+export const MAX_DERIVED_POINTS = 5_000;
 
 /** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
 export const ERRORS = {

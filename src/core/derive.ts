@@ -107,7 +107,7 @@ export function aggregate(steps: Steps, months: number, aggregation: Aggregation
   while (p <= to) {
     while (k < n && (end[k] as number) <= p) k++;
     if (k === n) break;
-    const q = monthStart(monthIndex(p) + months);
+    const q = addMonthsToDay(p, months);
     if ((start[k] as number) >= q) {
       // A gap longer than the period: jump to the period of the next step.
       p = periodStart(start[k] as number, months);
@@ -162,11 +162,30 @@ export function divide(numerator: Steps, divisor: Steps): Steps {
   return out;
 }
 
-/** A deflator by month: `values[m - first]` for the month index `m` (NaN where it has none), and its value in the month values are expressed in. */
+/**
+ * A deflator by month, for means over runs of months in constant time: month `m`
+ * (a month index) is at `m - first`; `sums[i]` is the sum of the values of the
+ * months before index `i`, `missing[i]` how many of them have none. `base` is its
+ * value in the month values are expressed in.
+ */
 export interface Deflator {
   readonly first: number;
-  readonly values: Float64Array;
+  readonly sums: Float64Array;
+  readonly missing: Int32Array;
   readonly base: number;
+}
+
+/** The running sums of a deflator's monthly values (`values[i]` of month `first + i`, NaN where it has none). */
+export function deflatorSums(values: ArrayLike<number>): { sums: Float64Array; missing: Int32Array } {
+  const sums = new Float64Array(values.length + 1);
+  const missing = new Int32Array(values.length + 1);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    const known = !Number.isNaN(v);
+    sums[i + 1] = (sums[i] as number) + (known ? v : 0);
+    missing[i + 1] = (missing[i] as number) + (known ? 0 : 1);
+  }
+  return { sums, missing };
 }
 
 /**
@@ -177,12 +196,14 @@ export interface Deflator {
 export function deflate(steps: Steps, deflator: Deflator, months: number | null): Steps {
   const out = noSteps();
   const span = months ?? 1;
+  const { sums, missing, first, base } = deflator;
+  const count = sums.length - 1;
   for (let k = 0; k < steps.start.length; k++) {
-    const first = monthIndex(steps.start[k] as number) - deflator.first;
-    let sum = 0;
-    for (let m = first; m < first + span; m++) sum += m >= 0 && m < deflator.values.length ? (deflator.values[m] as number) : NaN;
-    // NaN (a month without an index) fails this test too.
-    if (sum > 0 || sum < 0) push(out, steps.start[k] as number, steps.end[k] as number, ((steps.value[k] as number) * deflator.base * span) / sum);
+    const a = monthIndex(steps.start[k] as number) - first;
+    const b = a + span;
+    if (a < 0 || b > count || (missing[b] as number) - (missing[a] as number) > 0) continue;
+    const sum = (sums[b] as number) - (sums[a] as number);
+    if (sum !== 0) push(out, steps.start[k] as number, steps.end[k] as number, ((steps.value[k] as number) * base * span) / sum);
   }
   return out;
 }
@@ -202,6 +223,8 @@ export function yearBefore(day: number): number {
 export function applyUnits(steps: Steps, units: Exclude<Units, "level">, base: number): Steps {
   const out = noSteps();
   const { start, end, value } = steps;
+  // The step covering the day a year before step k: its index only grows with k.
+  let j = 0;
   for (let k = 0; k < start.length; k++) {
     const v = value[k] as number;
     let against: number;
@@ -210,8 +233,9 @@ export function applyUnits(steps: Steps, units: Exclude<Units, "level">, base: n
       if (k === 0 || end[k - 1] !== start[k]) continue;
       against = value[k - 1] as number;
     } else {
-      const j = coveringStep(steps, yearBefore(start[k] as number));
-      if (j < 0) continue;
+      const day = yearBefore(start[k] as number);
+      while (j < k && (end[j] as number) <= day) j++;
+      if (j === k || (start[j] as number) > day) continue;
       against = value[j] as number;
     }
     if (units === "change" || units === "change_a_year_ago") push(out, start[k] as number, end[k] as number, v - against);

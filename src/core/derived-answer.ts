@@ -2,7 +2,7 @@
  * A derived answer (any query with `frequency`, `per`, `real` or `units`): the
  * pipeline of src/core/derive.ts over each selected sub-series, then the window,
  * `limit`/`offset` per sub-series, and the bytes. Derived answers are computed on
- * request, never prebuilt. Each value is rounded once (`derivedText`); a derived
+ * request, never prebuilt. Each value is rounded once, when written (`derivedText`); a derived
  * value has no source of its own, so the CSV's `source` and `note` are empty.
  */
 import { CSV_HEADER } from "./answers.js";
@@ -46,8 +46,8 @@ export interface DerivedInputs {
 export interface DerivedPage extends PageSummary {
   readonly ids: readonly string[];
   readonly days: readonly number[];
-  /** Each value as the answer writes it (`derivedText`). */
-  readonly values: readonly string[];
+  /** Each value, unrounded (written by `renderDerived` with `derivedText`). */
+  readonly values: readonly number[];
   /** With `units=index`: whether any selected sub-series has a value covering `base`. */
   readonly baseFound: boolean;
 }
@@ -173,7 +173,7 @@ export function derivePage(inputs: DerivedInputs): DerivedPage {
     const stop = Math.min(window.length, query.offset + query.limit);
     for (let r = query.offset; r < stop; r++) {
       const k = window[r] as number;
-      picked.push({ s, day: steps.start[k] as number, value: derivedText(steps.value[k] as number) as string });
+      picked.push({ s, day: steps.start[k] as number, value: steps.value[k] as number });
     }
   }
   picked.sort((a, b) => b.day - a.day || a.s - b.s);
@@ -188,11 +188,11 @@ export function derivePage(inputs: DerivedInputs): DerivedPage {
   };
 }
 
-/** A point of a derived page: its sub-series (index), day and value as written. */
+/** A point of a derived page: its sub-series (index), day and value. */
 interface Picked {
   readonly s: number;
   readonly day: number;
-  readonly value: string;
+  readonly value: number;
 }
 
 const encoder = new TextEncoder();
@@ -203,10 +203,10 @@ export function renderDerived(fields: DatasetFields, page: DerivedPage): Uint8Ar
   const parts: string[] = [];
   if (page.query.format === "csv") {
     parts.push(CSV_HEADER);
-    for (let m = 0; m < ids.length; m++) parts.push(`${dateOfDay(days[m] as number)},${ids[m] as string},${values[m] as string},,\n`);
+    for (let m = 0; m < ids.length; m++) parts.push(`${dateOfDay(days[m] as number)},${ids[m] as string},${derivedText(values[m] as number) as string},,\n`);
     return encoder.encode(parts.join(""));
   }
   // Ids are plain ASCII (`[a-z0-9.-]`, src/source/metadata.ts): quoted as they are.
-  for (let m = 0; m < ids.length; m++) parts.push(`{"date":"${dateOfDay(days[m] as number)}","series":"${ids[m] as string}","value":${values[m] as string}}`);
+  for (let m = 0; m < ids.length; m++) parts.push(`{"date":"${dateOfDay(days[m] as number)}","series":"${ids[m] as string}","value":${derivedText(values[m] as number) as string}}`);
   return encoder.encode(`{"data":[${parts.join(",")}],"meta":${JSON.stringify(answerMeta(fields, page))}}`);
 }

@@ -1,0 +1,203 @@
+/**
+ * The questions about time on the real data, answered by the handler workerd runs
+ * (`Api`) called in Node: seeded random questions against the independent
+ * reference (test/time-reference.ts), and properties over random combinations of
+ * the parameters (fast-check): never a 5xx, a 400 names its parameter, the same
+ * bytes for the same question however its parameters are ordered, JSON and CSV
+ * agree. test/e2e/time-oracle.test.ts checks the same through workerd with pandas.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { parse } from "csv-parse/sync";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Api } from "../../src/api/handler.js";
+import { PARAMETERS } from "../../src/core/contract.js";
+import { prng } from "../../scripts/bench/generate.js";
+import { HIGH, IDS, fetched, refs, type Fetched } from "../api-checks.js";
+import { folderAssets } from "../assets.js";
+import { ROOT, runCli, tempDir } from "../helpers.js";
+import { refDerivedSeries, type TimeRefIndicator, type TimeRefQuery } from "../time-reference.js";
+
+/** A data version after every point (2026-11-20), so the newest values cover months, as in production. */
+const EPOCH = "1795132800";
+const VERSION = "2026-11-20";
+
+let get: (path: string) => Promise<Fetched>;
+const indicators = new Map<string, TimeRefIndicator>();
+
+beforeAll(async () => {
+  const out = join(await tempDir(), "dist");
+  const built = await runCli(["build", "--out", out, "--no-base"], { SOURCE_DATE_EPOCH: EPOCH });
+  expect(built.code, built.stderr).toBe(0);
+  const api = new Api();
+  const env = { ASSETS: folderAssets(out), ...HIGH };
+  get = async (path) => fetched(await api.fetch(new Request(`http://api.test${path}`), env));
+  for (const id of IDS) {
+    const meta = JSON.parse(readFileSync(join(ROOT, "data", id, "indicator.json"), "utf8")) as { rhythm: string; stepwise?: boolean };
+    indicators.set(id, { ...(refs.get(id) as TimeRefIndicator), rhythm: meta.rhythm, stepwise: meta.stepwise ?? false, version: VERSION });
+  }
+}, 120_000);
+
+const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+const idsOf = (id: string) => [...new Set((refs.get(id) as TimeRefIndicator).points.map((p) => p.series))].sort();
+
+/** A random valid question: parameters as the URL carries them, and as the reference takes them. */
+function randomQuestion(random: () => number): { id: string; params: Record<string, string> } {
+  const id = pick(random, IDS);
+  const all = idsOf(id);
+  const series = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(random, all)))];
+  const params: Record<string, string> = { series: series.join(",") };
+  const year = () => String(2000 + Math.floor(random() * 27));
+  const month = () => `${year()}-${String(1 + Math.floor(random() * 12)).padStart(2, "0")}`;
+  const stepwise = (indicators.get(id) as TimeRefIndicator).stepwise;
+  if (random() < 0.25) params.at = `${month()}-${String(1 + Math.floor(random() * 28)).padStart(2, "0")}`;
+  else {
+    if (random() < 0.5) params.frequency = pick(random, stepwise ? ["month", "quarter", "semester", "year"] : ["month", "quarter", "year"]);
+    if (params.frequency !== undefined && random() < 0.6) params.aggregation = pick(random, ["mean", "end", "min", "max"]);
+    if (random() < 0.4) params.from = random() < 0.5 ? year() : month();
+    if (random() < 0.2) params.to = month();
+    if (params.from !== undefined && params.to !== undefined && params.from > params.to) delete params.to;
+  }
+  const currency = (indicators.get(id) as TimeRefIndicator).unit === "UYU";
+  const r = random();
+  if (r < 0.25) params.per = pick(random, ["domestic-worker-wages:hourly", "domestic-worker-wages:monthly", "national-minimum-wage:monthly", "consumer-price-index:general"]);
+  else if (r < 0.5 && currency) params.real = pick(random, ["2026-07", "2010-01", "2019-06", "2000-12"]);
+  if (random() < 0.6) {
+    params.units = pick(random, ["level", "change", "percent_change", "change_a_year_ago", "percent_change_a_year_ago", "index"]);
+    if (params.units === "index") params.base = random() < 0.5 ? year() : month();
+  }
+  if (random() < 0.3) params.limit = String(1 + Math.floor(random() * 20));
+  if (random() < 0.2) params.offset = String(Math.floor(random() * 5));
+  return { id, params };
+}
+
+const url = (id: string, params: Record<string, string>) => `/api/v1/${id}?${new URLSearchParams(params).toString().replaceAll("%2C", ",").replaceAll("%3A", ":")}`;
+
+/** Day resolution of a date parameter (the README: `from` and `at`, `base` to the first day, `to` to the last). */
+function resolve(text: string, edge: "start" | "end"): string {
+  if (text.length === 10) return text;
+  if (text.length === 4) return edge === "start" ? `${text}-01-01` : `${text}-12-31`;
+  if (edge === "start") return `${text}-01`;
+  const [y, m] = text.split("-").map(Number) as [number, number];
+  return `${text}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`;
+}
+
+/** The reference's answer: every selected sub-series' derived points, in the API's order, paged. */
+function referenceAnswer(id: string, params: Record<string, string>) {
+  const limit = Number(params.limit ?? 500);
+  const offset = Number(params.offset ?? 0);
+  let total = 0;
+  let hasMore = false;
+  let baseFound = false;
+  const points: [string, string, number][] = [];
+  for (const series of (params.series as string).split(",").sort()) {
+    const [perId, perSeries] = params.per?.split(":") ?? [];
+    const q: TimeRefQuery = {
+      series,
+      at: params.at === undefined ? undefined : resolve(params.at, "start"),
+      from: params.from === undefined ? undefined : resolve(params.from, "start"),
+      to: params.to === undefined ? undefined : resolve(params.to, "end"),
+      frequency: params.frequency,
+      aggregation: params.aggregation,
+      per: perId === undefined ? undefined : { indicator: indicators.get(perId) as TimeRefIndicator, series: perSeries as string },
+      real: params.real === undefined ? undefined : { cpi: indicators.get("consumer-price-index") as TimeRefIndicator, series: "general", month: params.real },
+      units: params.units,
+      base: params.base === undefined ? undefined : resolve(params.base, "start"),
+    };
+    const derived = refDerivedSeries(indicators.get(id) as TimeRefIndicator, q);
+    if (derived === null) continue;
+    baseFound = true;
+    total += derived.length;
+    if (derived.length > offset + limit) hasMore = true;
+    for (const [date, value] of derived.slice(offset, offset + limit)) points.push([date, series, value]);
+  }
+  points.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? 1 : -1));
+  return { points, total, hasMore, baseFound };
+}
+
+/** Equal to the documented rounding: 8 significant digits (one unit of the last digit of slack for the order of sums). */
+const close = (a: number, b: number) => Math.abs(a - b) <= Math.max(1e-7 * Math.abs(b), 1e-12);
+
+describe("questions about time on the real data, against the independent reference", () => {
+  it("200 seeded random questions: the same points, values to the documented rounding, total and has_more", async () => {
+    const random = prng(20261123);
+    let answered = 0;
+    let points = 0;
+    for (let n = 0; n < 200; n++) {
+      const { id, params } = randomQuestion(random);
+      const path = url(id, params);
+      const r = await get(path);
+      const expected = referenceAnswer(id, params);
+      if (params.units === "index" && !expected.baseFound) {
+        expect(r.status, `${path}: ${r.text}`).toBe(400);
+        expect(JSON.parse(r.text).error.detail).toMatch(/^base: /);
+        continue;
+      }
+      if (r.status === 400 && /^real: consumer-price-index has no value/.test(r.text)) continue;
+      expect(r.status, `${path}: ${r.text}`).toBe(200);
+      const body = JSON.parse(r.text) as { data: { date: string; series: string; value: number }[]; meta: { total: number; has_more: boolean } };
+      const actual = body.data.map((p) => [p.date, p.series, p.value] as const);
+      expect(actual.map(([d, s]) => `${s}@${d}`), path).toEqual(expected.points.map(([d, s]) => `${s}@${d}`));
+      actual.forEach(([, , value], i) => expect(close(value, expected.points[i]?.[2] as number), `${path}: ${value} vs ${expected.points[i]?.[2]}`).toBe(true));
+      expect(body.meta.total, path).toBe(expected.total);
+      expect(body.meta.has_more, path).toBe(expected.hasMore);
+      answered++;
+      points += actual.length;
+    }
+    expect(answered).toBeGreaterThan(130);
+    expect(points).toBeGreaterThan(1500);
+  }, 240_000);
+});
+
+/** Random values for every parameter, valid and not. */
+const anyParams = fc.record(
+  {
+    series: fc.constantFrom("monthly", "hourly,monthly", "general", "casmu.*", "nope", "*"),
+    at: fc.constantFrom("2025-03-15", "2025", "1900-01-01", "2025-02-30", ""),
+    from: fc.constantFrom("2019", "2024-06", "2030"),
+    to: fc.constantFrom("2025-12-31", "2010"),
+    frequency: fc.constantFrom("month", "quarter", "semester", "year", "week"),
+    aggregation: fc.constantFrom("mean", "end", "min", "max", "sum"),
+    per: fc.constantFrom("domestic-worker-wages:hourly", "consumer-price-index:general", "x:y", "nope", "national-minimum-wage:monthly"),
+    real: fc.constantFrom("2026-07", "2030-01", "2020", "1937-07"),
+    units: fc.constantFrom("level", "change", "percent_change", "change_a_year_ago", "percent_change_a_year_ago", "index", "log"),
+    base: fc.constantFrom("2019-01-01", "2015", "1800"),
+    limit: fc.constantFrom("1", "3", "500", "0"),
+    offset: fc.constantFrom("0", "1", "7"),
+  },
+  { requiredKeys: [] },
+);
+
+describe("properties of questions about time (fast-check)", () => {
+  it("never a 5xx; a 400 names a parameter; the same bytes and ETag in any parameter order; JSON and CSV agree", async () => {
+    const named = new RegExp(`^(${PARAMETERS.join("|")}): `);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...IDS), anyParams, fc.integer(), async (id, params, seed) => {
+        const entries = Object.entries(params);
+        const path = url(id, Object.fromEntries(entries));
+        const r = await get(path);
+        expect(r.status, `${path}: ${r.text}`).toBeLessThan(500);
+        if (r.status !== 200) {
+          expect(r.status, path).toBe(400);
+          expect(JSON.parse(r.text).error.detail, path).toMatch(named);
+          return;
+        }
+        // The same question with its parameters shuffled: the same bytes and ETag.
+        const shuffled = [...entries].sort((a, b) => ((a[0].length * 31 + seed) % 7) - ((b[0].length * 31 + seed) % 7));
+        const again = await get(url(id, Object.fromEntries(shuffled)));
+        expect(again.bytes.equals(r.bytes), path).toBe(true);
+        expect(again.headers.get("etag")).toBe(r.headers.get("etag"));
+        // JSON and CSV: the same points, values as the same text.
+        const csv = await get(`${path}&format=csv`);
+        expect(csv.status, path).toBe(200);
+        const rows = parse<Record<string, string>>(csv.text, { columns: true });
+        const data = (JSON.parse(r.text) as { data: { date: string; series: string; value: number }[] }).data;
+        const json = [...r.text.matchAll(/"value":([^}]+)\}/g)].map((m) => m[1]);
+        expect(rows.map((row) => `${row.series}@${row.date}=${row.value}`), path).toEqual(data.map((p, i) => `${p.series}@${p.date}=${json[i]}`));
+        expect(csv.headers.get("x-total-count")).toBe(String((JSON.parse(r.text) as { meta: { total: number } }).meta.total));
+      }),
+      { numRuns: 250, seed: 20261123 },
+    );
+  }, 240_000);
+});
