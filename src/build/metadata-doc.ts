@@ -11,6 +11,7 @@ import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { csvPath, endpointPath } from "../core/paths.js";
+import { unitLabels } from "../core/unit-labels.js";
 
 /** Renders the metadata document (compact, deterministic JSON). */
 export function renderMetadata(config: SiteConfig, { source, labels, dataset }: BuiltIndicator): string {
@@ -20,6 +21,8 @@ export function renderMetadata(config: SiteConfig, { source, labels, dataset }: 
   const values = new Map(facets.map((f) => [f.name, f.values]));
   const doc = {
     ...indicatorFacts({ source, dataset }),
+    // What the numbers of each `units` mode (and of `real`, `per`) are, in both languages.
+    units: unitLabels(meta.display.unit ?? { es: meta.unit, en: meta.unit }),
     links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), csv: csvPath(meta.id) },
     facets,
     series: labels.map((label) => ({

@@ -7,20 +7,45 @@ import type { BuiltIndicator } from "./dataset.js";
 import { ApiError, asApiError, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
 import { parseQuery } from "../api/query.js";
 import type { SiteConfig } from "../core/config.js";
-import { ALLOWED_METHODS, API_BASE, CACHE_CONTROL, ERROR_CODES, EXPOSED_HEADERS, LICENSE, LIMIT, MAX_SERIES_ITEMS, OFFSET, RATE_LIMIT } from "../core/contract.js";
+import {
+  AGGREGATIONS,
+  ALLOWED_METHODS,
+  API_BASE,
+  CACHE_CONTROL,
+  DERIVED_DIGITS,
+  ERROR_CODES,
+  EXPOSED_HEADERS,
+  FREQUENCIES,
+  LICENSE,
+  LIMIT,
+  MAX_DERIVED_POINTS,
+  MAX_DERIVED_VALUES,
+  MAX_SERIES_ITEMS,
+  OFFSET,
+  RATE_LIMIT,
+  UNITS,
+} from "../core/contract.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { selectPage } from "../core/page.js";
 import { CATALOG_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
 import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 
-const dateParam = (name: string, edge: string) => ({
+const dateParam = (name: string, edge: string, effect = "The window [from, to] is inclusive.") => ({
   name,
   in: "query",
   required: false,
-  description: `ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY; a reduced precision means the ${edge} day of that month or year). The window [from, to] is inclusive.`,
+  description: `ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY; a reduced precision means the ${edge} day of that month or year). ${effect}`,
   schema: { type: "string", pattern: "^\\d{4}(-\\d{2}(-\\d{2})?)?$" },
 });
+
+/** How a question about time is answered, stated once for the endpoint's description (README "Questions about time"). */
+const TIME_QUESTIONS =
+  "Questions about time (`at`, `frequency`, `aggregation`, `per`, `real`, `units`, `base`) apply in a fixed order: select sub-series → frequency → per → real → units → " +
+  "window (from/to on the derived points' dates, or at) → limit/offset per sub-series. A point covers the days from its date until the earliest of the next point of its sub-series, " +
+  "the date its next point was due by the indicator's rhythm (for an irregular one, the indicator's next publication) and the end of the data version; a day covered by no point has no value. " +
+  `A derived value is rounded once to ${DERIVED_DIGITS} significant digits; derived answers are computed on request (never prebuilt), their CSV \`source\` and \`note\` are empty, ` +
+  `and a question computing more than ${MAX_DERIVED_VALUES} values or writing more than ${MAX_DERIVED_POINTS} points is a 400 saying how to narrow it.`;
 
 const header = (description: string, schema: object = { type: "string" }) => ({ description, schema });
 
@@ -69,6 +94,45 @@ function queryParameters() {
   return [
     dateParam("from", "first"),
     dateParam("to", "last"),
+    dateParam("at", "first", "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. Not with from, to or frequency."),
+    {
+      name: "frequency",
+      in: "query",
+      required: false,
+      description:
+        "One point per sub-series and calendar period, dated its first day, for the periods fully covered only. A stepwise indicator's values are the values in force each day (day-weighted mean); a periodic one's period holds the points dated inside it.",
+      schema: { type: "string", enum: Object.keys(FREQUENCIES) },
+    },
+    {
+      name: "aggregation",
+      in: "query",
+      required: false,
+      description: "With frequency only: `mean` (day-weighted for a stepwise indicator), `end` (the value in force on the period's last day, or its last point), `min`, `max`.",
+      schema: { type: "string", enum: [...AGGREGATIONS], default: "mean" },
+    },
+    {
+      name: "per",
+      in: "query",
+      required: false,
+      description: "`<indicator>:<sub-series id>`: each value divided by that sub-series' value covering the same days (with frequency, on the same periods): a step wherever either changes. Not with real.",
+      schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
+    },
+    {
+      name: "real",
+      in: "query",
+      required: false,
+      description: "`YYYY-MM`: values in money of that month, × the deflator's value that month / its value in the point's month (with frequency, its mean over the period's months). Only for a unit an indicator declares it deflates (`deflates` in its indicator.json).",
+      schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
+    },
+    {
+      name: "units",
+      in: "query",
+      required: false,
+      description:
+        "`change` / `percent_change` against the previous point when its coverage ends where this one begins; `change_a_year_ago` / `percent_change_a_year_ago` against the value covering the same day a year earlier; `index`: 100 × value / the value covering `base`. Percentages are × 100; a divisor of 0 gives no point.",
+      schema: { type: "string", enum: [...UNITS], default: "level" },
+    },
+    dateParam("base", "first", "With units=index only (and required by it): the day whose value is 100."),
     {
       name: "limit",
       in: "query",
@@ -151,7 +215,8 @@ function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | un
   return {
     get: {
       operationId: "getSeries",
-      summary: "Points of an indicator's sub-series, newest first",
+      summary: "Points of an indicator's sub-series, newest first, or the answer to a question about time",
+      description: TIME_QUESTIONS,
       parameters: [indicatorParam, ...queryParameters()],
       responses: endpointResponses(pageExamples(first)),
     },
@@ -247,18 +312,27 @@ const pageSchemas = {
       meta: {
         type: "object",
         required: [
-          "indicator", "unit", "total", "limit", "offset", "from", "to", "series",
+          "indicator", "unit", "value_unit", "total", "limit", "offset", "from", "to", "at", "series",
+          "frequency", "aggregation", "per", "real", "units", "base",
           "has_more", "next", "last_updated", "license", "attribution", "metadata",
         ],
         properties: {
           indicator: { type: "string" },
           unit: { type: "string" },
+          value_unit: { type: "string", description: "What the values are in: the indicator's unit, or `percent`, `index`, `ratio`." },
           total: { type: "integer", minimum: 0 },
           limit: { type: "integer" },
           offset: { type: "integer" },
           from: { type: ["string", "null"], format: "date" },
           to: { type: ["string", "null"], format: "date" },
+          at: { type: ["string", "null"], format: "date" },
           series: { type: ["array", "null"], items: { type: "string" } },
+          frequency: { type: ["string", "null"], enum: [...Object.keys(FREQUENCIES), null] },
+          aggregation: { type: ["string", "null"], enum: [...AGGREGATIONS, null] },
+          per: { type: ["string", "null"] },
+          real: { type: ["string", "null"] },
+          units: { type: ["string", "null"], enum: [...UNITS.filter((u) => u !== "level"), null], description: "`null` for level." },
+          base: { type: ["string", "null"], format: "date" },
           has_more: { type: "boolean" },
           next: { type: ["string", "null"] },
           last_updated: { type: ["string", "null"], format: "date" },
@@ -298,6 +372,11 @@ const metadataSchemas = {
       title: { $ref: "#/components/schemas/Localized" },
       description: { $ref: "#/components/schemas/Localized" },
       unit: { type: "string" },
+      units: {
+        type: "object",
+        description: "What the numbers of each `units` mode are (and of `real` and `per` answers), in both languages.",
+        additionalProperties: { $ref: "#/components/schemas/Localized" },
+      },
       rhythm: { type: "string", enum: [...RHYTHMS] },
       stepwise: { type: "boolean", description: "True when a value holds until the next one (a tariff, a legal minimum)." },
       license: { type: "string" },
