@@ -131,7 +131,7 @@ describe("questions about time on the real data, against the independent referen
       const expected = referenceAnswer(id, params);
       if (params.units === "index" && !expected.baseFound) {
         expect(r.status, `${path}: ${r.text}`).toBe(400);
-        expect(JSON.parse(r.text).error.detail).toMatch(/^base: /);
+        expect((JSON.parse(r.text) as { error: { detail: string } }).error.detail).toMatch(/^base: /);
         continue;
       }
       if (r.status === 400 && /^real: consumer-price-index has no value/.test(r.text)) continue;
@@ -180,7 +180,7 @@ describe("properties of questions about time (fast-check)", () => {
         expect(r.status, `${path}: ${r.text}`).toBeLessThan(500);
         if (r.status !== 200) {
           expect(r.status, path).toBe(400);
-          expect(JSON.parse(r.text).error.detail, path).toMatch(named);
+          expect((JSON.parse(r.text) as { error: { detail: string } }).error.detail, path).toMatch(named);
           return;
         }
         // The same question with its parameters shuffled: the same bytes and ETag.
