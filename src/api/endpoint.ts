@@ -208,6 +208,6 @@ function budgetDetail(query: PageQuery, over: { work: number; series: number; fi
   if (query.frequency !== null) ways.push("fewer years (from/to)", "a longer period (frequency)");
   return (
     `${name}: this question computes about ${grouped(over.work)} values, over the ${grouped(MAX_DERIVED_VALUES)} one request may compute ` +
-    `(${Math.ceil(over.work / MAX_DERIVED_VALUES)}× too many); narrow it: ${ways.join(", or ")}`
+    `(${(over.work / MAX_DERIVED_VALUES).toFixed(1)}× as many); narrow it: ${ways.join(", or ")}`
   );
 }
