@@ -23,7 +23,7 @@ import { refDerivedSeries, type TimeRefIndicator, type TimeRefQuery } from "../t
 const EPOCH = "1795132800";
 const VERSION = "2026-11-20";
 
-let get: (path: string) => Promise<Fetched>;
+let get: (path: string, init?: RequestInit) => Promise<Fetched>;
 const indicators = new Map<string, TimeRefIndicator>();
 
 beforeAll(async () => {
@@ -32,7 +32,7 @@ beforeAll(async () => {
   expect(built.code, built.stderr).toBe(0);
   const api = new Api();
   const env = { ASSETS: folderAssets(out), ...HIGH };
-  get = async (path) => fetched(await api.fetch(new Request(`http://api.test${path}`), env));
+  get = async (path, init) => fetched(await api.fetch(new Request(`http://api.test${path}`, init), env));
   for (const id of IDS) {
     const meta = JSON.parse(readFileSync(join(ROOT, "data", id, "indicator.json"), "utf8")) as { rhythm: string; stepwise?: boolean };
     indicators.set(id, { ...(refs.get(id) as TimeRefIndicator), rhythm: meta.rhythm, stepwise: meta.stepwise ?? false, version: VERSION });
@@ -200,4 +200,27 @@ describe("properties of questions about time (fast-check)", () => {
       { numRuns: 250, seed: 20261123 },
     );
   }, 240_000);
+});
+
+describe("a derived answer's HTTP", () => {
+  it("answers If-None-Match with 304, HEAD with the GET's headers and no body, and links the next page", async () => {
+    const path = "/api/v1/consumer-price-index?frequency=quarter&units=percent_change_a_year_ago&limit=4";
+    const r = await get(path);
+    expect(r.status).toBe(200);
+    const etag = r.headers.get("etag") as string;
+    const next = "/api/v1/consumer-price-index?frequency=quarter&aggregation=mean&units=percent_change_a_year_ago&limit=4&offset=4";
+    expect(r.headers.get("link")).toBe(`<${next}>; rel="next", </api/v1/consumer-price-index/metadata.json>; rel="describedby"`);
+    expect((JSON.parse(r.text) as { meta: { next: string } }).meta.next).toBe(next);
+    const notModified = await get(path, { headers: { "If-None-Match": etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.bytes.length).toBe(0);
+    expect(notModified.headers.get("etag")).toBe(etag);
+    const head = await get(path, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.bytes.length).toBe(0);
+    expect(head.headers.get("etag")).toBe(etag);
+    // With real, the deflator's data is read too: its version counts in Last-Modified.
+    const real = await get("/api/v1/national-minimum-wage?real=2026-07&limit=1");
+    expect(real.headers.get("last-modified")).toBe(r.headers.get("last-modified"));
+  });
 });
