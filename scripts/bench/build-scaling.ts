@@ -28,13 +28,16 @@ export interface BuildRun {
   note: string;
 }
 
-/** Builds `dataDir` into `out` with the CLI of the checkout at `root` (this one by default), timed. */
-export function runBuild(dataDir: string, out: string, extra: string[], root = ROOT): { ok: boolean; seconds: number; rssMb: number; stderr: string } {
+/**
+ * Builds `dataDir` into `out` with the CLI of the checkout at `root` (this one by default), timed;
+ * `epoch` is the data version time (SOURCE_DATE_EPOCH) of every indicator.
+ */
+export function runBuild(dataDir: string, out: string, extra: string[], root = ROOT, epoch = "1700000000"): { ok: boolean; seconds: number; rssMb: number; stderr: string } {
   const started = performance.now();
   const result = spawnSync(
     "/usr/bin/time",
     ["-v", process.execPath, "--import", "tsx", "scripts/cli.ts", "build", "--data", dataDir, "--out", out, "--no-base", ...extra],
-    { cwd: root, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" }, maxBuffer: 64 * 1024 * 1024 },
+    { cwd: root, encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: epoch }, maxBuffer: 64 * 1024 * 1024 },
   );
   const seconds = (performance.now() - started) / 1000;
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1];

@@ -5,16 +5,24 @@
  * network). Cold = the first request of a fresh `Api` (a fresh isolate: fetch the
  * manifest and the answer file, index them, answer); warm = later requests.
  *
- * Each computed query is measured next to the floor, in the same run: the time
- * of `JSON.stringify` of the same body (parsed once, outside the timing) and of
- * a plain copy of its bytes. With `--compare=<rev>`, the same queries are run by
- * that revision's handler over its own build of the same data, side by side.
+ * Each request is timed in wall time and in CPU time (`process.cpuUsage()`, user +
+ * system: the figure Cloudflare limits; the machine may be busy with other work),
+ * median and 90th percentile. Each JSON answer is measured next to the floor, in
+ * the same run: the CPU time of `JSON.stringify` of the same body (parsed once,
+ * outside the timing) and the time of a plain copy of its bytes. Over the real
+ * data, the questions about time (./time-questions.ts) are timed beside the plain
+ * widest answer, refusals included, each with the values the CPU budget counts
+ * (`derivedWork`) and the points it wrote; a least-squares fit of their CPU time
+ * on those two gives the cost per computed value and per written point. With
+ * `--compare=<rev>`, the same queries are run by that revision's handler over its
+ * own build of the same data, side by side.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import type { BuildRun } from "./build-scaling.js";
 import { fmt, percentile, table } from "./table.js";
+import { timeQuestions, type Catalog } from "./time-questions.js";
 
 /** What the bench needs of a revision's `Api` (src/api/handler.ts). */
 interface ApiLike {
@@ -44,8 +52,12 @@ function memoryAssets(dir: string): { fetch(url: string): Promise<Response> } {
   };
 }
 
-interface Catalog {
-  indicators: { id: string; series: { id: string; first: string; last: string; points: number }[] }[];
+/** A row of the table: a query; `expect` is set for a question about time, whose status is shown rather than required to be 200. */
+interface Query {
+  readonly name: string;
+  readonly path: string;
+  readonly computed: boolean;
+  readonly expect?: number;
 }
 
 /** The queries of the table for an indicator: [name, path, computed?]. */
@@ -90,10 +102,32 @@ async function median(n: number, f: () => unknown): Promise<number> {
   return percentile(times, 50);
 }
 
+/** Wall and CPU time of each of up to `n` calls of `f` (at least 5, at most ~2 s of wall time), in µs: medians and 90th percentiles. */
+async function sample(n: number, f: () => unknown): Promise<{ wall: number; wallHigh: number; cpu: number; cpuHigh: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const until = performance.now() + 2_000;
+  for (let i = 0; i < n && (i < 5 || performance.now() < until); i++) {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    await f();
+    const w = (performance.now() - t) * 1000;
+    const used = process.cpuUsage(c);
+    wall.push(w);
+    cpu.push(used.user + used.system);
+  }
+  return { wall: percentile(wall, 50), wallHigh: percentile(wall, 90), cpu: percentile(cpu, 50), cpuHigh: percentile(cpu, 90) };
+}
+
+/** The environment of the handler over the output `dir`. */
+function handlerEnv(dir: string) {
+  // The largest usage limit the vars accept (9 digits; a longer value falls back to the default 300).
+  return { ASSETS: memoryAssets(dir), RATE_LIMIT_REQUESTS: "999999999" };
+}
+
 /** Cold and warm times of a query through `handler` over the output `dir`; the body of the warm answer. */
 async function timeQuery(handler: Handler, dir: string, path: string, repetitions: number) {
-  // The largest usage limit the vars accept (9 digits; a longer value falls back to the default 300).
-  const env = { ASSETS: memoryAssets(dir), RATE_LIMIT_REQUESTS: "999999999" };
+  const env = handlerEnv(dir);
   let body = new Uint8Array(0);
   let status = 0;
   const answer = async (api: ApiLike) => {
@@ -110,8 +144,78 @@ async function timeQuery(handler: Handler, dir: string, path: string, repetition
   // garbage of the one before.
   for (let i = 0; i < 20; i++) await answer(api);
   (globalThis as { gc?: () => void }).gc?.();
-  const warm = await median(repetitions, () => answer(api));
-  return { cold, warm, body, status };
+  const times = await sample(repetitions, () => answer(api));
+  return { cold, warm: times.wall, times, body, status };
+}
+
+/**
+ * The values a question about time computes as the CPU budget counts them
+ * (src/core/derived-answer.ts `derivedWork`, with the inputs src/api/endpoint.ts
+ * gives it), or `undefined` for a query that is not derived.
+ */
+async function valuesComputed(dir: string, path: string): Promise<{ values: number; read: number } | undefined> {
+  const { parseQuery } = await import("../../src/api/query.js");
+  const { isDerived } = await import("../../src/core/model.js");
+  const { decodeAnswers } = await import("../../src/core/answers.js");
+  const { timeSource } = await import("../../src/api/time.js");
+  const { resolveSelection } = await import("../../src/core/selection.js");
+  const { derivedWork } = await import("../../src/core/derived-answer.js");
+  const url = new URL(path, "http://bench.test");
+  const query = parseQuery(url.searchParams);
+  if (!isDerived(query)) return undefined;
+  const manifest = JSON.parse(readFileSync(join(dir, "_data/manifest.json"), "utf8")) as { indicators: Record<string, { answers: string; lastModified: string }> };
+  const load = (id: string) => {
+    const entry = manifest.indicators[id];
+    if (entry === undefined) throw new Error(`${path}: no indicator ${id} in ${dir}`);
+    const data = decodeAnswers(new Uint8Array(readFileSync(join(dir, entry.answers))));
+    return { data, source: timeSource(data, entry.lastModified) };
+  };
+  const self = load(url.pathname.split("/").at(-1) ?? "");
+  const chosen = query.series === null ? null : resolveSelection(self.data.ids, query.series).indices;
+  let divisor = null;
+  if (query.per !== null) {
+    const other = load(query.per.indicator);
+    divisor = { source: other.source, series: resolveSelection(other.data.ids, [query.per.series]).indices[0] ?? 0 };
+  }
+  // Of which points read (the rest: periods made).
+  let read = (chosen ?? self.data.ids.map((_, s) => s)).reduce((sum, s) => sum + (self.data.series[s]?.length ?? 0), 0);
+  if (divisor !== null) read += divisor.source.series[divisor.series]?.length ?? 0;
+  return { values: derivedWork({ source: self.source, chosen, query, divisor, deflator: null }), read };
+}
+
+/** The points of an answer's body: JSON `data`, or CSV lines after the header. */
+function pointsWritten(body: Uint8Array, csv: boolean): number {
+  const text = new TextDecoder().decode(body);
+  if (csv) return text.split("\n").filter((l) => l !== "").length - 1;
+  const parsed = JSON.parse(text) as { data?: unknown[] };
+  return parsed.data?.length ?? 0;
+}
+
+/**
+ * Least squares of y ≈ c₀ + c₁·x₁ + … (the normal equations, by Gaussian elimination):
+ * the coefficients, or `undefined` with too few rows or a singular system.
+ */
+function leastSquares(xs: readonly (readonly number[])[], y: readonly number[]): number[] | undefined {
+  const rows = xs.map((x) => [1, ...x]);
+  const k = rows[0]?.length ?? 0;
+  if (rows.length <= k) return undefined;
+  const dot = (i: number, j: number) => rows.reduce((sum, r) => sum + (r[i] ?? 0) * (r[j] ?? 0), 0);
+  // The augmented matrix [XᵀX | Xᵀy].
+  const m = Array.from({ length: k }, (_, i) => [...Array.from({ length: k }, (_, j) => dot(i, j)), rows.reduce((sum, r, n) => sum + (r[i] ?? 0) * (y[n] ?? 0), 0)]);
+  const get = (i: number, j: number) => m[i]?.[j] ?? 0;
+  for (let c = 0; c < k; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(get(r, c)) > Math.abs(get(pivot, c))) pivot = r;
+    [m[c], m[pivot]] = [m[pivot] ?? [], m[c] ?? []];
+    const p = get(c, c);
+    if (Math.abs(p) < 1e-9 * Math.max(1, ...m.map((row) => Math.abs(row[c] ?? 0)))) return undefined;
+    for (let r = 0; r < k; r++) {
+      if (r === c) continue;
+      const f = get(r, c) / p;
+      m[r] = (m[r] ?? []).map((v, j) => v - f * get(c, j));
+    }
+  }
+  return m.map((row, i) => (row[k] ?? NaN) / (row[i] ?? NaN));
 }
 
 export interface FunctionRun {
@@ -126,14 +230,17 @@ export interface FunctionRun {
 export async function functionCpu(runs: readonly FunctionRun[], after: Handler, before: Handler | undefined, repetitions: number): Promise<string> {
   const rows: string[][] = [];
   const coldRows: string[][] = [];
+  const legend: string[] = [];
+  const derived: { name: string; values: number; read: number; points: number; cpu: number }[] = [];
   const { decodeAnswers } = await import("../../src/core/answers.js");
   for (const run of runs) {
+    const real = run.name === "real data";
     const catalog = JSON.parse(readFileSync(join(run.out, "api/v1/index.json"), "utf8")) as Catalog;
     const manifestText = readFileSync(join(run.out, "_data/manifest.json"), "utf8");
-    for (const indicator of run.name === "real data" ? catalog.indicators : catalog.indicators.slice(0, 1)) {
+    for (const indicator of real ? catalog.indicators : catalog.indicators.slice(0, 1)) {
       const file = new Uint8Array(readFileSync(join(run.out, `_data/${indicator.id}.api.bin`)));
       coldRows.push([
-        run.name === "real data" ? indicator.id : run.name,
+        real ? indicator.id : run.name,
         fmt(run.points),
         fmt(file.length / 1e6, 1),
         fmt(await median(15, () => decodeAnswers(file)), 0),
@@ -141,28 +248,54 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
         fmt(await median(15, () => JSON.parse(manifestText)), 0),
       ]);
     }
-    for (const [name, path, computed] of queries(catalog, run.name === "real data")) {
+    const list: Query[] = queries(catalog, real).map(([name, path, computed]) => ({ name, path, computed }));
+    if (real) {
+      // The questions about time, and the widest admitted ones the handler under test admits.
+      const api = after.create();
+      const env = handlerEnv(run.out);
+      const status = async (path: string) => (await api.fetch(new Request(`http://bench.test${path}`), env)).status;
+      for (const q of await timeQuestions(catalog, status)) list.push({ name: `time: ${q.name}`, path: q.path, computed: true, expect: q.expect });
+    }
+    for (const { name, path, computed, expect } of list) {
       const now = await timeQuery(after, run.out, path, repetitions);
-      if (now.status !== 200) throw new Error(`${path}: ${now.status}`);
+      if (expect === undefined && now.status !== 200) throw new Error(`${path}: ${now.status}`);
       const then = before === undefined || run.compareOut === undefined ? undefined : await timeQuery(before, run.compareOut, path, repetitions);
-      const isJson = !path.includes("format=csv");
-      const parsed = isJson ? (JSON.parse(new TextDecoder().decode(now.body)) as unknown) : undefined;
-      const stringify = computed && isJson ? await median(repetitions, () => JSON.stringify(parsed)) : NaN;
-      const copy = computed ? await median(repetitions, () => now.body.slice()) : NaN;
+      const csv = path.includes("format=csv");
+      const ok = now.status === 200;
+      const parsed = ok && !csv ? (JSON.parse(new TextDecoder().decode(now.body)) as unknown) : undefined;
+      // The yardstick of every JSON answer: JSON.stringify of the same body (the plain widest answer's too).
+      const stringify = parsed === undefined ? undefined : await sample(repetitions, () => JSON.stringify(parsed));
+      const copy = computed && ok ? await median(repetitions, () => now.body.slice()) : NaN;
+      const work = expect === undefined ? undefined : await valuesComputed(run.out, path);
+      const values = work?.values;
+      const points = ok ? pointsWritten(now.body, csv) : 0;
+      // A refusal's reason: over the values a request may compute (refused before computing) or the points an answer may hold (after).
+      const detail = ok ? "" : ((JSON.parse(new TextDecoder().decode(now.body)) as { error?: { detail?: string } }).error?.detail ?? "");
+      // The fit takes the answers and the refusals after the whole computation (their points: none written).
+      if (work !== undefined && (ok || detail.startsWith("limit:"))) derived.push({ name, ...work, points, cpu: now.times.cpu });
       const cell = (n: number) => (Number.isNaN(n) ? "—" : fmt(n, n < 10 ? 1 : 0));
+      const statusCell = expect === undefined || expect === now.status ? String(now.status) : `${now.status} (expected ${expect})`;
       rows.push([
         run.name,
         fmt(run.points),
         name,
         ...(before === undefined ? [] : [then === undefined || then.status !== 200 ? "—" : cell(then.warm)]),
+        statusCell,
+        fmt(now.body.length / 1e3, now.body.length < 10_000 ? 1 : 0),
         cell(now.cold),
-        cell(now.warm),
+        cell(now.times.wall),
+        cell(now.times.wallHigh),
+        cell(now.times.cpu),
+        cell(now.times.cpuHigh),
         ...(before === undefined ? [] : [then === undefined || then.status !== 200 ? "—" : `${fmt(then.warm / now.warm, 1)}×`]),
-        cell(stringify),
+        stringify === undefined ? "—" : cell(stringify.cpu),
         cell(copy),
-        Number.isNaN(stringify) ? "—" : fmt(now.warm / stringify, 2),
-        fmt(now.body.length / 1e3),
+        stringify === undefined ? "—" : fmt(now.times.cpu / stringify.cpu, 2),
+        values === undefined ? "—" : fmt(values),
+        ok ? fmt(points) : "—",
+        values === undefined || values === 0 || !derived.some((d) => d.name === name) ? "—" : fmt(now.times.cpu / values, 2),
       ]);
+      if (real) legend.push(`  ${name}: ${path}${ok ? "" : `\n      → ${now.status}: ${detail.length > 140 ? `${detail.slice(0, 140)}…` : detail}`}`);
     }
   }
   const cold = table(
@@ -171,24 +304,49 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
     coldRows,
   );
   const compared = before === undefined ? [] : [`${before.label} warm p50 µs`];
+  const cpu = derived.map((d) => d.cpu);
+  const model = leastSquares(derived.map((d) => [d.values, d.points]), cpu);
+  // The budget counts a point read and a period made alike: the same fit with them apart.
+  const split = leastSquares(derived.map((d) => [d.read, d.values - d.read, d.points]), cpu);
+  const us = (n: number | undefined, digits: number) => fmt(n ?? NaN, digits);
+  const heaviest = derived.reduce<(typeof derived)[number] | undefined>((m, d) => (m === undefined || d.cpu > m.cpu ? d : m), undefined);
+  const summary = [
+    "The real data's queries (a question about time's values computed: what MAX_DERIVED_VALUES caps, src/core/derived-answer.ts derivedWork):",
+    ...legend,
+    model === undefined
+      ? "Too few questions about time computed in full, or too alike, for a fit of their CPU time."
+      : `Least squares over the ${derived.length} questions about time computed in full (admitted, or refused for their points after), CPU p50 ≈ ` +
+        `${us(model[0], 0)} µs + ${us(model[1], 3)} µs × values computed + ${us(model[2], 3)} µs × points written` +
+        (split === undefined ? "" : `; apart: ${us(split[0], 0)} µs + ${us(split[1], 3)} µs × points read + ${us(split[2], 3)} µs × periods made + ${us(split[3], 3)} µs × points written`) +
+        (heaviest === undefined ? "." : `; the heaviest: ${fmt(heaviest.cpu / 1000, 1)} ms CPU (${heaviest.name}).`),
+    "",
+  ];
   return `${cold}\n${table(
-    `2. Function time per request in Node (Api.fetch over in-memory output files; µs, warm = median of up to ${repetitions}); ` +
-      "the floor in the same run: JSON.stringify of the same body and a copy of its bytes",
+    `2. Function time per request in Node (Api.fetch over in-memory output files; µs; warm: up to ${repetitions} requests after 20, ` +
+      "wall and CPU time (process.cpuUsage, user + system) at the median and the 90th percentile); " +
+      "the floor in the same run: the CPU time of JSON.stringify of the same body and a copy of its bytes",
     [
       "data",
       "points",
       "query",
       ...compared,
-      "cold µs",
-      `${after.label} warm p50 µs`,
-      ...(before === undefined ? [] : ["faster"]),
-      "JSON.stringify µs",
-      "byte copy µs",
-      "ours ÷ stringify",
+      "status",
       "body KB",
+      "cold µs",
+      `${after.label} wall p50`,
+      "wall p90",
+      "CPU p50",
+      "CPU p90",
+      ...(before === undefined ? [] : ["faster"]),
+      "stringify CPU µs",
+      "byte copy µs",
+      "CPU ÷ stringify",
+      "values computed",
+      "points written",
+      "CPU µs per value",
     ],
     rows,
-  )}`;
+  )}${summary.join("\n")}`;
 }
 
 /** The synthetic runs of table 1 as function runs. */

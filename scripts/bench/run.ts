@@ -40,10 +40,24 @@ function worktree(rev: string): string {
   return dir;
 }
 
+/**
+ * The data version time of the real data as deployed: the newest commit touching
+ * data/ (src/source/version.ts), so that the coverage of the questions about time
+ * ends where it does in production, not at the synthetic runs' fixed epoch.
+ */
+function dataEpoch(root: string): string {
+  try {
+    const time = execFileSync("git", ["-C", root, "log", "-1", "--format=%ct", "--", "data"], { encoding: "utf8" }).trim();
+    return /^\d+$/.test(time) ? time : "1700000000";
+  } catch {
+    return "1700000000"; // no git: the synthetic runs' epoch
+  }
+}
+
 /** The real data built by a checkout's CLI. */
 function buildReal(root: string, extra: string[] = []): string {
   const out = join(mkdtempSync(join(tmpdir(), "bench-real-")), "dist");
-  const run = runBuild(join(ROOT, "data"), out, extra, root);
+  const run = runBuild(join(ROOT, "data"), out, extra, root, dataEpoch(ROOT));
   if (!run.ok) throw new Error(`build of the real data at ${root} failed:\n${run.stderr}`);
   return out;
 }
@@ -72,24 +86,24 @@ if (only === undefined || only === "build" || only === "function") {
         rmSync(data, { recursive: true, force: true });
         if (built) compared.set(run, out);
       }
-      realBefore = runBuildCompat(join(root, "data"), join(mkdtempSync(join(tmpdir(), "bench-real-before-")), "dist"), [], root);
+      realBefore = runBuildCompat(join(root, "data"), join(mkdtempSync(join(tmpdir(), "bench-real-before-")), "dist"), [], root, dataEpoch(root));
     }
     const real: FunctionRun = { name: "real data", points: 22_960, out: buildReal(ROOT), ...(realBefore === undefined ? {} : { compareOut: realBefore }) };
     console.log(await functionCpu([real, ...syntheticRuns(runs, compared)], after, before, quick ? 50 : 200));
   }
 }
-if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10));
+if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10, dataEpoch(ROOT)));
 
 /** Builds with an older CLI, whose options may be fewer; the output folder, or undefined when it failed. */
-function runBuildCompat(data: string, out: string, extra: string[], root: string): string | undefined {
-  const result = execFileSyncSafe(process.execPath, ["--import", "tsx", "scripts/cli.ts", "build", "--data", data, "--out", out, ...extra], root);
+function runBuildCompat(data: string, out: string, extra: string[], root: string, epoch = "1700000000"): string | undefined {
+  const result = execFileSyncSafe(process.execPath, ["--import", "tsx", "scripts/cli.ts", "build", "--data", data, "--out", out, ...extra], root, epoch);
   if (!result) rmSync(out, { recursive: true, force: true });
   return result ? out : undefined;
 }
 
-function execFileSyncSafe(command: string, args: string[], cwd: string): boolean {
+function execFileSyncSafe(command: string, args: string[], cwd: string, epoch: string): boolean {
   try {
-    execFileSync(command, args, { cwd, stdio: "ignore", env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" }, maxBuffer: 64 * 2 ** 20 });
+    execFileSync(command, args, { cwd, stdio: "ignore", env: { ...process.env, SOURCE_DATE_EPOCH: epoch }, maxBuffer: 64 * 2 ** 20 });
     return true;
   } catch {
     return false;
