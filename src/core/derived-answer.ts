@@ -138,7 +138,10 @@ export function derivePage(inputs: DerivedInputs): DerivedPage {
   const windowTo = query.to === null ? Infinity : dayNumber(query.to);
   const at = query.at === null ? null : dayNumber(query.at);
   const base = query.base === null ? null : dayNumber(query.base);
-  const picked: Picked[] = [];
+  // The page's points as parallel columns (no object per point): sub-series index, day, value.
+  const pickedSeries: number[] = [];
+  const pickedDays: number[] = [];
+  const pickedValues: number[] = [];
   let total = 0;
   let hasMore = false;
   let baseFound = false;
@@ -173,40 +176,69 @@ export function derivePage(inputs: DerivedInputs): DerivedPage {
     const stop = Math.min(window.length, query.offset + query.limit);
     for (let r = query.offset; r < stop; r++) {
       const k = window[r] as number;
-      picked.push({ s, day: steps.start[k] as number, value: steps.value[k] as number });
+      pickedSeries.push(s);
+      pickedDays.push(steps.start[k] as number);
+      pickedValues.push(steps.value[k] as number);
     }
   }
-  picked.sort((a, b) => b.day - a.day || a.s - b.s);
+  // The answer's order: date descending, then sub-series ascending.
+  const order = Array.from({ length: pickedDays.length }, (_, m) => m);
+  order.sort((a, b) => (pickedDays[b] as number) - (pickedDays[a] as number) || (pickedSeries[a] as number) - (pickedSeries[b] as number));
   return {
     query,
     total,
     hasMore,
     baseFound,
-    ids: picked.map((p) => source.series[p.s]?.id as string),
-    days: picked.map((p) => p.day),
-    values: picked.map((p) => p.value),
+    ids: order.map((m) => source.series[pickedSeries[m] as number]?.id as string),
+    days: order.map((m) => pickedDays[m] as number),
+    values: order.map((m) => pickedValues[m] as number),
   };
-}
-
-/** A point of a derived page: its sub-series (index), day and value. */
-interface Picked {
-  readonly s: number;
-  readonly day: number;
-  readonly value: number;
 }
 
 const encoder = new TextEncoder();
 
-/** A derived page's bytes: JSON with `meta`, or CSV with empty `source` and `note`. */
+/** Writes ASCII text into a byte buffer (ids, dates and numbers are ASCII), returning the next offset. */
+function writeAscii(out: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+  return at + text.length;
+}
+
+/**
+ * A derived page's bytes: JSON with `meta`, or CSV with empty `source` and
+ * `note`. Written straight into one buffer (no string per point): ids (`[a-z0-9.-]`,
+ * src/source/metadata.ts), dates and numbers are ASCII, quoted as they are.
+ */
 export function renderDerived(fields: DatasetFields, page: DerivedPage): Uint8Array<ArrayBuffer> {
   const { ids, days, values } = page;
-  const parts: string[] = [];
-  if (page.query.format === "csv") {
-    parts.push(CSV_HEADER);
-    for (let m = 0; m < ids.length; m++) parts.push(`${dateOfDay(days[m] as number)},${ids[m] as string},${derivedText(values[m] as number) as string},,\n`);
-    return encoder.encode(parts.join(""));
+  const csv = page.query.format === "csv";
+  const head = encoder.encode(csv ? CSV_HEADER : `{"data":[`);
+  const tail = csv ? new Uint8Array(0) : encoder.encode(`],"meta":${JSON.stringify(answerMeta(fields, page))}}`);
+  const texts = values.map((v) => derivedText(v) as string);
+  // Each point: its date (10), id, value, and at most 34 bytes of JSON punctuation and names.
+  let size = head.length + tail.length;
+  for (let m = 0; m < ids.length; m++) size += 44 + (ids[m] as string).length + (texts[m] as string).length;
+  const out = new Uint8Array(size);
+  out.set(head, 0);
+  let at = head.length;
+  for (let m = 0; m < ids.length; m++) {
+    const date = dateOfDay(days[m] as number);
+    if (csv) {
+      at = writeAscii(out, at, date);
+      at = writeAscii(out, at, ",");
+      at = writeAscii(out, at, ids[m] as string);
+      at = writeAscii(out, at, ",");
+      at = writeAscii(out, at, texts[m] as string);
+      at = writeAscii(out, at, ",,\n");
+    } else {
+      at = writeAscii(out, at, m === 0 ? '{"date":"' : ',{"date":"');
+      at = writeAscii(out, at, date);
+      at = writeAscii(out, at, '","series":"');
+      at = writeAscii(out, at, ids[m] as string);
+      at = writeAscii(out, at, '","value":');
+      at = writeAscii(out, at, texts[m] as string);
+      at = writeAscii(out, at, "}");
+    }
   }
-  // Ids are plain ASCII (`[a-z0-9.-]`, src/source/metadata.ts): quoted as they are.
-  for (let m = 0; m < ids.length; m++) parts.push(`{"date":"${dateOfDay(days[m] as number)}","series":"${ids[m] as string}","value":${derivedText(values[m] as number) as string}}`);
-  return encoder.encode(`{"data":[${parts.join(",")}],"meta":${JSON.stringify(answerMeta(fields, page))}}`);
+  out.set(tail, at);
+  return out.slice(0, at + tail.length);
 }
