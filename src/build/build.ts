@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
-import { buildIndicator, type BuiltIndicator } from "./dataset.js";
+import { buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { planFormats } from "./formats/plan.js";
 import { renderMetadata } from "./metadata-doc.js";
@@ -20,7 +20,7 @@ import { CSV_HEADER } from "../core/answers.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT } from "../core/contract.js";
 import { dataTag } from "../core/etag.js";
-import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type DeflatorRef, type Manifest, type PrebuiltPage } from "../core/manifest.js";
+import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
 import {
@@ -97,13 +97,6 @@ export interface BuildResult {
   readonly stats: readonly IndicatorStats[];
   /** Files written. */
   readonly files: number;
-}
-
-/** By unit, the index that deflates it (`deflates` in `indicator.json`; one per unit, src/source/load.ts). */
-function deflatorsOf(indicators: readonly BuiltIndicator[]): Manifest["deflators"] {
-  const deflators: Record<string, DeflatorRef> = {};
-  for (const { source } of indicators) for (const d of source.meta.deflates) deflators[d.unit] = { indicator: source.meta.id, series: d.series };
-  return deflators;
 }
 
 /** One file of the output, planned before any is rendered. */

@@ -6,6 +6,7 @@
 import { stringify } from "csv-stringify/sync";
 import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerRow } from "../core/answers.js";
 import { decodeDataset, encodeDataset, type PlainSeries } from "../core/columnar.js";
+import type { DeflatorRef, Manifest } from "../core/manifest.js";
 import type { Dataset } from "../core/model.js";
 import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
@@ -59,4 +60,11 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
   const labels = seriesLabels(ids, source.meta.series);
   const answersFile = encodeAnswers({ ...fields, attributionUrl, rhythm: source.meta.rhythm, stepwise: source.meta.stepwise }, ids, source.rows, csvLine);
   return { source, plain, labels, file, dataset: decodeDataset(file), answersFile, answers: decodeAnswers(answersFile) };
+}
+
+/** By unit, the index that deflates it (`deflates` in `indicator.json`; one per unit, src/source/load.ts). */
+export function deflatorsOf(indicators: readonly BuiltIndicator[]): Manifest["deflators"] {
+  const deflators: Record<string, DeflatorRef> = {};
+  for (const { source } of indicators) for (const d of source.meta.deflates) deflators[d.unit] = { indicator: source.meta.id, series: d.series };
+  return deflators;
 }

@@ -89,8 +89,8 @@ const successHeaders = {
   "RateLimit-Policy": header("IETF RateLimit-Policy header: the usage limit."),
 };
 
-/** The endpoint's query parameters, in the order of the contract (README, "The API contract"). */
-function queryParameters() {
+/** The endpoint's query parameters, in the order of the contract (README, "The API contract"); llms.txt lists them too. */
+export function queryParameters() {
   return [
     dateParam("from", "first"),
     dateParam("to", "last"),

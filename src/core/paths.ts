@@ -105,3 +105,5 @@ export const SERVICE_FEED_PATH = "/feed.atom";
 export const SITEMAP_PATH = "/sitemap.xml";
 /** The crawlers' rules, pointing to the sitemap. */
 export const ROBOTS_PATH = "/robots.txt";
+/** What the service is, for language models and AI assistants (llmstxt.org). */
+export const LLMS_TXT_PATH = "/llms.txt";

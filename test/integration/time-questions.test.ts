@@ -24,10 +24,11 @@ const EPOCH = "1795132800";
 const VERSION = "2026-11-20";
 
 let get: (path: string, init?: RequestInit) => Promise<Fetched>;
+let out: string;
 const indicators = new Map<string, TimeRefIndicator>();
 
 beforeAll(async () => {
-  const out = join(await tempDir(), "dist");
+  out = join(await tempDir(), "dist");
   // Derived answers read the answer files only: no prebuilt pages or sub-series files to write.
   const built = await runCli(["build", "--out", out, "--no-base", "--no-series-files", "--limits", "5000"], { SOURCE_DATE_EPOCH: EPOCH });
   expect(built.code, built.stderr).toBe(0);
@@ -223,5 +224,20 @@ describe("a derived answer's HTTP", () => {
     // With real, the deflator's data is read too: its version counts in Last-Modified.
     const real = await get("/api/v1/national-minimum-wage?real=2026-07&limit=1");
     expect(real.headers.get("last-modified")).toBe(r.headers.get("last-modified"));
+  });
+});
+
+describe("/llms.txt", () => {
+  it("says what the service is, lists every indicator and parameter, and each example URL answers 200", async () => {
+    const text = readFileSync(join(out, "llms.txt"), "utf8");
+    // llmstxt.org: an H1, a blockquote summary, then H2 sections.
+    expect(text.split("\n")[0]).toBe("# Open Series UY");
+    expect(text).toMatch(/^> .+CC-BY-4\.0/m);
+    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Credit", "Machine-readable descriptions", "Optional"]);
+    for (const id of IDS) expect(text).toContain(`id \`${id}\``);
+    for (const name of PARAMETERS) expect(text).toMatch(new RegExp(`^- \`${name}\`: `, "m"));
+    const examples = [...text.matchAll(/Example: https:\/\/open-series-uy\.pages\.dev(\S+)/g)].map((m) => m[1] as string);
+    expect(examples.length).toBe(PARAMETERS.length);
+    for (const path of examples) expect((await get(path)).status, path).toBe(200);
   });
 });

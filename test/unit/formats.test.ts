@@ -152,6 +152,7 @@ describe("planFormats", () => {
       ["feed.atom", null],
       ["sitemap.xml", null],
       ["robots.txt", null],
+      ["llms.txt", null],
     ]);
   });
 

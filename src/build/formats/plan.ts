@@ -2,10 +2,11 @@
  * The open-data formats' files in the build's plan (docs/DESIGN.md §4: every
  * output file is planned before any is rendered, so the file budget counts
  * them): per indicator its Parquet, XLSX, Data Package and Atom feed; for the
- * service the DCAT catalog, the Atom feed, the sitemap and robots.txt.
+ * service the DCAT catalog, the Atom feed, the sitemap, robots.txt and llms.txt.
  */
 import {
   DCAT_CATALOG_PATH,
+  LLMS_TXT_PATH,
   ROBOTS_PATH,
   SERVICE_FEED_PATH,
   SITEMAP_PATH,
@@ -23,7 +24,9 @@ import { renderDcatCatalog } from "./dcat.js";
 import { versionOf } from "./facts.js";
 import { renderParquet } from "./parquet.js";
 import { renderRobots, renderSitemap } from "./sitemap.js";
+import { renderLlmsTxt } from "./llms-txt.js";
 import { renderXlsx } from "./xlsx.js";
+import { deflatorsOf } from "../dataset.js";
 
 /**
  * The files of the open-data formats, indicator by indicator, then the
@@ -52,6 +55,7 @@ export function planFormats(input: PlanInput): PlannedFile[] {
     { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions) },
     { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
     { path: robots, render: () => renderRobots(config) },
+    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators)) },
   );
   return plan;
 }

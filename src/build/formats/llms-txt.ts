@@ -1,0 +1,119 @@
+/**
+ * `/llms.txt` (llmstxt.org): what the service is, for a language model or an AI
+ * assistant reading on behalf of someone — its indicators, the endpoint's
+ * parameters with a working example URL each, and how to credit the data. Made
+ * from the contract (the OpenAPI parameters' own descriptions) and the data (ids,
+ * sub-series, dates), never written by hand: a new indicator or parameter appears
+ * here by itself. Markdown: an H1, a blockquote summary, then H2 sections of link
+ * lists.
+ */
+import type { BuiltIndicator } from "../dataset.js";
+import { queryParameters } from "../openapi.js";
+import { API_BASE, LICENSE, MAX_SERIES_ITEMS } from "../../core/contract.js";
+import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import type { Manifest } from "../../core/manifest.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
+
+/** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
+export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): Record<string, string> {
+  const withPoints = indicators.filter((i) => i.answers.points > 0);
+  const first = withPoints[0];
+  if (first === undefined) return {};
+  const id = first.source.meta.id;
+  const series = first.plain.find((s) => s.dates.length > 0);
+  if (series === undefined) return {};
+  const newest = series.dates[0] as string;
+  const oldest = series.dates[series.dates.length - 1] as string;
+  const url = (indicator: string, query: string) => `${endpointPath(indicator)}?${query}`;
+  // A currency a deflator deflates, for `real`; another indicator's sub-series, for `per`.
+  const deflated = withPoints.find((i) => Object.hasOwn(deflators, i.source.meta.unit));
+  const deflator = deflated === undefined ? undefined : deflators[deflated.source.meta.unit];
+  const deflatorMonth = deflator === undefined ? undefined : withPoints.find((i) => i.source.meta.id === deflator.indicator)?.answers.lastUpdated?.slice(0, 7);
+  // For `per`: a ratio of like to like, divided by the indicator of that unit with the fewest sub-series (a reference series).
+  const byFewest = [...withPoints].sort((a, b) => a.plain.length - b.plain.length);
+  const other = byFewest.find((j) => withPoints.some((i) => i !== j && i.source.meta.unit === j.source.meta.unit)) ?? first;
+  const numerator = withPoints.find((i) => i !== other && i.source.meta.unit === other.source.meta.unit) ?? first;
+  const perSeries = numerator.plain.find((s) => s.dates.length > 0)?.id as string;
+  const divisor = other.plain.find((s) => s.dates.length > 0)?.id as string;
+  const examples: Record<string, string> = {
+    from: url(id, `from=${newest.slice(0, 4)}`),
+    to: url(id, `to=${oldest.slice(0, 7)}`),
+    at: url(id, `series=${series.id}&at=${newest}`),
+    series: url(id, `series=${series.id}`),
+    frequency: url(id, `series=${series.id}&frequency=year`),
+    aggregation: url(id, `series=${series.id}&frequency=year&aggregation=end`),
+    per: url(numerator.source.meta.id, `series=${perSeries}&per=${other.source.meta.id}:${divisor}`),
+    units: url(id, `series=${series.id}&units=percent_change_a_year_ago`),
+    base: url(id, `series=${series.id}&units=index&base=${oldest}`),
+    limit: url(id, "limit=1"),
+    offset: url(id, "limit=1&offset=1"),
+    format: url(id, `series=${series.id}&format=csv`),
+  };
+  if (deflated !== undefined && deflatorMonth !== undefined) {
+    const real = deflated.plain.find((s) => s.dates.length > 0)?.id as string;
+    examples.real = url(deflated.source.meta.id, `series=${real}&real=${deflatorMonth}`);
+  }
+  return examples;
+}
+
+/** An example pattern from the data: the first dotted sub-series id's first part, then `*`. */
+function patternExample(indicators: readonly BuiltIndicator[]): string {
+  for (const { source, plain } of indicators) {
+    const dotted = plain.find((s) => s.id.includes("."));
+    if (dotted !== undefined) return `, e.g. ${endpointPath(source.meta.id)}?series=${dotted.id.split(".")[0] as string}.*&limit=1`;
+  }
+  return "";
+}
+
+/** The text of `/llms.txt`. */
+export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): string {
+  const base = config.baseUrl;
+  const examples = parameterExamples(indicators, deflators);
+  const lines: string[] = [
+    `# ${config.name}`,
+    "",
+    `> Uruguayan statistical indicators as a free HTTP API of JSON and CSV, under ${LICENSE} (credit required): ${indicators.map((i) => i.source.meta.title.en).join("; ")}. ` +
+      `Every value cites its official source; a day a value does not cover has none (nothing is estimated).`,
+    "",
+    `Each indicator is \`GET ${base}${API_BASE}/{indicator}\`, newest first, with \`meta\` (total, has_more, next, last_updated, attribution). ` +
+      "A stepwise value (\"each value in force until the next\" below) holds from its date until the next one: ask `at=` for the value in force on a day, not `from=`. " +
+      "Texts come in Spanish (es) and English (en). Errors are JSON with a `detail` naming the bad parameter (400), never a guess.",
+    "",
+    "## Indicators",
+    "",
+  ];
+  for (const { source, answers, plain } of indicators) {
+    const { meta } = source;
+    const withPoints = plain.filter((s) => s.dates.length > 0);
+    const first = withPoints.map((s) => s.dates[s.dates.length - 1] as string).sort()[0] ?? null;
+    const ids = plain.slice(0, 6).map((s) => `\`${s.id}\``).join(", ");
+    lines.push(
+      `- [${meta.title.en} / ${meta.title.es}](${base}${metadataPath(meta.id)}): id \`${meta.id}\`; unit ${meta.unit}; ${meta.rhythm}${meta.stepwise ? ", each value in force until the next" : ""}; ` +
+        `${plain.length} sub-series (${ids}${plain.length > 6 ? ", …: all listed in the metadata document" : ""}); ${answers.points} points${first === null ? "" : ` from ${first} to ${answers.lastUpdated ?? ""}`}; ` +
+        `source: ${meta.source.name.en}; page: ${indicatorPageUrl(config, meta.id)}; all points: ${base}${csvPath(meta.id)}`,
+    );
+  }
+  lines.push("", "## Parameters", "", "All optional; any other is a 400.", "");
+  for (const p of queryParameters()) {
+    const example = examples[p.name];
+    lines.push(`- \`${p.name}\`: ${p.description}${example === undefined ? "" : ` Example: ${base}${example}`}`);
+  }
+  lines.push(
+    "",
+    "## Credit",
+    "",
+    `- The data is ${LICENSE}: credit it as "${config.attributionText}" with a link to the indicator's page (every JSON answer's \`meta.attribution\` is the ready-made link; a CSV answer's \`Link: <…>; rel="cite-as"\` header names it), and name the original source.`,
+    "",
+    "## Machine-readable descriptions",
+    "",
+    `- [OpenAPI 3.1](${base}${OPENAPI_PATH}): every parameter, answer and error`,
+    `- [Catalog](${base}${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
+    `- [DCAT-AP catalog](${base}${DCAT_CATALOG_PATH}): the datasets and their distributions`,
+    "",
+    "## Optional",
+    "",
+    `- A \`series\` item may be a pattern with \`*\` (at most ${MAX_SERIES_ITEMS} items)${patternExample(indicators)}; the ids of an indicator are in its metadata document.`,
+    "",
+  );
+  return lines.join("\n");
+}
