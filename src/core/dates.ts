@@ -76,34 +76,35 @@ export function dayOfCivil(y0: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-// The last day `civil` split (no array per call: the questions about time split tens of thousands).
-let civilYear = 0;
-let civilMonth = 0;
-let civilDay = 0;
-
-/** Splits a day number into year, month (1–12) and day (H. Hinnant's civil_from_days), into the three variables above. */
-function civil(day: number): void {
+/**
+ * Year, month (1–12) and day of a day number packed in one integer, `year << 9 |
+ * month << 5 | day`, by integer arithmetic (H. Hinnant's civil_from_days) with no
+ * allocation: the questions about time split tens of thousands of days per answer.
+ * For the years 0000–9999 of `YYYY-MM-DD` dates, where every quotient is of
+ * non-negative numbers (`| 0` truncates as floor does).
+ */
+function civilPacked(day: number): number {
   const z = day + 719468;
-  const era = Math.floor(z / 146097);
+  const era = (z / 146097) | 0;
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  civilDay = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  civilMonth = mp < 10 ? mp + 3 : mp - 9;
-  civilYear = yoe + era * 400 + (civilMonth <= 2 ? 1 : 0);
+  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36524) | 0) - ((doe / 146096) | 0)) / 365) | 0;
+  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0));
+  const mp = ((5 * doy + 2) / 153) | 0;
+  const d = doy - (((153 * mp + 2) / 5) | 0) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return ((yoe + era * 400 + (m <= 2 ? 1 : 0)) << 9) | (m << 5) | d;
 }
 
 /** Year, month (1–12) and day of a day number, by integer arithmetic. */
 export function civilOfDay(day: number): [year: number, month: number, day: number] {
-  civil(day);
-  return [civilYear, civilMonth, civilDay];
+  const p = civilPacked(day);
+  return [p >> 9, (p >> 5) & 15, p & 31];
 }
 
 /** Year × 12 + month − 1 of a day number: months as consecutive integers. */
 export function monthOfDay(day: number): number {
-  civil(day);
-  return civilYear * 12 + civilMonth - 1;
+  const p = civilPacked(day);
+  return (p >> 9) * 12 + ((p >> 5) & 15) - 1;
 }
 
 /** The first day of a month given as year × 12 + month − 1. */
@@ -114,11 +115,11 @@ export function dayOfMonth(month: number): number {
 
 /** A day number plus `months` calendar months, the day clamped to the target month's length (`addMonths` on day numbers). */
 export function addMonthsToDay(day: number, months: number): number {
-  civil(day);
-  const index = civilYear * 12 + civilMonth - 1 + months;
+  const p = civilPacked(day);
+  const index = (p >> 9) * 12 + ((p >> 5) & 15) - 1 + months;
   const y = Math.floor(index / 12);
   const m = index - y * 12 + 1;
-  return dayOfCivil(y, m, Math.min(civilDay, daysInMonth(y, m)));
+  return dayOfCivil(y, m, Math.min(p & 31, daysInMonth(y, m)));
 }
 
 const dateCache = new Map<number, string>();
