@@ -51,7 +51,7 @@ export const DERIVED_DIGITS = 8;
  * may write: what fits well inside the 10 ms of CPU of a request (README
  * "Performance"). A question over either is a 400 saying how to narrow it.
  */
-export const MAX_DERIVED_VALUES = 20_000;
+export const MAX_DERIVED_VALUES = 10_000;
 export const MAX_DERIVED_POINTS = 2_000;
 
 /** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
