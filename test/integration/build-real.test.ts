@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ANSWER_CODE_VERSION } from "../../src/core/contract.js";
 import { expectedResponse, rawValues, readIndicator, type RefIndicator } from "../reference.js";
 import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "../helpers.js";
 import { INDICATOR_IDS } from "../indicators.js";
@@ -118,19 +119,23 @@ describe("npm run build on the real data", () => {
     });
   });
 
-  it("writes the manifest with the strong ETag of each prebuilt page and the data version", () => {
+  it("writes the manifest with each indicator's data tag, data version and prebuilt pages, and the deflator of each unit", () => {
     const manifest = JSON.parse(read("_data/manifest.json")) as {
-      indicators: Record<string, { lastModified: string; pages: Record<string, { path: string; etag: string }> }>;
+      indicators: Record<string, { lastModified: string; answers: string; tag: string; pages: Record<string, { path: string; bytes: number }> }>;
+      deflators: Record<string, { indicator: string; series: string }>;
     };
     for (const id of IDS) {
       const entry = manifest.indicators[id];
       expect(entry?.lastModified).toBe("Tue, 14 Nov 2023 22:13:20 GMT");
-      for (const { path, etag } of Object.values(entry?.pages ?? {})) {
-        const digest = createHash("sha256").update(readFileSync(join(outA, path))).digest().subarray(0, 16).toString("base64url");
-        expect(etag).toBe(`"${digest}"`);
-      }
+      // The data tag of every ETag: SHA-256 of the answers' code version and the answer file.
+      const file = readFileSync(join(outA, entry?.answers as string));
+      const tag = createHash("sha256").update(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), file])).digest().subarray(0, 16).toString("base64url");
+      expect(entry?.tag).toBe(tag);
+      for (const { path, bytes } of Object.values(entry?.pages ?? {})) expect(readFileSync(join(outA, path)).length).toBe(bytes);
       expect(entry?.pages["500/0"]?.path).toBe(`/api/v1/${id}/limit-500/offset-0.json`);
     }
+    // Declared in data/consumer-price-index/indicator.json ("deflates").
+    expect(manifest.deflators).toEqual({ UYU: { indicator: "consumer-price-index", series: "general" } });
   });
 
   it("configures Cloudflare Pages: routes and static headers", () => {
