@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { badRequest } from "./api-error.js";
-import { AGGREGATIONS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, PARAMETERS, UNITS, quote, type Parameter } from "../core/contract.js";
+import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, PARAMETERS, UNITS, quote, type Parameter } from "../core/contract.js";
 import { resolveDate } from "../core/dates.js";
 import { FORMATS, type Format, type PageQuery, type PerTarget } from "../core/model.js";
 import { SERIES_ITEM } from "../core/selection.js";
@@ -117,6 +117,7 @@ const CONFLICTS: readonly [check: (q: PageQuery) => boolean, detail: (q: PageQue
   [(q) => q.units === "index" && q.base === null, () => "base: required with units=index (the date whose value is 100)"],
   [(q) => q.units !== "index" && q.base !== null, () => "base: only with units=index"],
   [(q) => q.from !== null && q.to !== null && q.from > q.to, (q) => `from: ${q.from} is later than to (${q.to})`],
+  [(q) => q.dialect !== null && q.format !== "csv", () => "dialect: only with format=csv (the CSV a spreadsheet opens)"],
 ];
 
 const querySchema = z
@@ -134,6 +135,7 @@ const querySchema = z
     limit: integerParam("limit", LIMIT),
     offset: integerParam("offset", OFFSET),
     format: formatParam,
+    dialect: choiceParam("dialect", DIALECTS),
   } satisfies Record<Parameter, z.ZodType>)
   .transform((q, ctx): PageQuery => {
     if (q.aggregation !== null && q.frequency === null) {
@@ -143,6 +145,7 @@ const querySchema = z
       ...q,
       aggregation: q.frequency === null ? null : (q.aggregation ?? "mean"),
       units: q.units === "level" ? null : q.units,
+      dialect: q.dialect === "es" ? "es" : null,
     };
     const conflict = CONFLICTS.find(([check]) => check(query));
     if (conflict !== undefined) ctx.addIssue({ code: "custom", message: conflict[1](query) });

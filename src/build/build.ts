@@ -16,7 +16,7 @@ import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { parseSiteConfig } from "./site-config.js";
-import { CSV_HEADER } from "../core/answers.js";
+import { CSV_ES_HEADER, CSV_HEADER } from "../core/answers.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT } from "../core/contract.js";
 import { dataTag } from "../core/etag.js";
@@ -28,6 +28,7 @@ import {
   OPENAPI_PATH,
   PAGE_SCRIPT_PATH,
   answersPath,
+  csvEsPath,
   csvPath,
   datasetPath,
   defaultPagePath,
@@ -133,6 +134,7 @@ function prebuiltQueries(indicator: BuiltIndicator, limits: readonly number[]): 
 }
 
 const CSV_HEADER_BYTES = new TextEncoder().encode(CSV_HEADER);
+const CSV_ES_HEADER_BYTES = new TextEncoder().encode(CSV_ES_HEADER);
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);
@@ -179,6 +181,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     for (const query of prebuiltQueries(indicator, input.limits)) plan.push(page(prebuiltPagePath(id, query.limit, query.offset), query));
     plan.push(page(defaultPagePath(id), DEFAULT_QUERY));
     plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => concat(CSV_HEADER_BYTES, indicator.answers.csv) });
+    plan.push({ path: outputFile(csvEsPath(id)), indicator: id, render: () => concat(CSV_ES_HEADER_BYTES, indicator.answers.csvEs) });
     plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {

@@ -10,6 +10,7 @@ import type { DeflatorRef, Manifest } from "../core/manifest.js";
 import type { Dataset } from "../core/model.js";
 import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
+import { spreadsheetNumber } from "../core/spreadsheet.js";
 import type { SourceRow } from "../source/csv.js";
 import type { IndicatorSource } from "../source/load.js";
 import { temporalCoverage } from "./formats/facts.js";
@@ -50,6 +51,11 @@ export function csvLine(row: AnswerRow): string {
   return stringify([[row.date, row.series, row.value, row.source, row.note]]);
 }
 
+/** One point as a spreadsheet CSV line (`dialect=es`, src/core/spreadsheet.ts): `;`, decimal comma, CRLF. */
+export function csvEsLine(row: AnswerRow): string {
+  return stringify([[row.date, row.series, spreadsheetNumber(row.value), row.source, row.note]], { delimiter: ";", record_delimiter: "\r\n" });
+}
+
 /** Builds one indicator. `attribution` is the ready-made anchor, `attributionUrl` its target. */
 export function buildIndicator(source: IndicatorSource, attribution: string, attributionUrl: string): BuiltIndicator {
   const plain = plainSeries(source);
@@ -58,7 +64,7 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
   const file = encodeDataset(fields, plain);
   const ids = plain.map((s) => s.id);
   const labels = seriesLabels(ids, source.meta.series);
-  const answersFile = encodeAnswers({ ...fields, attributionUrl, rhythm: source.meta.rhythm, stepwise: source.meta.stepwise }, ids, source.rows, csvLine);
+  const answersFile = encodeAnswers({ ...fields, attributionUrl, rhythm: source.meta.rhythm, stepwise: source.meta.stepwise }, ids, source.rows, csvLine, csvEsLine);
   return { source, plain, labels, file, dataset: decodeDataset(file), answersFile, answers: decodeAnswers(answersFile) };
 }
 

@@ -13,6 +13,7 @@ import {
   API_BASE,
   CACHE_CONTROL,
   DERIVED_DIGITS,
+  DIALECTS,
   ERROR_CODES,
   EXPOSED_HEADERS,
   FREQUENCIES,
@@ -160,6 +161,14 @@ export function queryParameters() {
       required: false,
       description: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
       schema: { type: "string", enum: [...FORMATS], default: "json" },
+    },
+    {
+      name: "dialect",
+      in: "query",
+      required: false,
+      description:
+        "With format=csv: `rfc4180` (default: `,` separator, decimal point, LF) or `es`, the CSV Spanish-locale spreadsheets (Excel, Google Sheets, LibreOffice in es_UY) open as they are: `;` separator, decimal comma, numbers without exponents, CRLF, UTF-8 with a byte order mark. Every indicator's whole CSV in this dialect is also a static file, data.es.csv.",
+      schema: { type: "string", enum: [...DIALECTS], default: "rfc4180" },
     },
   ];
 }

@@ -22,12 +22,14 @@
  *     u32 × N                    global position of each of those points
  *     u32 × N                    end offset of each point's JSON text, by global position
  *     u32 × N                    end offset of each point's CSV line, by global position
+ *     u32 × N                    end offset of each point's spreadsheet CSV line, by global position
  *     u32 × N                    sub-series (index) of each point, by global position
  *     u32 × N                    rank in its sub-series of each point, by global position
  *     f64 × N                    values, per sub-series newest first (for derived answers)
  *     I bytes                    the sub-series ids, UTF-8, separated by "\n"
  *     J bytes                    JSON texts in global order: `{"date":…,"series":…,"value":…},`
  *     C bytes                    CSV lines in global order (`date,series,value,source,note`, RFC 4180)
+ *     E bytes                    spreadsheet CSV lines in global order (`dialect=es`: `;`, decimal comma, CRLF)
  */
 import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
@@ -38,11 +40,12 @@ import type { GlobalIndex, Page } from "./page.js";
 const MAGIC = "OSA2";
 
 /** The offsets of the sections of the layout above. */
-type Sections = [number, number, number, number, number, number, number, number, number, number, number];
+type Sections = [number, number, number, number, number, number, number, number, number, number, number, number, number];
 
-/** The sizes of the sections but the last (the CSV lines, to the end). */
+/** The sizes of the sections but the last (the spreadsheet CSV lines, to the end). */
 const sectionSizes = (h: Header) => [
   4 * h.series,
+  4 * h.points,
   4 * h.points,
   4 * h.points,
   4 * h.points,
@@ -52,10 +55,14 @@ const sectionSizes = (h: Header) => [
   8 * h.points,
   h.idsBytes,
   h.jsonBytes,
+  h.csvBytes,
 ];
 
 /** The header line of every CSV answer and of `data.csv`. */
 export const CSV_HEADER = "date,series,value,source,note\n";
+
+/** The start of every spreadsheet CSV answer (`dialect=es`): a UTF-8 byte order mark and the header line. */
+export const CSV_ES_HEADER = "\uFEFFdate;series;value;source;note\r\n";
 
 /** The answer file's indicator-level fields: `meta`'s, and the plain URL of the attribution link. */
 export interface AnswerFields extends DatasetFields {
@@ -70,10 +77,11 @@ interface Header extends AnswerFields {
   /** Number of sub-series (S) and of points (N). */
   series: number;
   points: number;
-  /** Byte lengths of the ids (I), JSON (J) and CSV (C) sections. */
+  /** Byte lengths of the ids (I), JSON (J), CSV (C) and spreadsheet CSV (E) sections. */
   idsBytes: number;
   jsonBytes: number;
   csvBytes: number;
+  csvEsBytes: number;
 }
 
 /** One point as the build has it. */
@@ -124,17 +132,26 @@ export interface AnswerData extends AnswerFields {
   readonly jsonEnds: Uint32Array;
   readonly csv: Uint8Array;
   readonly csvEnds: Uint32Array;
+  readonly csvEs: Uint8Array;
+  readonly csvEsEnds: Uint32Array;
 }
 
 const encoder = new TextEncoder();
 
 /**
  * Encodes an indicator's points. `ids` are its sub-series, sorted by id (declared
- * ones without points included); `csvLine` renders one point as a CSV line (the
- * build passes its CSV library, so `data.csv` and CSV answers share every byte).
+ * ones without points included); `csvLine` and `csvEsLine` render one point as a
+ * CSV line, RFC 4180 and spreadsheet (the build passes its CSV library, so
+ * `data.csv`, `data.es.csv` and CSV answers share every byte).
  * Deterministic.
  */
-export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows: readonly AnswerRow[], csvLine: (row: AnswerRow) => string): Uint8Array {
+export function encodeAnswers(
+  fields: AnswerFields,
+  ids: readonly string[],
+  rows: readonly AnswerRow[],
+  csvLine: (row: AnswerRow) => string,
+  csvEsLine: (row: AnswerRow) => string,
+): Uint8Array {
   const index = new Map(ids.map((id, i) => [id, i]));
   // The global order: date descending, then sub-series ascending.
   const global = [...rows].sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
@@ -146,17 +163,19 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
   const n = global.length;
   const jsonParts = global.map((r) => encoder.encode(`{"date":"${r.date}","series":${JSON.stringify(r.series)},"value":${r.value}},`));
   const csvParts = global.map((r) => encoder.encode(csvLine(r)));
+  const csvEsParts = global.map((r) => encoder.encode(csvEsLine(r)));
   const jsonBytes = jsonParts.reduce((sum, p) => sum + p.length, 0);
   const csvBytes = csvParts.reduce((sum, p) => sum + p.length, 0);
+  const csvEsBytes = csvEsParts.reduce((sum, p) => sum + p.length, 0);
   const idBytes = encoder.encode(ids.join("\n"));
   const header: Header = {
     ...datasetFields(fields),
     attributionUrl: fields.attributionUrl,
     rhythm: fields.rhythm,
     stepwise: fields.stepwise,
-    series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes };
-  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvBytes));
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset] =
+    series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes, csvEsBytes };
+  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvEsBytes));
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
     offsets as Sections;
   let k = 0;
   bySeries.forEach((list, s) => {
@@ -173,6 +192,7 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
   });
   let jsonAt = 0;
   let csvAt = 0;
+  let csvEsAt = 0;
   for (let g = 0; g < n; g++) {
     bytes.set(jsonParts[g] as Uint8Array, jsonOffset + jsonAt);
     jsonAt += (jsonParts[g] as Uint8Array).length;
@@ -180,6 +200,9 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
     bytes.set(csvParts[g] as Uint8Array, csvOffset + csvAt);
     csvAt += (csvParts[g] as Uint8Array).length;
     view.setUint32(csvEndsOffset + 4 * g, csvAt, true);
+    bytes.set(csvEsParts[g] as Uint8Array, csvEsOffset + csvEsAt);
+    csvEsAt += (csvEsParts[g] as Uint8Array).length;
+    view.setUint32(csvEsEndsOffset + 4 * g, csvEsAt, true);
   }
   bytes.set(idBytes, idsOffset);
   return bytes;
@@ -192,11 +215,11 @@ export function encodeAnswers(fields: AnswerFields, ids: readonly string[], rows
  */
 export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   const { bytes, header, offsets } = openContainer<Header>(input, MAGIC, "an answer file", sectionSizes);
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset] =
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
     offsets as Sections;
   const n = header.points;
   const decoder = new TextDecoder();
-  if (csvOffset + header.csvBytes > bytes.length) throw new Error("not an answer file (truncated)");
+  if (csvEsOffset + header.csvEsBytes > bytes.length) throw new Error("not an answer file (truncated)");
   const at = (offset: number) => bytes.byteOffset + offset;
   const counts = new Uint32Array(bytes.buffer, at(countsOffset), header.series);
   const days = new Int32Array(bytes.buffer, at(daysOffset), n);
@@ -236,6 +259,8 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     jsonEnds: new Uint32Array(bytes.buffer, at(jsonEndsOffset), n),
     csv: bytes.subarray(csvOffset, csvOffset + header.csvBytes),
     csvEnds: new Uint32Array(bytes.buffer, at(csvEndsOffset), n),
+    csvEs: bytes.subarray(csvEsOffset, csvEsOffset + header.csvEsBytes),
+    csvEsEnds: new Uint32Array(bytes.buffer, at(csvEsEndsOffset), n),
   };
 }
 

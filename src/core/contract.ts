@@ -15,7 +15,7 @@ export const API_BASE = "/api/v1";
  * application is another (README "Questions about time"): select → frequency →
  * per → real → units → window → limit/offset.
  */
-export const PARAMETERS = ["from", "to", "at", "series", "frequency", "aggregation", "per", "real", "units", "base", "limit", "offset", "format"] as const;
+export const PARAMETERS = ["from", "to", "at", "series", "frequency", "aggregation", "per", "real", "units", "base", "limit", "offset", "format", "dialect"] as const;
 export type Parameter = (typeof PARAMETERS)[number];
 
 /** `limit`: points per sub-series. */
@@ -41,6 +41,13 @@ export type Aggregation = (typeof AGGREGATIONS)[number];
 /** `units`: what the numbers are, against the series after frequency, per and real (`level` when not given). */
 export const UNITS = ["level", "change", "percent_change", "change_a_year_ago", "percent_change_a_year_ago", "index"] as const;
 export type Units = (typeof UNITS)[number];
+
+/**
+ * `dialect`, with `format=csv`: `rfc4180` (the default: `,`, decimal point, LF) or
+ * `es`, what Spanish-locale spreadsheets open as they are (src/core/spreadsheet.ts).
+ */
+export const DIALECTS = ["rfc4180", "es"] as const;
+export type Dialect = (typeof DIALECTS)[number];
 
 /** Significant digits a derived value is rounded to, once (README "Questions about time"). */
 export const DERIVED_DIGITS = 8;

@@ -5,7 +5,7 @@
  * request, never prebuilt. Each value is rounded once, when written (`derivedText`); a derived
  * value has no source of its own, so the CSV's `source` and `note` are empty.
  */
-import { CSV_HEADER } from "./answers.js";
+import { CSV_ES_HEADER, CSV_HEADER } from "./answers.js";
 import { FREQUENCIES, MAX_DERIVED_VALUES } from "./contract.js";
 import { dateOfDay, dayNumber, addMonths } from "./dates.js";
 import {
@@ -22,6 +22,7 @@ import {
   type Steps,
 } from "./derive.js";
 import type { DatasetFields, PageQuery } from "./model.js";
+import { spreadsheetNumber } from "./spreadsheet.js";
 import type { PageSummary } from "./page.js";
 import { answerMeta } from "./render.js";
 
@@ -211,6 +212,11 @@ const encoder = new TextEncoder();
  */
 export function renderDerived(fields: DatasetFields, page: DerivedPage): Uint8Array<ArrayBuffer> {
   const { ids, days, values } = page;
+  if (page.query.format === "csv" && page.query.dialect === "es") {
+    let text = CSV_ES_HEADER;
+    for (let m = 0; m < ids.length; m++) text += `${dateOfDay(days[m] as number)};${ids[m] as string};${spreadsheetNumber(derivedText(values[m] as number) as string)};;\r\n`;
+    return encoder.encode(text);
+  }
   if (page.query.format === "csv") {
     let text = CSV_HEADER;
     for (let m = 0; m < ids.length; m++) text += `${dateOfDay(days[m] as number)},${ids[m] as string},${derivedText(values[m] as number) as string},,\n`;

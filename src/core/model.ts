@@ -79,6 +79,8 @@ export interface PageQuery {
   readonly limit: number;
   readonly offset: number;
   readonly format: Format;
+  /** `es` for the spreadsheet CSV; `null` for RFC 4180 (the default, one canonical query). */
+  readonly dialect: "es" | null;
 }
 
 /** `per=<indicator>:<sub-series>`. */
@@ -102,6 +104,7 @@ export const DEFAULT_QUERY: PageQuery = {
   limit: LIMIT.default,
   offset: OFFSET.default,
   format: "json",
+  dialect: null,
 };
 
 /** Whether a query asks for derived values (anything but the points as published, `at` included). */

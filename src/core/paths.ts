@@ -33,6 +33,11 @@ export function csvPath(indicator: string): string {
   return `${endpointPath(indicator)}/data.csv`;
 }
 
+/** Every point as the CSV Spanish-locale spreadsheets open (`dialect=es`, static file): `?format=csv&dialect=es&limit=5000` when no sub-series has more points. */
+export function csvEsPath(indicator: string): string {
+  return `${endpointPath(indicator)}/data.es.csv`;
+}
+
 /** The indicator's page on the site in `lang` (Spanish, the default, is the target of its attribution link). */
 export function seriesPagePath(indicator: string, lang: Lang = DEFAULT_LANG): string {
   return `${langPrefix(lang)}/series/${indicator}/`;

@@ -6,7 +6,7 @@
  * the same query. JSON is compact with a fixed key order (docs/DESIGN.md §2); the
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
-import { CSV_HEADER, assemble, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
+import { CSV_ES_HEADER, CSV_HEADER, assemble, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
 import { PARAMETERS, type Parameter } from "./contract.js";
 import type { DatasetFields, PageQuery } from "./model.js";
 import type { Page, PageSummary } from "./page.js";
@@ -29,7 +29,7 @@ function echoed(query: PageQuery, name: Parameter): string | number | null {
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
  * fixed order of `PARAMETERS` (`from, to, at, series, frequency, aggregation, per,
- * real, units, base, limit, offset, format`), dates as resolved days, the
+ * real, units, base, limit, offset, format, dialect`), dates as resolved days, the
  * selection deduplicated and sorted, `aggregation` given whenever `frequency` is,
  * `units=level` and `format=json` left out, so equal queries have equal URLs.
  * `meta.next`, the `Link` header and the ETag use it.
@@ -98,12 +98,17 @@ export function answerMeta(data: DatasetFields, page: PageSummary) {
 const encoder = new TextEncoder();
 const JSON_PREFIX = encoder.encode(`{"data":[`);
 const CSV_PREFIX = encoder.encode(CSV_HEADER);
+const CSV_ES_PREFIX = encoder.encode(CSV_ES_HEADER);
 const NOTHING = new Uint8Array(0);
 
 /** Renders a page to the answer's bytes in its query's format. */
 export function renderAnswer(data: AnswerData, page: Page<AnswerSeries>): Uint8Array<ArrayBuffer> {
   const positions = pagePositions(page, data.points);
-  if (page.query.format === "csv") return assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false);
+  if (page.query.format === "csv") {
+    return page.query.dialect === "es"
+      ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false)
+      : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false);
+  }
   const suffix = encoder.encode(`],"meta":${JSON.stringify(answerMeta(data, page))}}`);
   return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true);
 }

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { csvLine } from "../../src/build/dataset.js";
+import { csvEsLine, csvLine } from "../../src/build/dataset.js";
 import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
 import { decodeDataset, encodeDataset } from "../../src/core/columnar.js";
 import { DEFAULT_QUERY, type Dataset, type PageQuery } from "../../src/core/model.js";
@@ -48,7 +48,7 @@ const rows = points.map(([series, date, value], i) => ({
   note: i === 1 ? 'revised, "provisional"' : i === 6 ? "según la fuente" : "",
 }));
 // The answer file, as the build and the function use it.
-const answers = decodeAnswers(encodeAnswers({ ...fields, attributionUrl: `${SITE}/series/tiny/`, rhythm: "monthly", stepwise: false }, ["a", "b", "c", "d"], rows, csvLine));
+const answers = decodeAnswers(encodeAnswers({ ...fields, attributionUrl: `${SITE}/series/tiny/`, rhythm: "monthly", stepwise: false }, ["a", "b", "c", "d"], rows, csvLine, csvEsLine));
 const reference: RefIndicator = {
   id: "tiny",
   unit: "UYU",

@@ -40,6 +40,8 @@ describe("parseQuery", () => {
     ["units=percent_change_a_year_ago&real=2026-07", q({ units: "percent_change_a_year_ago", real: "2026-07" })],
     ["units=index&base=2019", q({ units: "index", base: "2019-01-01" })],
     ["per=domestic-worker-wages:hourly", q({ per: { indicator: "domestic-worker-wages", series: "hourly" } })],
+    ["format=csv&dialect=es", q({ format: "csv", dialect: "es" })],
+    ["format=csv&dialect=rfc4180", q({ format: "csv" })],
   ])("%j", (qs, expected) => {
     expect(parse(qs)).toEqual(expected);
   });
@@ -67,11 +69,11 @@ describe("parseQuery", () => {
     ["from=2024-06&to=2024-05", "from: 2024-06-01 is later than to (2024-05-31)"],
     ["limit=10&limit=10", "limit: given 2 times; give each parameter at most once"],
     ["from=2024&to=2025&from=2023", "from: given 2 times; give each parameter at most once"],
-    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format"],
-    ["limit=1&LIMIT=9", "LIMIT: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format"],
-    ["callback=x&limit=0", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format"],
-    ["%3Cb%3E=1", '"<b>": unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format'],
-    ["=1", '"": unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format'],
+    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect"],
+    ["limit=1&LIMIT=9", "LIMIT: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect"],
+    ["callback=x&limit=0", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect"],
+    ["%3Cb%3E=1", '"<b>": unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect'],
+    ["=1", '"": unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect'],
     ["format=xml", 'format: expected json or csv, got "xml"'],
     ["format=", 'format: expected json or csv, got ""'],
     ["format=CSV", 'format: expected json or csv, got "CSV"'],
@@ -99,6 +101,8 @@ describe("parseQuery", () => {
     ["per=hourly", 'per: expected <indicator>:<sub-series id> (no patterns), got "hourly"'],
     ["per=a:b*", 'per: expected <indicator>:<sub-series id> (no patterns), got "a:b*"'],
     ["per=a:b&real=2026-07", "real: cannot be combined with per (a ratio has no pesos to deflate)"],
+    ["dialect=es", "dialect: only with format=csv (the CSV a spreadsheet opens)"],
+    ["format=csv&dialect=excel", 'dialect: expected rfc4180, es, got "excel"'],
   ])("%j → 400 %j", (qs, expected) => {
     expect(detail(qs)).toBe(expected);
   });

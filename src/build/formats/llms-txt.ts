@@ -48,6 +48,7 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
     limit: url(id, "limit=1"),
     offset: url(id, "limit=1&offset=1"),
     format: url(id, `series=${series.id}&format=csv`),
+    dialect: url(id, `series=${series.id}&format=csv&dialect=es`),
   };
   if (deflated !== undefined && deflatorMonth !== undefined) {
     const real = deflated.plain.find((s) => s.dates.length > 0)?.id as string;
