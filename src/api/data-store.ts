@@ -5,6 +5,7 @@
  */
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
+import type { SearchIndex } from "../core/search.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
 export interface Assets {
@@ -63,6 +64,22 @@ export class DataStore {
       this.pageBytes -= old.length;
     }
     return bytes;
+  }
+
+  private search: { readonly tag: string; readonly index: Promise<SearchIndex> } | undefined;
+
+  /** The search index (src/core/search.ts) of the manifest's data tag. A failure is not cached. */
+  searchIndex(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchIndex> {
+    if (this.search?.tag !== tag) {
+      const index = this.fetchAsset(assets, new URL(path, origin))
+        .then((response) => response.json() as Promise<SearchIndex>)
+        .catch((error: unknown) => {
+          this.search = undefined;
+          throw error;
+        });
+      this.search = { tag, index };
+    }
+    return this.search.index;
   }
 
   /** The answer file of an indicator at the manifest's data version. A failure is not cached. */

@@ -13,7 +13,8 @@ import { DataStore, type Assets } from "./data-store.js";
 import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
 import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from "../core/contract.js";
-import { ENDPOINT_ROUTE } from "../core/paths.js";
+import { ENDPOINT_ROUTE, SEARCH_PATH } from "../core/paths.js";
+import { serveSearch } from "./search.js";
 
 /** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
 export interface Env {
@@ -105,6 +106,7 @@ export class Api {
    */
   private route(request: Request, env: Env): Promise<Response> {
     const path = new URL(request.url).pathname;
+    if (path === SEARCH_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveSearch(request, env.ASSETS, this.store, manifest));
     const match = ENDPOINT_ROUTE.exec(path);
     if (match === null) throw unknownPath(path);
     return serveIndicator(request, match[1] as string, env.ASSETS, this.store);

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
+import { searchIndex } from "./search-index.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { planFormats } from "./formats/plan.js";
 import { renderMetadata } from "./metadata-doc.js";
@@ -28,6 +29,7 @@ import {
   OPENAPI_PATH,
   PAGE_SCRIPT_PATH,
   answersPath,
+  SEARCH_INDEX_PATH,
   csvEsPath,
   csvPath,
   datasetPath,
@@ -152,7 +154,17 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export function planOutput(input: PlanInput): PlannedFile[] {
   const { config } = input;
   const plan: PlannedFile[] = [];
-  const manifest: Manifest = { indicators: {}, deflators: deflatorsOf(input.indicators) };
+  const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
+  const versions = [...input.versions.values()];
+  const manifest: Manifest = {
+    indicators: {},
+    deflators: deflatorsOf(input.indicators),
+    search: {
+      path: SEARCH_INDEX_PATH,
+      tag: dataTag(search),
+      lastModified: formatRFC7231(new Date((versions.length === 0 ? 0 : Math.max(...versions)) * 1000)),
+    },
+  };
   const lastModified = new Map<string, string>();
   for (const indicator of input.indicators) {
     const id = indicator.source.meta.id;
@@ -205,6 +217,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: "404.html", render: () => renderNotFound(config) },
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },
+    { path: outputFile(SEARCH_INDEX_PATH), render: () => search },
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
     { path: "_headers", render: () => headersFile(lastModified) },
   );

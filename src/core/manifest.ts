@@ -37,6 +37,8 @@ export interface DeflatorRef {
 
 export interface Manifest {
   readonly indicators: Record<string, ManifestEntry>;
+  /** The search index: its path and data tag (its ETags), and the latest data version of the indicators it covers. */
+  readonly search: { readonly path: string; readonly tag: string; readonly lastModified: string };
   /** By unit (`UYU`): the index that deflates it. A unit not listed is not a currency `real` applies to. */
   readonly deflators: Record<string, DeflatorRef>;
 }

@@ -110,5 +110,9 @@ export const SERVICE_FEED_PATH = "/feed.atom";
 export const SITEMAP_PATH = "/sitemap.xml";
 /** The crawlers' rules, pointing to the sitemap. */
 export const ROBOTS_PATH = "/robots.txt";
+/** The search across sub-series (src/api/search.ts) and the index it reads (src/core/search.ts). */
+export const SEARCH_PATH = `${API_BASE}/search`;
+export const SEARCH_INDEX_PATH = "/_data/search.json";
+
 /** What the service is, for language models and AI assistants (llmstxt.org). */
 export const LLMS_TXT_PATH = "/llms.txt";

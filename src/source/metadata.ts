@@ -18,6 +18,9 @@ export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
  */
 export const INDICATOR_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
+/** Ids an indicator cannot have: paths under /api/v1/ of the API's own (`/api/v1/search`). */
+export const RESERVED_IDS = ["search"] as const;
+
 const text = z
   .string({ error: (issue) => (issue.input === undefined ? "required" : "expected a string") })
   .trim()
@@ -132,6 +135,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
   const issues: DataIssue[] = [];
   const issue = (column: string, reason: string) => issues.push({ file, column, reason });
   if (raw.id !== folder) issue("id", `must equal the folder name "${folder}", got "${raw.id}"`);
+  if ((RESERVED_IDS as readonly string[]).includes(raw.id)) issue("id", `"${raw.id}" is an API path of its own (${RESERVED_IDS.join(", ")}): choose another id`);
   const facets: FacetMeta[] = Object.entries(raw.facets).map(([name, f]) => ({
     name,
     title: f.title,

@@ -241,3 +241,74 @@ describe("/llms.txt", () => {
     for (const path of examples) expect((await get(path)).status, path).toBe(200);
   });
 });
+
+describe("/api/v1/search", () => {
+  interface Found {
+    data: { indicator: string; series: string; facets: { name: string; value: string }[]; url: string }[];
+    meta: { total: number; has_more: boolean; facets: Record<string, Record<string, number>> };
+  }
+  const find = async (query: string) => {
+    const r = await get(`/api/v1/search?${query}`);
+    expect(r.status, r.text).toBe(200);
+    return { r, body: JSON.parse(r.text) as Found };
+  };
+  const metadata = () =>
+    JSON.parse(readFileSync(join(out, "api/v1/health-insurance-prices/metadata.json"), "utf8")) as {
+      facets: { name: string; values: string[] }[];
+      series: { id: string; facets: (number | null)[] }[];
+    };
+
+  it("finds CASMU's gynaecology consultation first for 'casmu gineco', and the same in English", async () => {
+    const { body } = await find("q=casmu%20gineco&limit=100");
+    expect(body.data[0]?.series).toBe("casmu.consult-gynaecology.fonasa");
+    expect(body.data.every((d) => d.series.startsWith("casmu."))).toBe(true);
+    const english = await find("q=casmu%20gynaecology&limit=100");
+    expect(english.body.data.map((d) => d.series)).toEqual(expect.arrayContaining(["casmu.consult-gynaecology.fonasa", "casmu.consult-gynaecology.no-fonasa"]));
+    expect(english.body.data[0]?.series).toBe("casmu.consult-gynaecology.fonasa");
+    // Each result's URL answers its sub-series.
+    expect((await get(body.data[0]?.url as string)).status).toBe(200);
+  });
+
+  it("is accent- and case-blind: 'Médica Uruguaya' and 'medica uruguaya' are the same answer, bytes and ETag", async () => {
+    const [a, b] = [await find("q=M%C3%A9dica%20Uruguaya"), await find("q=medica%20uruguaya")];
+    expect(a.r.bytes.equals(b.r.bytes)).toBe(true);
+    expect(a.r.headers.get("etag")).toBe(b.r.headers.get("etag"));
+    expect(a.body.meta.total).toBeGreaterThan(0);
+    expect(a.body.data.every((d) => d.series.startsWith("medica-uruguaya."))).toBe(true);
+    const notModified = await get("/api/v1/search?q=medica%20uruguaya", { headers: { "If-None-Match": a.r.headers.get("etag") as string } });
+    expect(notModified.status).toBe(304);
+  });
+
+  it("counts facets as a count over the metadata document does, and filters by facet and indicator", async () => {
+    const { body } = await find("q=casmu&indicator=health-insurance-prices&limit=1");
+    const doc = metadata();
+    const provider = doc.facets.findIndex((f) => f.name === "provider");
+    const casmu = doc.series.filter((s) => doc.facets[provider]?.values[s.facets[provider] as number] === "CASMU");
+    expect(body.meta.total).toBe(casmu.length);
+    expect(body.meta.facets.provider).toEqual({ CASMU: casmu.length });
+    const item = doc.facets.findIndex((f) => f.name === "item");
+    const byItem: Record<string, number> = {};
+    for (const s of casmu) {
+      const value = doc.facets[item]?.values[s.facets[item] as number] as string;
+      byItem[value] = (byItem[value] ?? 0) + 1;
+    }
+    expect(body.meta.facets.item).toEqual(byItem);
+    expect(body.meta.has_more).toBe(true);
+    const fonasa = await find("q=casmu&facet=regime:fonasa&limit=100");
+    expect(fonasa.body.data.every((d) => d.facets.some((f) => f.name === "regime" && f.value === "FONASA"))).toBe(true);
+    expect(fonasa.body.meta.total).toBe(casmu.length / 2);
+  });
+
+  it.each([
+    ["", "q: required: the words to find, e.g. q=casmu gineco"],
+    ["q=%20%20", 'q: expected 1 to 200 characters with at least one letter or digit, got "  "'],
+    ["q=x&provider=CASMU", "provider: unknown parameter; the accepted ones are q, indicator, facet, limit, offset"],
+    ["q=x&indicator=gdp", 'indicator: there is no indicator "gdp"; the ids are consumer-price-index, domestic-worker-wages, health-insurance-prices, national-minimum-wage'],
+    ["q=x&facet=provider", 'facet: expected name:value pairs separated by commas (facet=provider:CASMU), got "provider"'],
+    ["q=x&limit=101", 'limit: expected an integer from 1 to 100, got "101"'],
+  ])("%j → 400 %j", async (query, detail) => {
+    const r = await get(`/api/v1/search?${query}`);
+    expect(r.status).toBe(400);
+    expect((JSON.parse(r.text) as { error: { detail: string } }).error.detail).toBe(detail);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * `GET|HEAD /api/v1/search?q=…`: sub-series of every indicator found by the words
+ * people type (src/core/search.ts), from the index the build writes. The same
+ * policy as the data endpoints (the handler's CORS, methods and usage limit), the
+ * same caching, ETag/304 and error object. The canonical query folds `q`, so
+ * "Médica Uruguaya" and "medica uruguaya" are one answer with one ETag.
+ */
+import { badRequest } from "./api-error.js";
+import { conditionalAnswer } from "./conditional-answer.js";
+import type { Assets, DataStore } from "./data-store.js";
+import { CACHE_CONTROL, JSON_CONTENT_TYPE, LICENSE, OFFSET, SEARCH_LIMIT, SEARCH_PARAMETERS, quote } from "../core/contract.js";
+import { answerEtag } from "../core/etag.js";
+import type { Manifest } from "../core/manifest.js";
+import { SEARCH_PATH, endpointPath } from "../core/paths.js";
+import { facetCounts, fold, queryWords, search, type FacetFilter, type SearchIndex } from "../core/search.js";
+
+/** A validated search. */
+interface SearchQuery {
+  readonly words: readonly string[];
+  readonly indicator: string | null;
+  readonly facets: readonly FacetFilter[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
+const MAX_Q = 200;
+
+function integer(name: string, text: string | null, { min, max, default: fallback }: { min: number; max: number; default: number }): number {
+  if (text === null) return fallback;
+  const n = /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min && n <= max)) throw badRequest(`${name}: expected an integer from ${min} to ${max}, got ${quote(text)}`);
+  return n;
+}
+
+/** Parses the query string. @throws ApiError naming the faulty parameter. */
+function parseSearch(params: URLSearchParams, index: SearchIndex): SearchQuery {
+  const known: readonly string[] = SEARCH_PARAMETERS;
+  for (const name of params.keys()) {
+    if (!known.includes(name)) throw badRequest(`${/^[A-Za-z0-9_.-]{1,40}$/.test(name) ? name : quote(name)}: unknown parameter; the accepted ones are ${SEARCH_PARAMETERS.join(", ")}`);
+    if (params.getAll(name).length > 1) throw badRequest(`${name}: given ${params.getAll(name).length} times; give each parameter at most once`);
+  }
+  const q = params.get("q");
+  if (q === null) throw badRequest("q: required: the words to find, e.g. q=casmu gineco");
+  const words = queryWords(q);
+  if (q.length > MAX_Q || words.length === 0) throw badRequest(`q: expected 1 to ${MAX_Q} characters with at least one letter or digit, got ${quote(q)}`);
+  const indicator = params.get("indicator");
+  if (indicator !== null && !index.indicators.some((i) => i.id === indicator)) {
+    throw badRequest(`indicator: there is no indicator ${quote(indicator)}; the ids are ${index.indicators.map((i) => i.id).join(", ")}`);
+  }
+  const facets: FacetFilter[] = [];
+  const facet = params.get("facet");
+  if (facet !== null) {
+    for (const item of facet.split(",")) {
+      const colon = item.indexOf(":");
+      const name = item.slice(0, colon);
+      const wanted = fold(item.slice(colon + 1)).trim();
+      if (colon < 1 || wanted === "") throw badRequest(`facet: expected name:value pairs separated by commas (facet=provider:CASMU), got ${quote(item)}`);
+      // A value by its key or its label in either language, accents and case aside.
+      const values = new Set<string>();
+      for (const entry of index.entries) {
+        for (const f of entry.facets) if (f.name === name && [f.value, f.label.es, f.label.en].some((t) => fold(t) === wanted)) values.add(f.value);
+      }
+      if (values.size === 0) throw badRequest(`facet: no sub-series has ${quote(item)}; the facets and their values are in each indicator's metadata document`);
+      for (const value of values) facets.push({ name, value });
+    }
+  }
+  return {
+    words,
+    indicator,
+    facets,
+    limit: integer("limit", params.get("limit"), SEARCH_LIMIT),
+    offset: integer("offset", params.get("offset"), OFFSET),
+  };
+}
+
+/** The canonical URL of a search (folded words; facet values by their keys): `meta.next`, `Link` and the ETag use it. */
+function searchUrl(query: SearchQuery, offset: number): string {
+  const params = [`q=${encodeURIComponent(query.words.join(" "))}`];
+  if (query.indicator !== null) params.push(`indicator=${query.indicator}`);
+  if (query.facets.length > 0) params.push(`facet=${encodeURIComponent(query.facets.map((f) => `${f.name}:${f.value}`).join(","))}`);
+  params.push(`limit=${query.limit}`, `offset=${offset}`);
+  return `${SEARCH_PATH}?${params.join("&")}`;
+}
+
+/** Answers `/api/v1/search`. */
+export async function serveSearch(request: Request, assets: Assets, store: DataStore, manifest: Manifest): Promise<Response> {
+  const url = new URL(request.url);
+  const index = await store.searchIndex(assets, url, manifest.search.path, manifest.search.tag);
+  const query = parseSearch(url.searchParams, index);
+  const indicator = query.indicator === null ? null : index.indicators.findIndex((i) => i.id === query.indicator);
+  // Two facet filters of one name are alternatives (a value given by a label two values share).
+  const byName = new Map<string, FacetFilter[]>();
+  for (const f of query.facets) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
+  const filtered = search(index, query.words, indicator).filter((e) => [...byName.values()].every((alternatives) => alternatives.some((f) => e.facets.some((g) => g.name === f.name && g.value === f.value))));
+  const page = filtered.slice(query.offset, query.offset + query.limit);
+  const hasMore = filtered.length > query.offset + query.limit;
+  const next = hasMore ? searchUrl(query, query.offset + query.limit) : null;
+  const body = JSON.stringify({
+    data: page.map((e) => {
+      const ind = index.indicators[e.i] as SearchIndex["indicators"][number];
+      return {
+        indicator: ind.id,
+        series: e.series,
+        title: e.title,
+        indicator_title: ind.title,
+        facets: e.facets,
+        newest: e.newest,
+        url: `${endpointPath(ind.id)}?series=${e.series}`,
+      };
+    }),
+    meta: {
+      q: query.words.join(" "),
+      indicator: query.indicator,
+      facet: query.facets.length === 0 ? null : query.facets.map((f) => `${f.name}:${f.value}`),
+      total: filtered.length,
+      limit: query.limit,
+      offset: query.offset,
+      has_more: hasMore,
+      next,
+      facets: facetCounts(filtered),
+      license: LICENSE,
+    },
+  });
+  const headers = new Headers({
+    "Content-Type": JSON_CONTENT_TYPE,
+    "Cache-Control": CACHE_CONTROL.success,
+    ETag: answerEtag([manifest.search.tag], searchUrl(query, query.offset)),
+    "Last-Modified": manifest.search.lastModified,
+  });
+  if (next !== null) headers.set("Link", `<${next}>; rel="next"`);
+  return conditionalAnswer(request, headers, () => body);
+}
