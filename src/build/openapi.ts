@@ -24,11 +24,12 @@ import {
   MAX_SERIES_ITEMS,
   OFFSET,
   RATE_LIMIT,
+  SEARCH_LIMIT,
   UNITS,
 } from "../core/contract.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { selectPage } from "../core/page.js";
-import { CATALOG_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
+import { CATALOG_PATH, SEARCH_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
 import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 
@@ -234,6 +235,35 @@ function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | un
       summary: "CORS preflight",
       parameters: [indicatorParam],
       responses: { "204": { description: "Any origin may GET and HEAD with any request headers." } },
+    },
+  };
+}
+
+/** `/api/v1/search`: sub-series by the words people type (README "Search"). */
+function searchItem() {
+  const param = (name: string, description: string, schema: object, required = false) => ({ name, in: "query", required, description, schema });
+  return {
+    get: {
+      operationId: "searchSeries",
+      summary: "Sub-series of every indicator found by words, accents and case aside",
+      description:
+        "Every word of q must begin a word of the sub-series' title or facet labels (Spanish or English), its id, or its indicator's title. Ranked by where the words matched (the sub-series' own labels before the indicator's title). `meta.facets` counts each facet value among all the matches.",
+      parameters: [
+        param("q", "The words to find (up to 200 characters), e.g. `casmu gineco`.", { type: "string", maxLength: 200 }, true),
+        param("indicator", "Only this indicator's sub-series.", { type: "string" }),
+        param("facet", "`name:value` pairs separated by commas; a value by its key or its label in either language (`provider:casmu,regime:sin fonasa`).", { type: "string" }),
+        param("limit", "Results per page.", { type: "integer", minimum: SEARCH_LIMIT.min, maximum: SEARCH_LIMIT.max, default: SEARCH_LIMIT.default }),
+        param("offset", "Results skipped.", { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default }),
+      ],
+      responses: {
+        "200": {
+          description: "The matches: indicator, series, title and indicator_title in both languages, facets (name, value, label), newest (date, value) and the API URL of each; meta with q (folded), total, has_more, next and facet counts.",
+          headers: successHeaders,
+          content: { "application/json": { schema: { type: "object", required: ["data", "meta"] } } },
+        },
+        "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
+        "400": errorResponse("Bad request parameters.", badRequestExample()),
+      },
     },
   };
 }
@@ -481,6 +511,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
     servers: [{ url: config.baseUrl }],
     paths: {
       [`${API_BASE}/{indicator}`]: endpointItem(indicatorParam, indicators[0]),
+      [SEARCH_PATH]: searchItem(),
       ...staticFileItems(indicatorParam, limits),
     },
     components: { schemas: { ...pageSchemas, ...metadataSchemas, Catalog: catalogSchema, Error: errorSchema } },

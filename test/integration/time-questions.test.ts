@@ -233,7 +233,9 @@ describe("/llms.txt", () => {
     // llmstxt.org: an H1, a blockquote summary, then H2 sections.
     expect(text.split("\n")[0]).toBe("# Open Series UY");
     expect(text).toMatch(/^> .+CC-BY-4\.0/m);
-    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Credit", "Machine-readable descriptions", "Optional"]);
+    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Search", "Credit", "Machine-readable descriptions", "Optional"]);
+    const search = /Example: (\/api\/v1\/search\S+)/.exec(text)?.[1] as string;
+    expect((JSON.parse((await get(search)).text) as { meta: { total: number } }).meta.total).toBeGreaterThan(0);
     for (const id of IDS) expect(text).toContain(`id \`${id}\``);
     for (const name of PARAMETERS) expect(text).toMatch(new RegExp(`^- \`${name}\`: `, "m"));
     const examples = [...text.matchAll(/Example: https:\/\/open-series-uy\.pages\.dev(\S+)/g)].map((m) => m[1] as string);

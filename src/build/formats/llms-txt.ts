@@ -9,10 +9,10 @@
  */
 import type { BuiltIndicator } from "../dataset.js";
 import { queryParameters } from "../openapi.js";
-import { API_BASE, LICENSE, MAX_SERIES_ITEMS } from "../../core/contract.js";
+import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/contract.js";
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { Manifest } from "../../core/manifest.js";
-import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
 export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): Record<string, string> {
@@ -66,6 +66,14 @@ function patternExample(indicators: readonly BuiltIndicator[]): string {
   return "";
 }
 
+/** An example search from the data: the first words of the title of the last indicator's first sub-series. */
+function searchExample(indicators: readonly BuiltIndicator[]): string {
+  const label = indicators[indicators.length - 1]?.labels[0];
+  if (label === undefined) return "";
+  const words = label.title.es.split(/\s+/).slice(0, 2).join(" ");
+  return ` Example: ${SEARCH_PATH}?q=${encodeURIComponent(words)}`;
+}
+
 /** The text of `/llms.txt`. */
 export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): string {
   const base = config.baseUrl;
@@ -100,6 +108,10 @@ export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndi
     lines.push(`- \`${p.name}\`: ${p.description}${example === undefined ? "" : ` Example: ${base}${example}`}`);
   }
   lines.push(
+    "",
+    "## Search",
+    "",
+    `- ${base}${SEARCH_PATH}?q=…: sub-series of every indicator by the words people type, in Spanish or English, accents and case aside; every word must begin a word of the sub-series' labels or its indicator's title. Parameters q, indicator, facet (name:value,…), limit (≤ ${SEARCH_LIMIT.max}), offset; each result names its indicator, sub-series id, titles, facets, newest point and API URL.${searchExample(indicators)}`,
     "",
     "## Credit",
     "",
