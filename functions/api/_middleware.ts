@@ -2,10 +2,9 @@
 // one portable handler (src/api/handler.ts), which routes, limits and answers. A
 // middleware rather than a `[[path]]` route: Pages runs a middleware for every path
 // under /api/, also one with an empty segment (`/api//x`) that no route matches.
-// One Api per isolate: its usage limiter and data cache live as long as the isolate.
-import { Api, type Env } from "../../src/api/handler.js";
-
-const api = new Api();
+// One Api per isolate (src/api/instance.ts), shared with functions/mcp.ts.
+import type { Env } from "../../src/api/handler.js";
+import { api } from "../../src/api/instance.js";
 
 export function onRequest(context: { request: Request; env: Env }): Promise<Response> {
   return api.fetch(context.request, context.env);

@@ -53,8 +53,8 @@ export function unknownPath(path: string): ApiError {
 }
 
 /** A 405, with `Allow`. */
-export function methodNotAllowed(method: string): ApiError {
-  const allowed = ALLOWED_METHODS.join(", ");
+export function methodNotAllowed(method: string, methods: readonly string[] = ALLOWED_METHODS): ApiError {
+  const allowed = methods.join(", ");
   return new ApiError("method_not_allowed", `method: ${quote(method)} is not allowed; use ${allowed}`, { Allow: allowed });
 }
 

@@ -12,8 +12,9 @@ import { asApiError, errorResponse, methodNotAllowed, tooManyRequests, unknownPa
 import { DataStore, type Assets } from "./data-store.js";
 import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
-import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from "../core/contract.js";
-import { ENDPOINT_ROUTE, SEARCH_PATH } from "../core/paths.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS } from "../core/contract.js";
+import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/paths.js";
+import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
 
 /** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
@@ -42,13 +43,13 @@ function clientKey(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? "unknown";
 }
 
-/** CORS preflight (Fetch standard §3.2.2): any origin may GET and HEAD, with any request headers. */
-function preflight(): Response {
+/** CORS preflight (Fetch standard §3.2.2): any origin may use `methods`, with any request headers. */
+function preflight(methods: readonly string[]): Response {
   return new Response(null, {
     status: 204,
     headers: {
       ...CORS_HEADERS,
-      "Access-Control-Allow-Methods": ALLOWED_METHODS.join(", "),
+      "Access-Control-Allow-Methods": methods.join(", "),
       "Access-Control-Allow-Headers": "*",
       "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
       "Cache-Control": CACHE_CONTROL.preflight,
@@ -65,11 +66,12 @@ export async function apiMiddleware(
   limiter: RateLimiter,
   route: () => Promise<Response>,
   now: number = Date.now(),
+  methods: readonly string[] = ALLOWED_METHODS,
 ): Promise<Response> {
   let headers = CORS_HEADERS;
   try {
-    if (request.method === "OPTIONS") return preflight();
-    if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(request.method);
+    if (request.method === "OPTIONS") return preflight(methods);
+    if (!methods.includes(request.method)) throw methodNotAllowed(request.method, methods);
     const decision = limiter.hit(clientKey(request), now);
     headers = {
       ...CORS_HEADERS,
@@ -93,10 +95,25 @@ export class Api {
   private limiter: RateLimiter | undefined;
   private readonly store = new DataStore();
 
-  /** Answers any request under `/api/`. `now` is the clock in milliseconds (for tests). */
+  /** Answers any request under `/api/`, and `/mcp`. `now` is the clock in milliseconds (for tests). */
   fetch(request: Request, env: Env, now: number = Date.now()): Promise<Response> {
     this.limiter ??= new RateLimiter(rateLimitConfig(env));
+    const url = new URL(request.url);
+    if (url.pathname === MCP_PATH) return apiMiddleware(request, this.limiter, () => this.mcp(request, env, url), now, MCP_METHODS);
     return apiMiddleware(request, this.limiter, () => this.route(request, env), now);
+  }
+
+  /**
+   * `/mcp`: the MCP server, its tools answered by this API (the request counted
+   * once by the usage limit) and by the static files (metadata documents).
+   */
+  private async mcp(request: Request, env: Env, url: URL): Promise<Response> {
+    const manifest = await this.store.manifest(env.ASSETS, url);
+    const call = (path: string) => {
+      const target = new URL(path, url);
+      return target.pathname.endsWith(".json") ? env.ASSETS.fetch(target.toString()) : this.route(new Request(target), env).catch((error: unknown) => errorResponse(asApiError(error), "GET"));
+    };
+    return serveMcp(request, manifest, call, manifest.site);
   }
 
   /**

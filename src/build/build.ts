@@ -159,6 +159,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   const manifest: Manifest = {
     indicators: {},
     deflators: deflatorsOf(input.indicators),
+    site: { baseUrl: config.baseUrl, attribution: config.attributionText },
     search: {
       path: SEARCH_INDEX_PATH,
       tag: dataTag(search),

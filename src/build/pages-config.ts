@@ -5,7 +5,7 @@
  * constants so the static files and the function's answers cannot drift apart.
  */
 import { API_BASE, CACHE_CONTROL, CORS_HEADERS } from "../core/contract.js";
-import { endpointPath, outputFile } from "../core/paths.js";
+import { MCP_PATH, endpointPath, outputFile } from "../core/paths.js";
 
 /** Cloudflare's limit on `_headers` rules. */
 export const MAX_HEADER_RULES = 100;
@@ -43,7 +43,7 @@ export function routesJson(files: Iterable<string>): string {
     if (dot <= 0 || dot === name.length - 1) throw new Error(`${file}: a static file under ${API_BASE}/ needs an extension, or _routes.json sends it to the function`);
     extensions.add(name.slice(dot + 1));
   }
-  const include = ["/api/*"];
+  const include = ["/api/*", MCP_PATH];
   const exclude = [...extensions].sort().map((ext) => `${API_BASE}/*.${ext}`);
   const rules = [...include, ...exclude];
   if (rules.length > MAX_ROUTE_RULES) throw new Error(`_routes.json would hold ${rules.length} rules, over Cloudflare's ${MAX_ROUTE_RULES}`);

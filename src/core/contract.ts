@@ -80,6 +80,9 @@ export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 /** Methods the API answers; any other is a 405 with `Allow` listing these. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
 
+/** Methods `/mcp` answers: JSON-RPC posts (stateless: no GET stream, no DELETE of a session) and the CORS preflight. */
+export const MCP_METHODS = ["POST", "OPTIONS"] as const;
+
 /** How long a client or cache may keep an answer: 15 minutes. */
 export const MAX_AGE_SECONDS = 900;
 /** How long a browser may keep a CORS preflight's answer: one day. */

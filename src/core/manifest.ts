@@ -37,6 +37,8 @@ export interface DeflatorRef {
 
 export interface Manifest {
   readonly indicators: Record<string, ManifestEntry>;
+  /** The site's public base URL and attribution phrase: what the MCP tools cite. */
+  readonly site: { readonly baseUrl: string; readonly attribution: string };
   /** The search index: its path and data tag (its ETags), and the latest data version of the indicators it covers. */
   readonly search: { readonly path: string; readonly tag: string; readonly lastModified: string };
   /** By unit (`UYU`): the index that deflates it. A unit not listed is not a currency `real` applies to. */

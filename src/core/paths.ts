@@ -110,6 +110,9 @@ export const SERVICE_FEED_PATH = "/feed.atom";
 export const SITEMAP_PATH = "/sitemap.xml";
 /** The crawlers' rules, pointing to the sitemap. */
 export const ROBOTS_PATH = "/robots.txt";
+/** The MCP server for AI assistants (src/api/mcp.ts). */
+export const MCP_PATH = "/mcp";
+
 /** The search across sub-series (src/api/search.ts) and the index it reads (src/core/search.ts). */
 export const SEARCH_PATH = `${API_BASE}/search`;
 export const SEARCH_INDEX_PATH = "/_data/search.json";

@@ -139,7 +139,7 @@ describe("npm run build on the real data", () => {
   });
 
   it("configures Cloudflare Pages: routes and static headers", () => {
-    expect(JSON.parse(read("_routes.json"))).toEqual({ version: 1, include: ["/api/*"], exclude: ["atom", "csv", "json", "jsonld", "parquet", "xlsx"].map((ext) => `/api/v1/*.${ext}`) });
+    expect(JSON.parse(read("_routes.json"))).toEqual({ version: 1, include: ["/api/*", "/mcp"], exclude: ["atom", "csv", "json", "jsonld", "parquet", "xlsx"].map((ext) => `/api/v1/*.${ext}`) });
     const headers = read("_headers");
     expect(headers).toMatch(/^\/api\/\*\n(  .+\n)*  Cache-Control: public, max-age=900$/m);
     expect(headers).toMatch(/^\/api\/\*\n(  .+\n)*  Access-Control-Allow-Origin: \*$/m);

@@ -34,7 +34,7 @@ const ID = "domestic-worker-wages";
 describe("routesJson", () => {
   it("excludes one extension per kind of file under /api/v1/, sorted, and nothing else", () => {
     const files = ["index.html", "_data/x.bin", "_data/manifest.json", "feed.atom", "api/v1/index.json", `api/v1/${ID}/data.csv`, `api/v1/${ID}/limit-10/offset-0.json`, "api/v1/catalog.jsonld"];
-    expect(JSON.parse(routesJson(files))).toEqual({ version: 1, include: ["/api/*"], exclude: ["/api/v1/*.csv", "/api/v1/*.json", "/api/v1/*.jsonld"] });
+    expect(JSON.parse(routesJson(files))).toEqual({ version: 1, include: ["/api/*", "/mcp"], exclude: ["/api/v1/*.csv", "/api/v1/*.json", "/api/v1/*.jsonld"] });
     expect(routesJson(files).endsWith("}\n")).toBe(true);
   });
 
@@ -44,7 +44,7 @@ describe("routesJson", () => {
   });
 
   it("refuses more rules than Cloudflare's limit of 100", () => {
-    const files = Array.from({ length: 100 }, (_, i) => `api/v1/f.x${i}`);
+    const files = Array.from({ length: 99 }, (_, i) => `api/v1/f.x${i}`);
     expect(() => routesJson(files)).toThrow(/101 rules, over Cloudflare's 100/);
   });
 

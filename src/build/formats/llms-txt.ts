@@ -12,7 +12,7 @@ import { queryParameters } from "../openapi.js";
 import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/contract.js";
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { Manifest } from "../../core/manifest.js";
-import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
 export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): Record<string, string> {
@@ -122,6 +122,7 @@ export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndi
     `- [OpenAPI 3.1](${base}${OPENAPI_PATH}): every parameter, answer and error`,
     `- [Catalog](${base}${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
     `- [DCAT-AP catalog](${base}${DCAT_CATALOG_PATH}): the datasets and their distributions`,
+    `- [MCP server](${base}${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each result with its API URL and the credit)`,
     "",
     "## Optional",
     "",
