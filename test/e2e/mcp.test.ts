@@ -82,3 +82,17 @@ describe("the MCP server, through the SDK's own client", () => {
     expect((await fetch(`${server}/mcp`)).status).toBe(405);
   });
 });
+
+describe("/api/v1/search through wrangler pages dev", () => {
+  it("finds CASMU's gynaecology consultation first, accent- and case-blind, with the API's headers", async () => {
+    const [a, b] = await Promise.all([fetch(`${server}/api/v1/search?q=CASMU%20gineco`), fetch(`${server}/api/v1/search?q=casmu%20ginec%C3%B3`)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.headers.get("cache-control")).toBe("public, max-age=900");
+    expect(a.headers.get("etag")).toBe(b.headers.get("etag"));
+    const [bodyA, bodyB] = [await a.text(), await b.text()];
+    expect(bodyA).toBe(bodyB);
+    expect((JSON.parse(bodyA) as { data: { series: string }[] }).data[0]?.series).toBe("casmu.consult-gynaecology.fonasa");
+    const bad = await fetch(`${server}/api/v1/search?q=x&nope=1`);
+    expect(bad.status).toBe(400);
+  });
+});
