@@ -18,6 +18,7 @@ import {
   DCAT_CATALOG_PATH,
   OPENAPI_PATH,
   PAGE_SCRIPT_PATH,
+  SEARCH_PATH,
   SERVICE_FEED_PATH,
   csvPath,
   datasetPath,
@@ -166,6 +167,7 @@ export function renderHome(config: SiteConfig, indicators: readonly SiteIndicato
     page,
     html`<h1>${config.name}</h1>
 <p class="lead">${m.homeLead}</p>
+${searchForm(m, null)}
 <section aria-labelledby="indicators"><h2 id="indicators">${m.navIndicators}</h2>
 <ul class="indicator-list">
 ${items}</ul>
@@ -212,6 +214,21 @@ function pageConfig(config: SiteConfig, lang: Lang, view: ViewIndicator): SafeHt
 }
 
 /** The selection form: one select per facet, options in declaration order with their labels. */
+/**
+ * The search box (README "Search"): a form to the search API, enhanced by the page
+ * script into a list of links to the pages, the selection in their address. On an
+ * indicator's page it searches that indicator.
+ */
+function searchForm(m: Messages, indicator: string | null): SafeHtml {
+  return html`<form id="search" class="search" role="search" action="${SEARCH_PATH}" method="get">
+<label for="search-q">${m.searchLabel}</label>
+<input id="search-q" name="q" type="search" placeholder="${m.searchPlaceholder}" autocomplete="off" maxlength="200">
+${indicator === null ? "" : html`<input type="hidden" name="indicator" value="${indicator}">`}<button type="submit">${m.searchButton}</button>
+</form>
+<div id="search-results" class="search-results" aria-live="polite"></div>
+`;
+}
+
 function selectionForm(view: ViewIndicator, lang: Lang, m: Messages): SafeHtml | string {
   if (view.compare === null || view.facets.length === 0) return "";
   return html`<form id="selection" class="selection" hidden aria-label="${m.selectionLabel}">
@@ -258,6 +275,7 @@ export function renderIndicatorPage(config: SiteConfig, meta: SiteIndicator, lan
     html`<h1>${title}</h1>
 <div id="view-card" class="view-card">${rendered.card}</div>
 ${selectionForm(view, lang, m)}
+${view.series.length > 1 ? searchForm(m, view.id) : ""}
 <section aria-labelledby="h-chart" class="chart-section"><h2 id="h-chart" class="visually-hidden">${m.chart}</h2>
 <div id="charts">
 ${rendered.charts}

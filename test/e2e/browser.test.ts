@@ -288,6 +288,26 @@ describe("the site in Chromium, in Spanish and English", () => {
     await page.close();
   });
 
+  it("finds a series by typing, in either language, and opens the page on it", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    await visit(page, "/series/health-insurance-prices/");
+    await page.fill("#search-q", "medica urug gineco");
+    const first = page.locator("#search-results ol li a").first();
+    await first.waitFor();
+    expect(await first.textContent()).toContain("Médica Uruguaya");
+    await first.click();
+    await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[name="provider"]')?.value.startsWith("Médica Uruguaya") === true);
+    expect(await page.locator('select[name="item"]').inputValue()).toBe("orden consulta ginecologia");
+    expect(await page.locator("#downloads").textContent()).toContain("series=medica-uruguaya.consult-gynaecology.fonasa&format=csv");
+    // From the English home page, the same sub-series by its English words.
+    await visit(page, "/en/");
+    await page.fill("#search-q", "casmu gynaecology");
+    await page.locator("#search-results ol li a").first().waitFor();
+    expect(await page.locator("#search-results ol li a").first().getAttribute("href")).toMatch(/^\/en\/series\/health-insurance-prices\/#provider=CASMU&item=orden\+consulta\+ginecologia&regime=FONASA$/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("sorts the comparison by any column, the chosen provider pinned on top", async () => {
     const { page, problems } = await openPage(1280, 900);
     await visit(page, "/series/health-insurance-prices/");

@@ -180,6 +180,76 @@ async function setupSelection(config: PageConfig, m: Messages): Promise<void> {
     form.addEventListener("submit", (event) => event.preventDefault());
     form.hidden = false;
   }
+  // A search result on this same page changes the address only: follow it.
+  window.addEventListener("hashchange", () => {
+    const next = normaliseSelection(indicator, Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
+    for (const select of selects) select.value = next[select.name] ?? select.value;
+    render(next);
+  });
+}
+
+/** A search result as the API gives it (README "Search"). */
+interface Found {
+  indicator: string;
+  series: string;
+  title: Localized;
+  indicator_title: Localized;
+  facets: { name: string; value: string }[];
+}
+
+/** Escapes text for HTML (results are data). */
+const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * The search box: the words sent to the search API as they are typed (after a
+ * pause) or submitted, the matches listed as links to their pages with the
+ * selection in the address (`#provider=…&item=…`), which the page opens on.
+ */
+function setupSearch(m: Messages, lang: Lang): void {
+  const form = document.getElementById("search");
+  const input = document.getElementById("search-q");
+  const results = document.getElementById("search-results");
+  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || results === null) return;
+  let asked = 0;
+  const run = async () => {
+    const q = input.value.trim();
+    const ask = ++asked;
+    if (q.length < 2) {
+      results.innerHTML = "";
+      return;
+    }
+    const params = new URLSearchParams(new FormData(form) as unknown as Record<string, string>);
+    params.set("q", q);
+    params.set("limit", "10");
+    try {
+      const response = await fetch(`${form.getAttribute("action") ?? ""}?${params.toString()}`);
+      const body = (await response.json()) as { data: Found[]; meta: { total: number } };
+      if (ask !== asked) return;
+      if (!response.ok || body.data.length === 0) {
+        results.innerHTML = `<p class="note">${escapeText(response.ok ? m.searchNone : m.searchFailed)}</p>`;
+        return;
+      }
+      const prefix = lang === "es" ? "" : `/${lang}`;
+      const items = body.data.map((found) => {
+        const selection = new URLSearchParams(found.facets.map((f) => [f.name, f.value])).toString();
+        const href = `${prefix}/series/${found.indicator}/${selection === "" ? "" : `#${selection}`}`;
+        return `<li><a href="${escapeText(href)}">${escapeText(found.title[lang])}</a> <span class="note">${escapeText(found.indicator_title[lang])}</span></li>`;
+      });
+      results.innerHTML = `<p class="note">${escapeText(m.searchCount(body.data.length, body.meta.total))}</p><ol>${items.join("")}</ol>`;
+    } catch {
+      if (ask === asked) results.innerHTML = `<p class="note">${escapeText(m.searchFailed)}</p>`;
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), 250);
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    clearTimeout(timer);
+    void run();
+  });
 }
 
 function main(): void {
@@ -188,6 +258,7 @@ function main(): void {
   dropTrackingParameters();
   setupCopyButtons(m);
   setupCharts();
+  setupSearch(m, lang);
   const compare = document.getElementById("compare");
   if (compare !== null) setupSorting(compare);
   const configElement = document.getElementById("series-config");
