@@ -7,7 +7,7 @@
  * every date a date. The same file in RFC 4180 turns into text in that locale:
  * the reason for the dialect.
  */
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
@@ -17,6 +17,7 @@ import { ROOT, runCli, runProcess, tempDir } from "../helpers.js";
 import type { RefIndicator } from "../reference.js";
 
 let dir: string;
+let out: string;
 let get: (path: string) => Promise<Buffer>;
 
 beforeAll(async () => {
@@ -27,7 +28,7 @@ beforeAll(async () => {
   dir = await tempDir("open-series-spreadsheet-");
   // The two indicators the checks read: a build of them alone takes seconds.
   for (const id of ["consumer-price-index", "health-insurance-prices"]) cpSync(join(ROOT, "data", id), join(dir, "data", id), { recursive: true });
-  const out = join(dir, "dist");
+  out = join(dir, "dist");
   const built = await runCli(["build", "--data", join(dir, "data"), "--out", out, "--no-base", "--no-series-files"], { SOURCE_DATE_EPOCH: EPOCH });
   expect(built.code, built.stderr).toBe(0);
   const api = new Api();
@@ -95,4 +96,17 @@ describe("the spreadsheet CSV in LibreOffice Calc, locale es_UY", () => {
     const rows = await calc("plain.csv", false);
     expect(rows.slice(1).map((r) => typeof r[2])).toEqual(["string", "string", "string"]);
   }, 120_000);
+});
+
+describe("the page's \"Usar en Excel / Google Sheets\"", () => {
+  it("offers the spreadsheet CSV of the selection, which the API answers in the dialect, and the formulas", async () => {
+    const page = readFileSync(join(out, "series/health-insurance-prices/index.html"), "utf8");
+    const url = (/<code id="sheet-url">([^<]*)<\/code>/.exec(page)?.[1] ?? "").replaceAll("&amp;", "&");
+    expect(url).toBe("https://open-series-uy.pages.dev/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&format=csv&dialect=es");
+    const bytes = await get(url.replace("https://open-series-uy.pages.dev", ""));
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(bytes.subarray(3).toString("utf8").split("\r\n")[0]).toBe("date;series;value;source;note");
+    expect(page).toContain(`=IMPORTDATA("${url.replaceAll("&", "&amp;")}"; ";"; "es_UY")`);
+    expect(page).toContain("Datos → Desde la Web");
+  });
 });

@@ -362,12 +362,23 @@ function downloads(ctx: Context, choices: readonly { label: string; series: stri
     ["python", "Python (pandas)", `import pandas as pd\n\ndf = pd.read_csv("${csv}", parse_dates=["date"])`],
     ["r", "R", `df <- read.csv("${csv}")\ndf$date <- as.Date(df$date)`],
   ];
+  // The spreadsheet CSV (`dialect=es`, README "CSV for spreadsheets") of the narrowest choice.
+  const sheet = `${csv}&dialect=es`;
   return html`<ul class="downloads">${choices.map(
-    (c) => html`<li>${c.label}: <a href="${apiUrl(ctx, c.series, "csv")}" download>CSV</a> · <a href="${apiUrl(ctx, c.series, "json")}">JSON</a></li>`,
+    (c) =>
+      html`<li>${c.label}: <a href="${apiUrl(ctx, c.series, "csv")}" download>CSV</a> · <a href="${apiUrl(ctx, c.series, "csv")}&dialect=es" download>${m.spreadsheetLink}</a> · <a href="${apiUrl(ctx, c.series, "json")}">JSON</a></li>`,
   )}</ul>
 <p>${m.apiAddress}</p>
 <pre><code id="${prefix}api-url">${json}</code></pre>
 <button type="button" data-copy="${prefix}api-url" hidden>${m.copy}</button>
+<h3>${m.spreadsheetHeading}</h3>
+<p>${m.spreadsheetIntro}</p>
+<p>${m.spreadsheetExcel}</p>
+<pre><code id="${prefix}sheet-url">${sheet}</code></pre>
+<button type="button" data-copy="${prefix}sheet-url" hidden>${m.copy}</button>
+<p>${m.spreadsheetSheets}</p>
+<pre><code id="${prefix}sheet-formula">=IMPORTDATA("${sheet}"; ";"; "es_UY")</code></pre>
+<button type="button" data-copy="${prefix}sheet-formula" hidden>${m.copy}</button>
 <h3>${m.snippetsHeading}</h3>
 <p>${m.snippetsIntro}</p>
 ${snippets.map(
