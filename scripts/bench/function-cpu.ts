@@ -21,6 +21,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { SEARCH_PATH } from "../../src/core/paths.js";
 import { join } from "node:path";
 import fg from "fast-glob";
 import type { BuildRun } from "./build-scaling.js";
@@ -179,6 +180,8 @@ async function valuesComputed(dir: string, path: string): Promise<{ values: numb
   const { resolveSelection } = await import("../../src/core/selection.js");
   const { derivedWork } = await import("../../src/core/derived-answer.js");
   const url = new URL(path, "http://bench.test");
+  // Only an indicator's questions have values to count (not the search).
+  if (url.pathname === SEARCH_PATH) return undefined;
   const query = parseQuery(url.searchParams);
   if (!isDerived(query)) return undefined;
   const manifest = JSON.parse(readFileSync(join(dir, "_data/manifest.json"), "utf8")) as { indicators: Record<string, { answers: string; lastModified: string }> };

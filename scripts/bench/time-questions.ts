@@ -91,6 +91,9 @@ export async function timeQuestions(catalog: Catalog, status: StatusOf): Promise
       path: `${h}?series=*.consult-general-medicine.fonasa&per=domestic-worker-wages:hourly&frequency=month&from=2020`,
       expect: 200,
     },
+    // The search (/api/v1/search): the widest query (one letter: every sub-series has a word starting with it) and a typical one.
+    { name: "search: widest, q=a, limit 100", path: "/api/v1/search?q=a&limit=100", expect: 200 },
+    { name: "search: casmu gineco", path: "/api/v1/search?q=casmu%20gineco", expect: 200 },
   );
   return questions;
 }
