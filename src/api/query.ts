@@ -24,17 +24,25 @@ const dateParam = (name: "from" | "to" | "at" | "base", edge: "start" | "end") =
       return day;
     });
 
-const integerParam = (name: string, { min, max, default: fallback }: { min: number; max: number; default: number }) =>
+/**
+ * An integer parameter's value within `[min, max]`, or the detail of its 400: plain
+ * ASCII digits only (no sign, exponent, spaces or other scripts' digits).
+ */
+export function integerValue(name: string, text: string, { min, max }: { min: number; max: number }): number | { detail: string } {
+  const n = /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
+  return n >= min && n <= max ? n : { detail: `${name}: expected an integer from ${min} to ${max}, got ${quote(text)}` };
+}
+
+const integerParam = (name: string, bounds: { min: number; max: number; default: number }) =>
   z
     .string()
     .optional()
     .transform((text, ctx) => {
-      if (text === undefined) return fallback;
-      const expected = `expected an integer from ${min} to ${max}`;
-      // Plain ASCII digits only: no sign, exponent, spaces or other scripts' digits.
-      const n = /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
-      if (!(n >= min && n <= max)) ctx.addIssue({ code: "custom", message: `${name}: ${expected}, got ${quote(text)}` });
-      return n;
+      if (text === undefined) return bounds.default;
+      const value = integerValue(name, text, bounds);
+      if (typeof value === "number") return value;
+      ctx.addIssue({ code: "custom", message: value.detail });
+      return NaN;
     });
 
 /**
@@ -156,21 +164,29 @@ const querySchema = z
 const named = (name: string) => (/^[A-Za-z0-9_.[\]-]{1,40}$/.test(name) ? name : quote(name));
 
 /**
- * Parses the query string of a request URL.
- * @throws ApiError `bad_request`, detail naming the first faulty parameter.
+ * The parameters of a query string by name, for an endpoint accepting `names`.
+ * @throws ApiError for an unknown parameter or one given more than once.
  */
-export function parseQuery(params: URLSearchParams): PageQuery {
-  const known: readonly string[] = PARAMETERS;
+export function rawParameters<N extends string>(params: URLSearchParams, names: readonly N[]): Partial<Record<N, string>> {
+  const known: readonly string[] = names;
   for (const name of params.keys()) {
-    if (!known.includes(name)) throw badRequest(`${named(name)}: unknown parameter; the accepted ones are ${PARAMETERS.join(", ")}`);
+    if (!known.includes(name)) throw badRequest(`${named(name)}: unknown parameter; the accepted ones are ${names.join(", ")}`);
   }
-  const raw: Partial<Record<Parameter, string>> = {};
-  for (const name of PARAMETERS) {
+  const raw: Partial<Record<N, string>> = {};
+  for (const name of names) {
     const values = params.getAll(name);
     if (values.length > 1) throw badRequest(`${name}: given ${values.length} times; give each parameter at most once`);
     if (values[0] !== undefined) raw[name] = values[0];
   }
-  const result = querySchema.safeParse(raw);
+  return raw;
+}
+
+/**
+ * Parses the query string of a request URL.
+ * @throws ApiError `bad_request`, detail naming the first faulty parameter.
+ */
+export function parseQuery(params: URLSearchParams): PageQuery {
+  const result = querySchema.safeParse(rawParameters(params, PARAMETERS));
   if (!result.success) throw badRequest(result.error.issues[0]?.message ?? "invalid query");
   return result.data;
 }

@@ -7,6 +7,7 @@
  */
 import { badRequest } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
+import { integerValue, rawParameters } from "./query.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { CACHE_CONTROL, JSON_CONTENT_TYPE, LICENSE, OFFSET, SEARCH_LIMIT, SEARCH_PARAMETERS, quote } from "../core/contract.js";
 import { answerEtag } from "../core/etag.js";
@@ -25,31 +26,27 @@ interface SearchQuery {
 
 const MAX_Q = 200;
 
-function integer(name: string, text: string | null, { min, max, default: fallback }: { min: number; max: number; default: number }): number {
-  if (text === null) return fallback;
-  const n = /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
-  if (!(n >= min && n <= max)) throw badRequest(`${name}: expected an integer from ${min} to ${max}, got ${quote(text)}`);
-  return n;
+function integer(name: string, text: string | undefined, bounds: { min: number; max: number; default: number }): number {
+  if (text === undefined) return bounds.default;
+  const value = integerValue(name, text, bounds);
+  if (typeof value === "number") return value;
+  throw badRequest(value.detail);
 }
 
 /** Parses the query string. @throws ApiError naming the faulty parameter. */
 function parseSearch(params: URLSearchParams, index: SearchIndex): SearchQuery {
-  const known: readonly string[] = SEARCH_PARAMETERS;
-  for (const name of params.keys()) {
-    if (!known.includes(name)) throw badRequest(`${/^[A-Za-z0-9_.-]{1,40}$/.test(name) ? name : quote(name)}: unknown parameter; the accepted ones are ${SEARCH_PARAMETERS.join(", ")}`);
-    if (params.getAll(name).length > 1) throw badRequest(`${name}: given ${params.getAll(name).length} times; give each parameter at most once`);
-  }
-  const q = params.get("q");
-  if (q === null) throw badRequest("q: required: the words to find, e.g. q=casmu gineco");
+  const raw = rawParameters(params, SEARCH_PARAMETERS);
+  const q = raw.q;
+  if (q === undefined) throw badRequest("q: required: the words to find, e.g. q=casmu gineco");
   const words = queryWords(q);
   if (q.length > MAX_Q || words.length === 0) throw badRequest(`q: expected 1 to ${MAX_Q} characters with at least one letter or digit, got ${quote(q)}`);
-  const indicator = params.get("indicator");
+  const indicator = raw.indicator ?? null;
   if (indicator !== null && !index.indicators.some((i) => i.id === indicator)) {
     throw badRequest(`indicator: there is no indicator ${quote(indicator)}; the ids are ${index.indicators.map((i) => i.id).join(", ")}`);
   }
   const facets: FacetFilter[] = [];
-  const facet = params.get("facet");
-  if (facet !== null) {
+  const facet = raw.facet;
+  if (facet !== undefined) {
     for (const item of facet.split(",")) {
       const colon = item.indexOf(":");
       const name = item.slice(0, colon);
@@ -68,8 +65,8 @@ function parseSearch(params: URLSearchParams, index: SearchIndex): SearchQuery {
     words,
     indicator,
     facets,
-    limit: integer("limit", params.get("limit"), SEARCH_LIMIT),
-    offset: integer("offset", params.get("offset"), OFFSET),
+    limit: integer("limit", raw.limit, SEARCH_LIMIT),
+    offset: integer("offset", raw.offset, OFFSET),
   };
 }
 
