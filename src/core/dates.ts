@@ -95,12 +95,6 @@ function civilPacked(day: number): number {
   return ((yoe + era * 400 + (m <= 2 ? 1 : 0)) << 9) | (m << 5) | d;
 }
 
-/** Year, month (1–12) and day of a day number, by integer arithmetic. */
-export function civilOfDay(day: number): [year: number, month: number, day: number] {
-  const p = civilPacked(day);
-  return [p >> 9, (p >> 5) & 15, p & 31];
-}
-
 /** Year × 12 + month − 1 of a day number: months as consecutive integers. */
 export function monthOfDay(day: number): number {
   const p = civilPacked(day);
