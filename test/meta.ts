@@ -22,6 +22,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     view: { default: {} },
     glossary: [],
     deflates: [],
+    noteTranslations: {},
     display: NEUTRAL_DISPLAY,
     ...overrides,
   };

@@ -203,8 +203,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     }
     for (const lang of LANGS) {
       plan.push(
-        { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator), lang) },
-        { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator), lang) },
+        { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
+        { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator, version), lang) },
       );
     }
     plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
@@ -214,7 +214,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
   plan.push(
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },
-    ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i)), lang) })),
+    ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i, input.versions.get(i.source.meta.id) ?? 0)), lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },

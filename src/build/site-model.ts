@@ -4,7 +4,7 @@
  * Made once per indicator for its four pages (two languages, page and embed).
  */
 import type { SiteConfig } from "../core/config.js";
-import { LANGS, type Lang } from "../core/i18n.js";
+import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { defaultSelection, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
 import type { SiteIndicator } from "../site/model.js";
 import type { BuiltIndicator } from "./dataset.js";
@@ -12,18 +12,21 @@ import { datasetJsonLd } from "./formats/schema-org.js";
 
 /** The sub-series of an indicator with their labels, points and notes, in the dataset's order. */
 export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSeries[] {
-  const notes = new Map<string, Record<string, string>>();
+  const notes = new Map<string, Record<string, Localized>>();
+  const { noteLanguage } = source.meta.display;
+  // Loading checked that every note has a translation (src/source/load.ts).
+  const translated = (note: string, lang: Lang) => (lang === noteLanguage ? note : (source.meta.noteTranslations[lang]?.[note] ?? note));
   for (const row of source.rows) {
     if (row.note === "") continue;
     const byDate = notes.get(row.series) ?? {};
-    byDate[row.date] = row.note;
+    byDate[row.date] = Object.fromEntries(LANGS.map((lang) => [lang, translated(row.note, lang)])) as Localized;
     notes.set(row.series, byDate);
   }
   return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {} }));
 }
 
-/** What the view needs of an indicator. */
-export function viewIndicator(indicator: BuiltIndicator): ViewIndicator {
+/** What the view needs of an indicator; `version`: its data version (Unix seconds). */
+export function viewIndicator(indicator: BuiltIndicator, version: number): ViewIndicator {
   const { meta } = indicator.source;
   const series = viewSeries(indicator);
   return {
@@ -37,13 +40,14 @@ export function viewIndicator(indicator: BuiltIndicator): ViewIndicator {
     compare: meta.view.compare ?? null,
     defaults: defaultSelection(meta.facets, meta.view.default, series),
     series,
+    version: new Date(version * 1000).toISOString().slice(0, 10),
   };
 }
 
 const made = new WeakMap<BuiltIndicator, SiteIndicator>();
 
-/** The site's view model of `indicator` (made once, then reused). */
-export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator): SiteIndicator {
+/** The site's view model of `indicator` at data version `version` (Unix seconds; made once, then reused). */
+export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, version: number): SiteIndicator {
   const known = made.get(indicator);
   if (known !== undefined) return known;
   const { meta } = indicator.source;
@@ -56,7 +60,7 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator): Si
     glossary: meta.glossary,
     lastUpdated: indicator.dataset.lastUpdated,
     seriesCount: indicator.dataset.series.length,
-    view: viewIndicator(indicator),
+    view: viewIndicator(indicator, version),
     jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
   };
   made.set(indicator, model);

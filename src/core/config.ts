@@ -19,12 +19,19 @@ export function indicatorPageUrl(config: SiteConfig, indicator: string, lang?: L
   return `${config.baseUrl}${seriesPagePath(indicator, lang)}`;
 }
 
-/** The attribution link's target: the indicator's page with `utm_source=api`, `utm_medium=attribution`, `utm_campaign=backlinks`. */
-export function attributionUrl(config: SiteConfig, indicator: string): string {
-  return `${indicatorPageUrl(config, indicator)}?utm_source=api&utm_medium=attribution&utm_campaign=backlinks`;
+/**
+ * The attribution link's target: the indicator's page (in `lang`; by default the
+ * Spanish one) with `utm_source=api`, `utm_medium=attribution`, `utm_campaign=backlinks`.
+ */
+export function attributionUrl(config: SiteConfig, indicator: string, lang?: Lang): string {
+  return `${indicatorPageUrl(config, indicator, lang)}?utm_source=api&utm_medium=attribution&utm_campaign=backlinks`;
 }
 
-/** `meta.attribution` (docs/DESIGN.md §2): an HTML anchor to `attributionUrl` with the configured phrase. */
-export function attributionAnchor(config: SiteConfig, indicator: string): string {
-  return `<a href="${escapeHtml(attributionUrl(config, indicator))}">${escapeHtml(config.attributionText)}</a>`;
+/**
+ * `meta.attribution` (docs/DESIGN.md §2): an HTML anchor to `attributionUrl` with
+ * the configured phrase. The site offers it in a page's language: `lang` and that
+ * language's `text` ("Datos: Open Series UY").
+ */
+export function attributionAnchor(config: SiteConfig, indicator: string, lang?: Lang, text = config.attributionText): string {
+  return `<a href="${escapeHtml(attributionUrl(config, indicator, lang))}">${escapeHtml(text)}</a>`;
 }

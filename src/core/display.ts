@@ -32,7 +32,13 @@ export interface Display {
   readonly noteLanguage: Lang;
   /** How the value axis reads best: `log` for values spanning orders of magnitude (only drawn so when every value is positive). */
   readonly scale: Scale;
+  /**
+   * The indicator note (index into \`notes\`) that says what is known after its
+   * newest values (a change the data does not have yet): the page links it where
+   * a value's coverage has ended. Null: the page links the notes.
+   */
+  readonly endNote: number | null;
 }
 
 /** The neutral display: what an indicator without a `display` block gets. */
-export const NEUTRAL_DISPLAY: Display = { date: "date", zero: null, compared: null, value: null, unit: null, noteLanguage: "en", scale: "linear" };
+export const NEUTRAL_DISPLAY: Display = { date: "date", zero: null, compared: null, value: null, unit: null, noteLanguage: "en", scale: "linear", endNote: null };

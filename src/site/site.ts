@@ -9,7 +9,8 @@
  */
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
-import { LANGS, type Lang } from "../core/i18n.js";
+import { LANGS, LOCALES, type Lang } from "../core/i18n.js";
+import { publications } from "../core/coverage.js";
 import { LIMIT } from "../core/contract.js";
 import { distributions } from "../core/distributions.js";
 import {
@@ -31,7 +32,7 @@ import {
 } from "../core/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { renderView, type ViewIndicator } from "./client/series-view.js";
+import { renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
 import type { SiteIndicator } from "./model.js";
 
 /** `og:locale` of each language (Open Graph: language_TERRITORY). */
@@ -49,6 +50,8 @@ interface PageHead {
   readonly robots?: string;
   /** False for the 404 page: it has no address of its own, so no canonical URL or translations. */
   readonly canonical?: boolean;
+  /** Where the navigation's "how to credit" goes: the page's own section, else the home page's. */
+  readonly credit?: string;
 }
 
 /** The head every page shares: language, canonical URL, translations, sharing metadata. */
@@ -98,7 +101,7 @@ ${head(config, page)}</head>
 <body>
 <a class="skip" href="#main">${m.skip}</a>
 <header class="site"><a href="${home}" class="brand">${config.name}</a>
-<nav aria-label="${m.navLabel}"><a href="${home}#indicators">${m.navIndicators}</a> <a href="${home}#api">${m.navApi}</a> <a href="${home}#attribution">${m.navCredit}</a> ${languageSwitch(page)}</nav></header>
+<nav aria-label="${m.navLabel}"><a href="${home}#indicators">${m.navIndicators}</a> <a href="${home}#api">${m.navApi}</a> <a href="${page.credit ?? `${home}#attribution`}">${m.navCredit}</a> ${languageSwitch(page)}</nav></header>
 <main id="main">
 ${body}
 </main>
@@ -114,9 +117,13 @@ const feedLink = (title: string, href: string) => html`<link rel="alternate" typ
 
 const curl = (config: SiteConfig, pathAndQuery: string) => html`<pre><code>curl '${config.baseUrl}${pathAndQuery}'</code></pre>`;
 
+/** The attribution link in a page's language: to that language's page, with its words ("Datos: …"). */
+const localAttribution = (config: SiteConfig, indicator: string, lang: Lang) => attributionAnchor(config, indicator, lang, MESSAGES[lang].creditText(config.name));
+
 /** The attribution snippet with a copy button (the button appears when the page script runs). */
-function attributionBlock(config: SiteConfig, m: Messages, indicator: string, id: string): SafeHtml {
-  return html`<pre><code id="${id}">${attributionAnchor(config, indicator)}</code></pre>
+function attributionBlock(config: SiteConfig, lang: Lang, indicator: string, id: string): SafeHtml {
+  const m = MESSAGES[lang];
+  return html`<pre><code id="${id}">${localAttribution(config, indicator, lang)}</code></pre>
 <button type="button" data-copy="${id}" hidden>${m.copyAttribution}</button>`;
 }
 
@@ -183,7 +190,7 @@ ${
     ? ""
     : html`<section aria-labelledby="attribution"><h2 id="attribution">${m.creditHeading}</h2>
 <p>${codeText(m.creditHome)}</p>
-${attributionBlock(config, m, first.id, "attribution-home")}
+${attributionBlock(config, lang, first.id, "attribution-home")}
 </section>
 `
 }`,
@@ -209,11 +216,11 @@ function pageConfig(config: SiteConfig, lang: Lang, view: ViewIndicator): SafeHt
     dataset: datasetPath(view.id),
     metadata: metadataPath(view.id),
     notes,
+    version: view.version,
   });
   return html`<script type="application/json" id="series-config">${json}</script>`;
 }
 
-/** The selection form: one select per facet, options in declaration order with their labels. */
 /**
  * The search box (README "Search"): a form to the search API, enhanced by the page
  * script into a list of links to the pages, the selection in their address. On an
@@ -229,17 +236,50 @@ ${indicator === null ? "" : html`<input type="hidden" name="indicator" value="${
 `;
 }
 
+/**
+ * The selection form: one select per facet, options sorted by the page language's
+ * collation ("Círculo Católico" before "COMEF"); a value none of whose sub-series
+ * is in the latest publication says until when it has data ("Casa de Galicia (hasta 2022)").
+ */
 function selectionForm(view: ViewIndicator, lang: Lang, m: Messages): SafeHtml | string {
   if (view.compare === null || view.facets.length === 0) return "";
+  const latest = publications(view.series.map((s) => s.dates)).at(-1) ?? "";
+  const collator = new Intl.Collator(LOCALES[lang]);
+  const newest = (facet: string, value: string) => view.series.reduce((max, s) => (s.facets[facet] === value && (s.dates[0] ?? "") > max ? (s.dates[0] as string) : max), "");
   return html`<form id="selection" class="selection" hidden aria-label="${m.selectionLabel}">
-${view.facets.map(
-  (facet) => html`<label class="facet-${facet.name}">${facet.title[lang]}
-<select name="${facet.name}">${facet.values.map(
-    (v) => html`<option value="${v.value}"${raw(v.value === view.defaults[facet.name] ? " selected" : "")}>${v.label[lang]}</option>`,
-  )}</select></label>
-`,
-)}</form>
+${view.facets.map((facet) => {
+  const values = [...facet.values].sort((a, b) => collator.compare(a.label[lang], b.label[lang]));
+  return html`<label class="facet-${facet.name}">${facet.title[lang]}
+<select name="${facet.name}">${values.map((v) => {
+    const last = newest(facet.name, v.value);
+    const ended = last !== "" && last < latest ? ` ${m.valueUntil(last.slice(0, 4))}` : "";
+    return html`<option value="${v.value}"${raw(v.value === view.defaults[facet.name] ? " selected" : "")}>${v.label[lang]}${ended}</option>`;
+  })}</select></label>
+`;
+})}</form>
 <p id="selection-status" class="note" role="status"></p>`;
+}
+
+/**
+ * "What applied on …?": a date for the sub-series on the cards. Without a script
+ * the form asks the API itself (`series=…&at=…`, its one-URL answer); the page
+ * script answers in the page, with the same rule of coverage (src/site/client/series-view.ts `valueOnDate`).
+ */
+function askForm(view: ViewIndicator, carded: readonly string[], m: Messages): SafeHtml | string {
+  if (carded.length === 0) return "";
+  const oldest = view.series.reduce((min, s) => {
+    const first = s.dates.at(-1);
+    return first !== undefined && first < min ? first : min;
+  }, view.version);
+  const series = seriesParameter(carded, view.series.map((s) => s.id)) ?? "";
+  return html`<form id="ask-at" class="ask" action="${endpointPath(view.id)}" method="get" data-series-ids="${carded.join(",")}">
+<label for="ask-at-date">${m.askAtLabel}</label>
+<input type="hidden" name="series" value="${series}">
+<input id="ask-at-date" name="at" type="date" min="${oldest}" max="${view.version}" required>
+<button type="submit">${m.askAtButton}</button>
+</form>
+<div id="ask-at-answer" class="answer-box" aria-live="polite"></div>
+`;
 }
 
 function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | string {
@@ -252,7 +292,8 @@ function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | stri
 /** What an indicator's page and its embed page share: the default view rendered, and the head's basics. */
 function indicatorParts(config: SiteConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
   const { view } = meta;
-  const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl });
+  const embedded = path === embedPagePath;
+  const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded });
   const title = view.title[lang];
   const head = { lang, title: `${title} — ${config.name}`, description: meta.description[lang], paths: pathsOf((l) => path(meta.id, l)), script: true };
   return { m: MESSAGES[lang], view, rendered, title, head };
@@ -264,34 +305,40 @@ export function renderIndicatorPage(config: SiteConfig, meta: SiteIndicator, lan
   const f = new Formatter(lang, view.unit);
   const page: PageHead = {
     ...head,
+    credit: "#h-credit",
     extra: html`${feedLink(`${title}: ${m.feed}`, feedPath(meta.id))}<script type="application/ld+json">${jsonScript(meta.jsonLd[lang])}</script>
 `,
   };
   const compared = view.compare;
-  const notesIn = view.display.noteLanguage === lang || !view.series.some((s) => Object.keys(s.notes).length > 0) ? "" : m.notesLanguage(m.languageNames[view.display.noteLanguage] ?? view.display.noteLanguage);
   return layout(
     config,
     page,
     html`<h1>${title}</h1>
 <div id="view-card" class="view-card">${rendered.card}</div>
 ${selectionForm(view, lang, m)}
-${view.series.length > 1 ? searchForm(m, view.id) : ""}
+${view.series.length > 1 && view.compare !== null ? searchForm(m, view.id) : ""}
 <section aria-labelledby="h-chart" class="chart-section"><h2 id="h-chart" class="visually-hidden">${m.chart}</h2>
 <div id="charts">
 ${rendered.charts}
 </div>
 <p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
-<p class="note">${m.chartHelp}</p>
+<p class="note"><span class="help-hover">${m.chartHelp}</span><span class="help-touch">${m.chartHelpTouch}</span></p>
 </section>
+${askForm(view, rendered.carded, m)}
+${view.series.length > 1 && view.compare === null ? searchForm(m, view.id) : ""}
 ${
   compared !== null
     ? html`<section aria-labelledby="h-compare"><h2 id="h-compare">${m.compareHeading(view.display.compared?.[lang] ?? null, view.facets.find((x) => x.name === compared)?.title[lang] ?? compared)}</h2>
+<details class="fold"><summary>${m.showComparison}</summary>
 <div id="compare" class="table-wrap">${rendered.compare}</div>
+</details>
 </section>
 `
     : ""
 }<section aria-labelledby="h-data"><h2 id="h-data">${m.dataHeading}</h2>
+<details class="fold"><summary>${m.showTable}</summary>
 <div id="data-table" class="table-wrap">${rendered.table}</div>
+</details>
 </section>
 <section aria-labelledby="h-downloads"><h2 id="h-downloads">${m.downloadsHeading}</h2>
 <div id="downloads">${rendered.downloads}</div>
@@ -317,13 +364,17 @@ ${glossary(meta, lang, m)}
 <div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
 <div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
 </dl>
-${meta.notes.length === 0 ? "" : html`<h3>${m.notes}</h3><ul>${meta.notes.map((n) => html`<li>${n[lang]}</li>`)}</ul>`}
-<p class="note">${m.precisionNote}${notesIn === "" ? "" : ` ${notesIn}`}</p>
+${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}
+<p class="note">${m.precisionNote}</p>
 </section>
 <section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
 <p>${codeText(m.creditIndicator)}</p>
-${attributionBlock(config, m, meta.id, "attribution-snippet")}
+${attributionBlock(config, lang, meta.id, "attribution-snippet")}
 <p>${m.thisPage} <a href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
+<h3 id="cite">${m.citationHeading}</h3>
+<p>${m.citationIntro}</p>
+<blockquote class="citation" id="citation">${m.citation(meta.source.name[lang], title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
+<button type="button" data-copy="citation" hidden>${m.copyCitation}</button>
 </section>
 ${pageConfig(config, lang, view)}
 `,
@@ -350,11 +401,11 @@ ${head(config, page)}</head>
 <main id="main">
 <h1 class="embed-title"><a href="${indicatorPageUrl(config, meta.id, lang)}">${title}</a></h1>
 <div id="view-card" class="view-card embed-card">${rendered.card}</div>
-<div id="charts">
+<div id="charts" class="embed-charts">
 ${rendered.charts}
 </div>
 <p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
-<p class="embed-credit">${m.source}: ${meta.source.name[lang]}. ${raw(attributionAnchor(config, meta.id))} (CC BY 4.0)</p>
+<p class="embed-credit">${m.source}: ${meta.source.name[lang]}. ${raw(localAttribution(config, meta.id, lang))} (CC BY 4.0)</p>
 </main>
 ${pageConfig(config, lang, view)}
 </body>

@@ -10,6 +10,7 @@ import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
 import { byCodeUnits } from "../core/order.js";
 import { LICENSE } from "../core/contract.js";
 import { NEUTRAL_DISPLAY } from "../core/display.js";
+import { LANGS } from "../core/i18n.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -88,9 +89,32 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     view: { default: {} },
     glossary: [],
     deflates: [],
+    noteTranslations: {},
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
   };
+}
+
+/**
+ * Every point's note has a translation into each of the site's other languages
+ * (\`noteTranslations\` in \`indicator.json\`): a missing one stops the build at the
+ * note's row; one no note uses is a warning.
+ */
+function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[], warnings: DataIssue[]): void {
+  const used = new Set<string>();
+  for (const row of rows) {
+    if (row.note === "") continue;
+    used.add(row.note);
+    for (const lang of LANGS) {
+      if (lang === meta.display.noteLanguage || meta.noteTranslations[lang]?.[row.note] !== undefined) continue;
+      issues.push({ file: row.file, line: row.line, column: "note", reason: `no ${lang} translation of this note in ${metaFile} noteTranslations.${lang} (the site shows notes in the page's language)` });
+    }
+  }
+  for (const [lang, translations] of Object.entries(meta.noteTranslations)) {
+    for (const note of Object.keys(translations ?? {})) {
+      if (!used.has(note)) warnings.push({ file: metaFile, column: `noteTranslations.${lang}`, reason: `translates a note no point has: "${note.slice(0, 60)}…"` });
+    }
+  }
 }
 
 async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[], pointsOnly: boolean) {
@@ -150,6 +174,7 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
   const fileOrder = new Map(files.map((f, i) => [f, i]));
   duplicates.sort((a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || (a.line ?? 0) - (b.line ?? 0));
   for (const issue of duplicates) issues.push(issue);
+  if (!pointsOnly) checkNoteTranslations(meta, metaFile, rows, issues, warnings);
   meta.series.forEach((s, i) => {
     if (!bySeries.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });
   });

@@ -80,6 +80,13 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       }),
     )
     .default([]),
+  /**
+   * The points' notes (the CSV's \`note\` column, written in \`display.noteLanguage\`)
+   * in the site's other languages: language → note as written → translation.
+   * Every note needs one (src/source/load.ts), so a page never shows a note in
+   * another language than its own.
+   */
+  noteTranslations: z.partialRecord(z.enum(LANGS), z.record(text, text)).default({}),
   /** What the numbers mean to a reader (src/core/display.ts); every key optional, the defaults neutral. */
   display: z
     .strictObject({
@@ -89,6 +96,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       unit: localized.optional(),
       noteLanguage: z.enum(LANGS, { error: `expected one of ${LANGS.join(", ")}` }).optional(),
       chart: z.strictObject({ scale: z.enum(SCALES, { error: `expected one of ${SCALES.join(", ")}` }).optional() }).optional(),
+      /** The note (1 for the first of \`notes\`) that says what is known after the data's newest values (src/core/display.ts). */
+      endNote: z.number({ error: "expected the number of a note, 1 for the first" }).int().min(1).optional(),
     })
     .optional(),
   /** Terms the indicator's page explains. */
@@ -169,6 +178,10 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     if (raw.rhythm !== "monthly") issue(`deflates.${i}`, `an index that deflates must be monthly (real=YYYY-MM names a month), this one is ${raw.rhythm}`);
     if (d.unit === raw.unit) issue(`deflates.${i}.unit`, `"${d.unit}" is this indicator's own unit: an index cannot deflate itself`);
   });
+  const endNote = raw.display?.endNote;
+  if (endNote !== undefined && endNote > raw.notes.length) issue("display.endNote", `names note ${endNote}, but "notes" has ${raw.notes.length}`);
+  const noteLanguage = raw.display?.noteLanguage ?? NEUTRAL_DISPLAY.noteLanguage;
+  if (raw.noteTranslations[noteLanguage] !== undefined) issue(`noteTranslations.${noteLanguage}`, `the notes are written in ${noteLanguage} (display.noteLanguage): translate into the other languages only`);
   const { compare, default: chosen } = raw.view;
   if (compare !== undefined && !facets.some((f) => f.name === compare)) issue("view.compare", `"${compare}" is not a facet of this file's "facets"`);
   for (const [name, value] of Object.entries(chosen)) {
@@ -188,13 +201,15 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     glossary: raw.glossary,
     importer: raw.importer,
     deflates: raw.deflates,
+    noteTranslations: raw.noteTranslations,
     display: {
       date: raw.display?.date ?? NEUTRAL_DISPLAY.date,
       zero: raw.display?.zero ?? NEUTRAL_DISPLAY.zero,
       compared: raw.display?.nouns?.compared ?? NEUTRAL_DISPLAY.compared,
       value: raw.display?.nouns?.value ?? NEUTRAL_DISPLAY.value,
       unit: raw.display?.unit ?? NEUTRAL_DISPLAY.unit,
-      noteLanguage: raw.display?.noteLanguage ?? NEUTRAL_DISPLAY.noteLanguage,
+      noteLanguage,
+      endNote: endNote === undefined ? null : endNote - 1,
       scale: raw.display?.chart?.scale ?? NEUTRAL_DISPLAY.scale,
     },
     facets,

@@ -36,8 +36,11 @@ beforeAll(async () => {
   // Another origin: a page that calls the API, or frames a chart, from elsewhere.
   const port = await freePort();
   otherOrigin = createServer((req, res) => {
-    const embed = new URL(req.url ?? "/", "http://x").searchParams.get("embed");
-    const body = embed === null ? "" : `<iframe src="${server.url}${embed}" title="chart" width="720" height="560"></iframe>`;
+    const query = new URL(req.url ?? "/", "http://x").searchParams;
+    const embed = query.get("embed");
+    // The code the indicator page offers, at the width of the page that holds it (`max-width: 100%`).
+    const size = `width="${query.get("w") ?? "720"}" height="${query.get("h") ?? "560"}" style="border:0;max-width:100%"`;
+    const body = embed === null ? "" : `<iframe src="${server.url}${embed}" title="chart" ${size}></iframe>`;
     res.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html><title>elsewhere</title>${body}`);
   });
   await new Promise<void>((done) => otherOrigin.listen(port, "127.0.0.1", done));
@@ -177,7 +180,9 @@ describe("the site in Chromium, in Spanish and English", () => {
       const card = page.locator('#view-card article[data-series="general"]');
       expect(Number(await card.locator(".card-value data").getAttribute("value"))).toBe(cpi.value);
       expect(await card.locator(".card-value data").textContent()).toBe(lang === "es" ? "118,20" : "118.20");
-      expect(await card.locator(".card-since").textContent()).toBe(lang === "es" ? "Dato de julio de 2026" : "Refers to July 2026");
+      // The data version (2026-11-20) is after August's end: its index is due and not in the data, and the card says so.
+      const standing = ((await card.locator(".card-since").textContent()) ?? "").trim();
+      expect(standing).toMatch(lang === "es" ? /^Dato de julio de 2026\. El dato de agosto de 2026 todavía no está en estos datos/ : /^Refers to July 2026\. The value for August 2026 is not in this data yet/);
       const changes = (await card.locator(".card-changes li").allTextContents()).map((t) => t.replace(/\s/g, " "));
       expect(changes).toHaveLength(2);
       expect(changes[0]).toContain(lang === "es" ? "respecto al valor anterior (118,13, jun. 2026)" : "on the previous value (118.13, Jun 2026)");
@@ -252,7 +257,8 @@ describe("the site in Chromium, in Spanish and English", () => {
     const box = await point.boundingBox();
     await page.mouse.move((box?.x ?? 0) + 2, (box?.y ?? 0) + 2);
     await expect.poll(async () => (await tooltip.textContent()) ?? "").toContain("29.400");
-    expect(await tooltip.textContent()).toContain("In force by June 2025");
+    // The point's note, in the page's language (a translation declared in indicator.json).
+    expect(await tooltip.textContent()).toContain("Vigente en junio de 2025");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -314,6 +320,9 @@ describe("the site in Chromium, in Spanish and English", () => {
     const order = () => page.locator("#compare tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-series")));
     const latest = () =>
       page.locator("#compare tbody tr:not(.pinned) td:nth-child(3)").evaluateAll((cells) => cells.map((c) => Number((c as HTMLElement).dataset.sortValue)));
+    // Folded by default (a phone page stays short): opened by its summary.
+    expect(await page.locator("#compare").isVisible()).toBe(false);
+    await page.locator("details:has(#compare) > summary").click();
     await page.locator('#compare button.sort[data-sort="2"]').click(); // ascending → descending
     const descending = await latest();
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
@@ -382,6 +391,40 @@ describe("the site in Chromium, in Spanish and English", () => {
     await page.close();
   });
 
+  it("fits the offered embed at 320 and 720 px wide: card, chart and the attribution line inside the frame, nothing to scroll", async () => {
+    const offered = await (await fetch(`${server.url}/series/domestic-worker-wages/`)).text();
+    const [, width, height] = /&lt;iframe [^\n]*width=&quot;(\d+)&quot; height=&quot;(\d+)&quot;/.exec(offered) ?? [];
+    expect(Number(width)).toBe(720);
+    for (const frameWidth of [320, 720]) {
+      const { page, problems } = await openPage(frameWidth, 900);
+      for (const lang of LANGS) {
+        for (const id of IDS) {
+          await page.goto(`${otherUrl}?embed=${encodeURIComponent(`${prefix(lang)}/series/${id}/embed/`)}&w=${width ?? ""}&h=${height ?? ""}`);
+          await page.frameLocator("iframe").locator(".embed-credit").waitFor({ state: "visible" });
+          const inner = page.frames().find((f) => f.url().startsWith(server.url)) as Frame;
+          const fit = await inner.evaluate(() => {
+            const box = (selector: string) => {
+              const visible = [...document.querySelectorAll(selector)].find((e) => e.getClientRects().length > 0);
+              const r = visible?.getBoundingClientRect();
+              return r === undefined ? null : { top: r.top, bottom: r.bottom, height: r.height };
+            };
+            return { inner: window.innerHeight, scroll: document.documentElement.scrollHeight, card: box(".card-value"), chart: box("svg.chart"), credit: box(".embed-credit a") };
+          });
+          const where = `${id} ${lang} at ${frameWidth}px`;
+          expect(fit.inner, where).toBe(Number(height));
+          expect(fit.scroll, where).toBeLessThanOrEqual(fit.inner);
+          expect(fit.card?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
+          expect(fit.chart?.height ?? 0, `${where}: the chart is ${fit.chart?.height ?? 0}px tall`).toBeGreaterThan(120);
+          expect(fit.credit?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
+          expect((await textsOutside(inner)).out, where).toEqual([]);
+          if (id === "health-insurance-prices") await page.screenshot({ path: join(SHOTS, `embed-${id}-${lang}-${frameWidth}.png`) });
+        }
+      }
+      expect(problems.filter((p) => !p.startsWith("left the site"))).toEqual([]);
+      await page.close();
+    }
+  });
+
   it("passes the axe-core accessibility rules (WCAG 2.1 A and AA) on every page in both languages", async () => {
     const { page, problems } = await openPage(1280, 900);
     for (const path of [...PAGES, "/no-such-page"]) {
@@ -428,5 +471,109 @@ describe("the site in Chromium, in Spanish and English", () => {
       expect(problems).toEqual([]);
       await page.close();
     }));
+  });
+});
+
+/** A health insurance page address with a selection: provider, item and regime (facet values, the same in both languages). */
+const hipPage = (lang: string, provider: string, item: string, regime: string) =>
+  `${prefix(lang)}/series/health-insurance-prices/#${new URLSearchParams({ provider, item, regime }).toString()}`;
+
+describe("the pages answer the questions people bring, honestly (both languages, phone and desktop)", () => {
+  for (const [width, height] of [[390, 844], [1280, 900]] as const) {
+    it(`at ${width} px: the wage card says its coverage ended on 2026-06-30 and links the note on the new categories; the date field answers 29.400 for 15 March 2025, as the API's at= does`, async () => {
+      const { page, problems } = await openPage(width, height);
+      for (const lang of LANGS) {
+        await visit(page, `${prefix(lang)}/series/domestic-worker-wages/`);
+        const card = page.locator('#view-card article[data-series="monthly"]');
+        const since = card.locator(".card-since");
+        expect(await since.getAttribute("data-until")).toBe("2026-06-30");
+        expect(await since.getAttribute("data-state")).toBe("ended");
+        const text = ((await since.textContent()) ?? "").replace(/\s+/g, " ");
+        expect(text).toContain(lang === "es" ? "al 30 de junio de 2026; el valor siguiente no está en estos datos" : "to June 30, 2026; the next value is not in this data");
+        // The data version: the build's SOURCE_DATE_EPOCH (test/e2e/global-setup.ts).
+        expect(text).toContain(lang === "es" ? "revisados el 20 de noviembre de 2026" : "checked on November 20, 2026");
+        const link = since.locator("a");
+        expect(await link.getAttribute("href")).toBe("#note-4");
+        expect(await page.locator("#note-4").textContent()).toMatch(lang === "es" ? /tres categorías/ : /three categories/);
+        await link.click();
+        await expect.poll(() => page.evaluate(() => document.getElementById("note-4")?.getBoundingClientRect().top ?? -1)).toBeLessThan(height);
+        // The value in force on a date: the page's answer and the API's, from the address the page gives.
+        await page.fill("#ask-at-date", "2025-03-15");
+        await page.locator("#ask-at button").click();
+        const monthly = page.locator('#ask-at-answer li[data-series="monthly"] data');
+        await monthly.waitFor();
+        expect(await monthly.getAttribute("value")).toBe("29400");
+        expect(parseShown((await monthly.textContent()) ?? "", lang)).toBe(29400);
+        expect(((await monthly.textContent()) ?? "").replace(/\s/g, " ")).toBe(lang === "es" ? "$ 29.400" : "$29,400");
+        const api = new URL((await page.locator("#ask-at-answer .api-equivalent a").getAttribute("href")) ?? "");
+        expect(api.searchParams.get("at")).toBe("2025-03-15");
+        const answer = (await (await fetch(`${server.url}${api.pathname}${api.search}`)).json()) as { data: { series: string; value: number; date: string }[] };
+        expect(answer.data.find((d) => d.series === "monthly")).toEqual(expect.objectContaining({ value: 29400, date: "2025-01-01" }));
+        const hourly = await page.locator('#ask-at-answer li[data-series="hourly"] data').getAttribute("value");
+        expect(Number(hourly)).toBe(answer.data.find((d) => d.series === "hourly")?.value);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it("marks a change against a noted point and never makes it the headline; says ties; sorts providers by the locale and marks those without recent data; the language switch keeps the selection", async () => {
+    const { page, problems } = await openPage(390, 844);
+    // The latest publication's general medicine consultation, FONASA, of every provider: ranks and ties from the API.
+    const latest = (await (await fetch(`${server.url}/api/v1/health-insurance-prices?series=*.consult-general-medicine.fonasa&limit=1`)).json()) as { data: { series: string; date: string; value: number }[] };
+    const newestDate = latest.data.reduce((max, d) => (d.date > max ? d.date : max), "");
+    const peers = latest.data.filter((d) => d.date === newestDate);
+    const doc = (await (await fetch(`${server.url}/api/v1/health-insurance-prices/metadata.json`)).json()) as { facets: { name: string; values: string[] }[]; series: { id: string; facets: (number | null)[] }[] };
+    const providerFacet = doc.facets.findIndex((f) => f.name === "provider");
+    const providerOf = new Map(doc.series.map((s) => [s.id, doc.facets[providerFacet]?.values[s.facets[providerFacet] ?? -1] ?? ""]));
+    for (const lang of LANGS) {
+      // AMECOM's 2025 price of this consultation is noted as out of line in the data.
+      await visit(page, hipPage(lang, "AMECOM (formerly AMDM)", "orden consulta medicina general", "FONASA"));
+      await expect.poll(() => page.locator("#view-card article").getAttribute("data-series")).toBe("amecom.consult-general-medicine.fonasa");
+      const changes = page.locator("#view-card .card-changes li");
+      expect(await changes.count()).toBeGreaterThan(0);
+      const noted = page.locator("#view-card .card-changes li.noted-change");
+      expect(await noted.count()).toBeGreaterThan(0);
+      expect(await noted.first().locator(".note-mark").count()).toBe(1);
+      expect(await noted.first().textContent()).toContain(lang === "es" ? "frente a un valor con nota" : "against a value with a note");
+      // Listed after any change against an unnoted point, and said under the card in the page's language.
+      const classes = await changes.evaluateAll((items) => items.map((li) => li.classList.contains("noted-change")));
+      expect(classes).toEqual([...classes].sort((a, b) => Number(a) - Number(b)));
+      expect(await page.locator("#view-card .note").last().textContent()).toContain(lang === "es" ? "No condice con las publicaciones" : "Out of line with the publications");
+
+      // Ties: CASMU's rank says with how many it shares the price.
+      await visit(page, hipPage(lang, "CASMU", "orden consulta medicina general", "FONASA"));
+      const casmu = peers.find((d) => d.series === CASMU)?.value ?? NaN;
+      const position = 1 + peers.filter((d) => d.value < casmu).length;
+      const tied = peers.filter((d) => d.value === casmu).length - 1;
+      expect(tied).toBeGreaterThan(0);
+      const rank = (await page.locator("#view-card .card-rank").textContent()) ?? "";
+      expect(rank).toContain(lang === "es" ? `Puesto ${position} de ${peers.length}, empatado con ${tied}` : `Number ${position} of ${peers.length}, tied with ${tied}`);
+      // A free consultation: tied with every other provider that charges nothing (its provider from the metadata document).
+      const free = peers.filter((d) => d.value === 0);
+      expect(free.length).toBeGreaterThan(1);
+      await page.selectOption('select[name="provider"]', providerOf.get(free[0]?.series ?? "") ?? "");
+      expect(await page.locator("#view-card .card-rank").textContent()).toContain(
+        lang === "es" ? `Puesto 1 de ${peers.length}, empatado con ${free.length - 1}` : `Number 1 of ${peers.length}, tied with ${free.length - 1}`,
+      );
+
+      // Labels by the language's collation: "Círculo Católico" before "COMEF" and "CUDAM" (not after them, as by code point).
+      const labels = await page.locator('select[name="provider"] option').allTextContents();
+      const at = (start: string) => labels.findIndex((l) => l.startsWith(start));
+      expect(at("Círculo Católico")).toBeGreaterThanOrEqual(0);
+      expect(at("Círculo Católico")).toBeLessThan(at("COMEF"));
+      expect(at("Círculo Católico")).toBeLessThan(at("CUDAM"));
+      expect(labels.find((l) => l.startsWith("Casa de Galicia"))).toBe(lang === "es" ? "Casa de Galicia (datos hasta 2022)" : "Casa de Galicia (data until 2022)");
+
+      // The other language opens on the same selection.
+      await page.selectOption('select[name="provider"]', "Asociación Española");
+      const other = (await page.locator("a.lang-switch").getAttribute("href")) ?? "";
+      expect(other).toContain("provider=Asociaci");
+      await visit(page, new URL(other, server.url).pathname + new URL(other, server.url).hash);
+      await expect.poll(() => page.locator('select[name="provider"]').inputValue()).toBe("Asociación Española");
+      expect(await page.locator("#view-card article").getAttribute("data-series")).toBe("asociacion-espanola.consult-general-medicine.fonasa");
+    }
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

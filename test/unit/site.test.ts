@@ -19,6 +19,8 @@ const config = parseSiteConfig(
   "site.config.json",
 );
 const EVIL = `<script>alert("x")</script>`;
+/** The data version of the tests' indicators: 2026-11-23 (Unix seconds). */
+const VERSION = Date.UTC(2026, 10, 23) / 1000;
 const LANGS: Lang[] = ["es", "en"];
 /** `Intl` separates "$" and the number with a no-break space: compare with plain spaces. */
 const sp = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
@@ -92,7 +94,7 @@ describe("HTML escaping", () => {
   it("never lets a title, note or label with <script> into any page of either language as markup", () => {
     const built = indicator({}, plain);
     for (const lang of LANGS) {
-      for (const page of [renderIndicatorPage(config, siteIndicator(config, built), lang), renderHome(config, [siteIndicator(config, built)], lang), renderEmbedPage(config, siteIndicator(config, built), lang)]) {
+      for (const page of [renderIndicatorPage(config, siteIndicator(config, built, VERSION), lang), renderHome(config, [siteIndicator(config, built, VERSION)], lang), renderEmbedPage(config, siteIndicator(config, built, VERSION), lang)]) {
         expect(page).not.toContain(EVIL);
         expect(page).not.toContain("<script>alert");
         // The only script elements are the page's own.
@@ -100,22 +102,22 @@ describe("HTML escaping", () => {
         const own = ['<script src="/assets/series-page.js" defer>', '<script type="application/json" id="series-config">', '<script type="application/ld+json">'];
         expect(scripts.every((s) => own.includes(s))).toBe(true);
       }
-      expect(renderIndicatorPage(config, siteIndicator(config, built), lang)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
-      expect(renderIndicatorPage(config, siteIndicator(config, built), lang)).toContain('href="https://example.test/?a=1&amp;b=2"');
+      expect(renderIndicatorPage(config, siteIndicator(config, built, VERSION), lang)).toContain("Title &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+      expect(renderIndicatorPage(config, siteIndicator(config, built, VERSION), lang)).toContain('href="https://example.test/?a=1&amp;b=2"');
     }
   });
 
   it("keeps the embedded page configuration (with the points' notes) from closing its script element", () => {
-    const page = renderIndicatorPage(config, siteIndicator(config, indicator({}, plain)), "es");
+    const page = renderIndicatorPage(config, siteIndicator(config, indicator({}, plain), VERSION), "es");
     const json = /<script type="application\/json" id="series-config">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
     expect(json).not.toContain("<");
-    expect((JSON.parse(json) as { notes: Record<string, Record<string, string>> }).notes).toEqual({ a: { "2024-02-01": `a note ${EVIL}</script>` } });
+    expect((JSON.parse(json) as { notes: Record<string, Record<string, unknown>> }).notes).toEqual({ a: { "2024-02-01": both(`a note ${EVIL}</script>`) } });
   });
 
   it("keeps the schema.org Dataset (JSON-LD) from closing its script element, in the page's language", () => {
     const title = { es: `</script><script>alert(1)</script><!-- es`, en: `</script><!-- en` };
     for (const lang of LANGS) {
-      const page = renderIndicatorPage(config, siteIndicator(config, indicator({ title }, plain)), lang);
+      const page = renderIndicatorPage(config, siteIndicator(config, indicator({ title }, plain), VERSION), lang);
       const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
       expect(json).not.toContain("<");
       const dataset = JSON.parse(json) as { "@type": string; name: string; inLanguage: string; url: string; distribution: { contentUrl: string }[] };
@@ -133,7 +135,7 @@ describe("languages and sharing", () => {
     ["es", "/series/evil/", "es_UY"],
     ["en", "/en/series/evil/", "en_US"],
   ] as const)("names its language (%s), its canonical URL without utm_ parameters and both translations", (lang, path, locale) => {
-    const page = renderIndicatorPage(config, siteIndicator(config, built), lang);
+    const page = renderIndicatorPage(config, siteIndicator(config, built, VERSION), lang);
     expect(page).toContain(`<html lang="${lang}">`);
     expect(head(page)).toContain(`<link rel="canonical" href="https://example.test${path}">`);
     expect(head(page)).toContain('<link rel="alternate" hreflang="es" href="https://example.test/series/evil/">');
@@ -150,7 +152,7 @@ describe("languages and sharing", () => {
   });
 
   it("lets search engines skip the embed page, whose links leave the frame", () => {
-    const page = renderEmbedPage(config, siteIndicator(config, built), "es");
+    const page = renderEmbedPage(config, siteIndicator(config, built, VERSION), "es");
     expect(head(page)).toContain('<meta name="robots" content="noindex">');
     expect(head(page)).toContain('<base target="_blank">');
     expect(page).toContain('href="https://example.test/series/evil/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks"');
@@ -213,7 +215,7 @@ describe("series view", () => {
   });
 
   it("opens a compared indicator on the declared default: its card, one line per provider, the chosen one pinned", () => {
-    const view = viewIndicator(faceted());
+    const view = viewIndicator(faceted(), VERSION);
     expect(view.defaults).toEqual({ provider: "P2", item: "ticket" });
     const rendered = renderView({ lang: "es", indicator: view, selection: view.defaults, baseUrl: "https://example.test" });
     const es = { ...rendered, card: { html: sp(rendered.card.html) }, compare: { html: sp(rendered.compare.html) } };
@@ -238,26 +240,28 @@ describe("series view", () => {
     expect(en.card.html).toContain("Consultation order");
   });
 
-  it("shows each sub-series in force on a card, a zero as no charge, and a point's note", () => {
-    const built = indicator({ stepwise: true, display: PRICES }, [
+  it("shows each sub-series in force on a card, a zero as no charge, and a point's note in the page's language", () => {
+    const built = indicator({ stepwise: true, display: PRICES, noteTranslations: { es: { "free since February": "gratis desde febrero" } } }, [
       { id: "a", title: "A", points: [["2024-02-01", "0", "free since February"], ["2024-01-01", "10"]] },
       { id: "old", title: "Old", points: [["2020-01-01", "5"]] },
     ]);
-    const view = renderView({ lang: "en", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    const view = renderView({ lang: "en", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
     expect(view.card.html.match(/<article class="card/g)).toHaveLength(1);
     expect(view.card.html).toContain('<data value="0">no charge</data>');
     expect(view.card.html).toContain("free since February");
-    // English notes on an English page need no language mark; on a Spanish page they get one.
-    expect(view.table.html).toContain("Note: <span>free since February</span>");
-    const es = renderView({ lang: "es", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
-    expect(es.table.html).toContain('Nota: <span lang="en">free since February</span>');
+    // Notes are bilingual data (`noteTranslations`): each page shows its own language's.
+    expect(view.table.html).toContain("Note: free since February");
+    const es = renderView({ lang: "es", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
+    expect(es.table.html).toContain("Nota: gratis desde febrero");
+    expect(es.card.html).toContain("gratis desde febrero");
+    expect(es.card.html).not.toContain("free since February");
     expect(view.charts.html).toContain('class="point zero');
   });
 
   it("reads a 0 as a 0 and a date as a date when the indicator declares nothing else", () => {
     const built = indicator({ stepwise: false, unit: "index" }, [{ id: "a", title: "A", points: [["2024-02-01", "0"], ["2024-01-01", "-1.5"]] }]);
     for (const lang of LANGS) {
-      const view = renderView({ lang, indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+      const view = renderView({ lang, indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
       expect(view.card.html).toContain('<data value="0">0</data>');
       expect(view.card.html).not.toMatch(/no charge|sin costo|Vigente|In force/);
       expect(view.card.html).toContain(lang === "es" ? "Dato del 1 de febrero de 2024" : "Dated February 1, 2024");
@@ -273,7 +277,7 @@ describe("series view", () => {
       { stepwise: false, unit: "index", rhythm: "monthly", display: { ...NEUTRAL_DISPLAY, date: "period", unit: { es: "índice (base 2022 = 100)", en: "index (2022 = 100)" }, scale: "log" } },
       [{ id: "general", title: "General", points: months.map((d, i) => [d, String(120 - i * 0.5 + 0.00343852)] as [string, string]) }],
     );
-    const es = renderView({ lang: "es", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    const es = renderView({ lang: "es", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
     expect(es.card.html).toContain("Dato de julio de 2026");
     expect(es.card.html).toContain('<data value="120.00343852">120,00</data>');
     // 120 / 119.5: +0.42 % on the previous month; 120 / 114: +5.3 % on a year earlier.
@@ -281,7 +285,7 @@ describe("series view", () => {
     expect(sp(es.card.html)).toContain("+6,00 (+5,3%) respecto a un año antes (114,00, jul. 2025)");
     expect(es.table.html).toContain('<time datetime="2026-07-01">jul. 2026</time>');
     expect(es.charts.html).toContain("índice (base 2022 = 100)");
-    const en = renderView({ lang: "en", indicator: viewIndicator(built), selection: {}, baseUrl: "https://example.test" });
+    const en = renderView({ lang: "en", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
     expect(en.card.html).toContain("Refers to July 2026");
   });
 });
@@ -295,7 +299,7 @@ describe("series view of large indicators", () => {
   const view = (series: ViewSeries[]) =>
     renderView({
       lang: "en",
-      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, display: NEUTRAL_DISPLAY, facets: [], compare: null, defaults: {}, series },
+      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, display: NEUTRAL_DISPLAY, facets: [], compare: null, defaults: {}, series, version: "2026-11-23" },
       selection: {},
       baseUrl: "https://example.test",
     });

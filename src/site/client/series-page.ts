@@ -11,7 +11,7 @@ import { decodeDataset } from "../../core/columnar.js";
 import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
-import { normaliseSelection, renderView, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
+import { normaliseSelection, renderView, seriesParameter, valueOnDate, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
 import { enhanceChart } from "./chart-interaction.js";
 
 interface PageConfig {
@@ -26,7 +26,8 @@ interface PageConfig {
   baseUrl: string;
   dataset: string;
   metadata: string;
-  notes: Record<string, Record<string, string>>;
+  notes: Record<string, Record<string, Localized>>;
+  version: string;
 }
 
 /** The parts of the metadata document (`/api/v1/<id>/metadata.json`) the page reads. */
@@ -102,6 +103,13 @@ function dropTrackingParameters(): void {
   history.replaceState(history.state, "", url.toString());
 }
 
+/** The language switch opens the other language's page on the same selection (`#<facet>=<value>&…`: codes, the same in both). */
+function followSelection(hash: string): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>("a.lang-switch")) {
+    link.href = `${link.href.replace(/#.*$/, "")}${hash}`;
+  }
+}
+
 /** The indicator as the view needs it, from the dataset file and the metadata document. */
 async function loadIndicator(config: PageConfig): Promise<ViewIndicator> {
   const [dataset, doc] = await Promise.all([
@@ -142,7 +150,30 @@ async function loadIndicator(config: PageConfig): Promise<ViewIndicator> {
     compare: config.compare,
     defaults: config.defaults,
     series,
+    version: config.version,
   };
+}
+
+let loaded: Promise<ViewIndicator> | null = null;
+/** The indicator's data, fetched once, when something first needs it. */
+const indicatorOf = (config: PageConfig) => (loaded ??= loadIndicator(config));
+
+/** "What applied on …?": answered in the page for the sub-series on the cards, the API's address beside it. */
+function setupAsk(config: PageConfig, m: Messages): void {
+  const form = document.getElementById("ask-at");
+  const answer = document.getElementById("ask-at-answer");
+  const input = document.getElementById("ask-at-date");
+  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || answer === null) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const date = input.value;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return;
+    const ids = (form.dataset.seriesIds ?? "").split(",").filter((id) => id !== "");
+    indicatorOf(config).then(
+      (indicator) => (answer.innerHTML = valueOnDate({ lang: config.lang, indicator, selection: {}, baseUrl: config.baseUrl }, ids, date).html),
+      () => (answer.textContent = m.selectionFailed),
+    );
+  });
 }
 
 /** The facet choice: re-renders the view, keeps the choice in the address (`#<facet>=<value>&…`). */
@@ -151,15 +182,24 @@ async function setupSelection(config: PageConfig, m: Messages): Promise<void> {
   const fromHash = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
   // The embed page has no form: it follows the address only.
   if (!(form instanceof HTMLFormElement) && Object.keys(fromHash).length === 0) return;
-  const indicator = await loadIndicator(config);
+  const indicator = await indicatorOf(config);
   const selects = form instanceof HTMLFormElement ? [...form.querySelectorAll<HTMLSelectElement>("select")] : [];
   const targets = ["view-card", "charts", "compare", "data-table", "downloads"].map((id) => document.getElementById(id));
   const render = (selection: Selection) => {
-    const view = renderView({ lang: config.lang, indicator, selection, baseUrl: config.baseUrl });
+    const view = renderView({ lang: config.lang, indicator, selection, baseUrl: config.baseUrl, embedded: document.body.classList.contains("embed") });
     const parts = [view.card, view.charts, view.compare, view.table, view.downloads];
     targets.forEach((target, i) => {
       if (target !== null) target.innerHTML = parts[i]?.html ?? "";
     });
+    followSelection(`#${new URLSearchParams(selection).toString()}`);
+    const ask = document.getElementById("ask-at");
+    if (ask instanceof HTMLFormElement) {
+      ask.dataset.seriesIds = view.carded.join(",");
+      const hidden = ask.elements.namedItem("series");
+      if (hidden instanceof HTMLInputElement) hidden.value = seriesParameter(view.carded, indicator.series.map((s) => s.id)) ?? "";
+      const answer = document.getElementById("ask-at-answer");
+      if (answer !== null) answer.innerHTML = "";
+    }
     const embed = document.getElementById("embed-code");
     if (embed !== null) embed.textContent = (embed.textContent ?? "").replace(/(embed\/)(#[^"]*)?"/, `$1#${new URLSearchParams(selection).toString()}"`);
     setupCharts();
@@ -264,6 +304,7 @@ function main(): void {
   const configElement = document.getElementById("series-config");
   if (configElement === null) return;
   const config = JSON.parse(configElement.textContent ?? "{}") as PageConfig;
+  setupAsk(config, m);
   if (config.compare === null) return;
   setupSelection(config, m).catch((error: unknown) => {
     const note = document.getElementById("selection-status");

@@ -17,15 +17,15 @@
  * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { coveringRank, gapsBetween, nextDueOf, publications, type Gap, type NextDue } from "../../core/coverage.js";
+import { coverageEnd, coveringRank, gapsBetween, nextDueOf, publications, versionEndDay, type Gap, type NextDue } from "../../core/coverage.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
-import { addMonths } from "../../core/dates.js";
+import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
 import { html, raw, type SafeHtml } from "../../core/html.js";
 import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { byCodeUnits } from "../../core/order.js";
-import { endpointPath } from "../../core/paths.js";
+import { endpointPath, seriesPagePath } from "../../core/paths.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
 export interface ViewSeries {
@@ -34,8 +34,8 @@ export interface ViewSeries {
   readonly facets: Readonly<Record<string, string>>;
   readonly dates: readonly string[];
   readonly values: readonly string[];
-  /** The note of each point that has one, by date. */
-  readonly notes: Readonly<Record<string, string>>;
+  /** The note of each point that has one, by date, in every language (`noteTranslations` in `indicator.json`). */
+  readonly notes: Readonly<Record<string, Localized>>;
 }
 
 /** A facet as `indicator.json` declares it: values in display order with their labels. */
@@ -60,6 +60,8 @@ export interface ViewIndicator {
   /** The selection the page opens on (`view.default`), completed from the first sub-series. */
   readonly defaults: Selection;
   readonly series: readonly ViewSeries[];
+  /** The data's version date (`YYYY-MM-DD`): nothing is known to hold after it (src/core/coverage.ts `versionEndDay`). */
+  readonly version: string;
 }
 
 /** Chosen value per facet. */
@@ -73,6 +75,8 @@ export interface ViewInput {
   readonly baseUrl: string;
   /** Distinguishes the ids of a second rendering in the same document (the embed page has one only). */
   readonly idPrefix?: string;
+  /** True on the embed page: links to the indicator page's parts go to its address. */
+  readonly embedded?: boolean;
 }
 
 export interface View {
@@ -90,6 +94,8 @@ export interface View {
   readonly shown: readonly string[];
   /** The sub-series the selection points at (the highlighted one), if any. */
   readonly chosen: string | null;
+  /** The sub-series on the cards: what the page's questions ("what applied on …?") ask about. */
+  readonly carded: readonly string[];
 }
 
 /** Keeps only known facet values; falls back to the indicator's default for the rest. */
@@ -161,24 +167,82 @@ function valueText(ctx: Context, value: string): string {
   return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
 }
 
-/** A point's note, marked with its language when that is not the page's. */
-function noteText(ctx: Context, note: string): SafeHtml {
-  const lang = ctx.input.indicator.display.noteLanguage;
-  return lang === ctx.lang ? html`<span>${note}</span>` : html`<span lang="${lang}">${note}</span>`;
+/**
+ * The oldest rank of the run of equal values that ends at rank 0, for values
+ * that hold until the next one: since when the value in force has held (a value
+ * repeated by every publication since 2015 took effect in 2015). A gap in
+ * coverage ends the run. Rank 0 for values of a period.
+ */
+export function heldSinceRank(s: ViewSeries, stepwise: boolean, nextDue: NextDue): number {
+  if (!stepwise) return 0;
+  let r = 0;
+  while (r + 1 < s.dates.length && Number(s.values[r + 1]) === Number(s.values[r])) {
+    const due = nextDue(s.dates[r + 1] as string);
+    if (due !== null && due < (s.dates[r] as string)) break;
+    r++;
+  }
+  return r;
 }
 
-/** What the card says of its date: in force since (effective dates), the period it refers to, or the date. */
-function sinceText(ctx: Context, date: string): string {
+/** What a card knows of its newest point: since when it holds, until when it is known to, and why it ends. */
+export interface Standing {
+  /** The date the value took effect (the run's first point). */
+  readonly since: string;
+  /** The last day the value is known to cover, inclusive. */
+  readonly until: string;
+  /** `current`: covered up to the data's version; `replaced`: later publications leave it out; `ended`: its successor is due and not in the data. */
+  readonly state: "current" | "replaced" | "ended";
+  /** When the next value is due (a regular rhythm), if that is after the version; else null. */
+  readonly nextDue: string | null;
+}
+
+/** The standing of sub-series `s`'s newest point by the rule of coverage (src/core/coverage.ts). */
+export function standingOf(s: ViewSeries, indicator: ViewIndicator, nextDue: NextDue, latest: string): Standing | null {
+  const date = s.dates[0];
+  if (date === undefined) return null;
+  const versionEnd = dateOfDay(versionEndDay(indicator.version, latest === "" ? null : latest));
+  const end = coverageEnd(s.dates, 0, nextDue, versionEnd) ?? versionEnd;
+  const since = s.dates[heldSinceRank(s, indicator.stepwise, nextDue)] as string;
+  const until = dateOfDay(dayNumber(end) - 1);
+  const state = end >= versionEnd ? "current" : date !== latest ? "replaced" : "ended";
+  const due = nextDue(date);
+  return { since, until, state, nextDue: state === "current" && due !== null && due >= versionEnd ? due : null };
+}
+
+/** Where the card links for what is known after the data ends: the declared note, or the notes. */
+function endNoteHref(ctx: Context): string {
+  const { display, id } = ctx.input.indicator;
+  const anchor = display.endNote === null ? "notes" : `note-${display.endNote + 1}`;
+  return ctx.input.embedded === true ? `${seriesPagePath(id, ctx.lang)}#${anchor}` : `#${anchor}`;
+}
+
+/** What the card says of its date: in force since and until when it is known (effective dates), the period it refers to, or the date. */
+function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml {
   const { m, f } = ctx;
-  if (date !== ctx.end) return m.lastPublished(f.pointDate(date), f.pointDate(ctx.end));
-  switch (ctx.input.indicator.display.date) {
-    case "effective":
-      return m.inForceSince(f.date(date));
-    case "period":
-      return m.periodOf(f.pointDate(date));
-    default:
-      return m.datedOn(f.date(date));
+  const date = s.dates[0] as string;
+  const version = f.date(ctx.input.indicator.version);
+  const noteLink = html` <a href="${endNoteHref(ctx)}">${m.endNoteLink}</a>`;
+  const effective = ctx.input.indicator.display.date === "effective";
+  const lines: SafeHtml[] = [];
+  if (standing.state === "replaced") {
+    lines.push(html`${effective ? m.inForceFromTo(f.date(standing.since), f.date(standing.until)) : m.lastPublished(f.pointDate(date))} ${m.notInLater(f.pointDate(ctx.end))}`);
+  } else if (effective) {
+    lines.push(
+      standing.state === "current"
+        ? html`${m.inForceSince(f.date(standing.since))} ${m.checkedOn(version)}`
+        : html`${m.inForceFromTo(f.date(standing.since), f.date(standing.until))} ${m.nextNotInData(version)}${noteLink}`,
+    );
+  } else {
+    const said = ctx.input.indicator.display.date === "period" ? m.periodOf(f.pointDate(date)) : m.datedOn(f.date(date));
+    // A period's value is followed by the next period's: say when that one is missing although its period is over.
+    const next = ctx.nextDue(date);
+    const nextOver = next === null ? null : ctx.nextDue(next);
+    const missing = next !== null && nextOver !== null && nextOver <= ctx.input.indicator.version;
+    lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version)}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
   }
+  if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
+  if (standing.nextDue !== null) lines.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
+  return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}`;
 }
 
 /** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
@@ -187,37 +251,58 @@ function changeText(ctx: Context, from: string, to: string): string {
   return percent === null ? ctx.f.change(from, to) : `${ctx.f.change(from, to)} (${percent})`;
 }
 
-/** The card of one sub-series: its value in force, since when, and the changes. */
+/**
+ * The card of one sub-series: its value, since when it holds and until when it
+ * is known to, and its changes (against the value it replaced, and a year
+ * before). A change against a point the data notes as out of line is marked as
+ * such and listed last.
+ */
 function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra: SafeHtml | string = ""): SafeHtml {
-  const { m, f } = ctx;
+  const { m, f, lang } = ctx;
   const date = s.dates[0];
   const value = s.values[0];
-  if (date === undefined || value === undefined) {
+  const standing = standingOf(s, ctx.input.indicator, ctx.nextDue, ctx.end);
+  if (date === undefined || value === undefined || standing === null) {
     return html`<article class="card"><h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}<p>${m.noDataSelection}</p></article>`;
   }
-  const current = date === ctx.end;
-  const lines: SafeHtml[] = [];
-  const previousDate = s.dates[1];
-  const previousValue = s.values[1];
+  const held = heldSinceRank(s, ctx.input.indicator.stepwise, ctx.nextDue);
+  const changes: { text: string; rank: number }[] = [];
+  const previous = held + 1;
   const yearAgo = addMonths(date, -12);
   // The value covering the same day a year earlier (src/core/coverage.ts), not a point that happens to share the date.
   const k = coveringRank(s.dates, yearAgo, ctx.nextDue, null);
+  const effective = ctx.input.indicator.display.date === "effective";
+  const previousValue = s.values[previous];
+  const previousDate = s.dates[previous];
+  if (previousValue !== undefined && previousDate !== undefined) {
+    // When the value replaced was also the one in force a year earlier, one line says both.
+    const message = k === previous ? m.vsPreviousAndYearAgo : m.vsPrevious;
+    changes.push({ text: message(changeText(ctx, previousValue, value), valueText(ctx, previousValue), f.pointShortDate(previousDate)), rank: previous });
+  }
   const yearValue = k < 0 ? undefined : s.values[k];
-  if (previousDate !== undefined && previousValue !== undefined) {
-    // When the previous value was also the one in force a year earlier, one line says both.
-    const message = k === 1 ? m.vsPreviousAndYearAgo : m.vsPrevious;
-    lines.push(html`<li>${message(changeText(ctx, previousValue, value), valueText(ctx, previousValue), f.pointShortDate(previousDate))}</li>`);
+  if (yearValue !== undefined && k > previous) {
+    changes.push({ text: m.vsYearAgo(changeText(ctx, yearValue, value), valueText(ctx, yearValue), f.pointShortDate(yearAgo), effective), rank: k });
   }
-  if (yearValue !== undefined && k > 1) {
-    const inForce = ctx.input.indicator.display.date === "effective";
-    lines.push(html`<li>${m.vsYearAgo(changeText(ctx, yearValue, value), valueText(ctx, yearValue), f.pointShortDate(yearAgo), inForce)}</li>`);
-  }
-  const note = s.notes[date];
-  return html`<article class="card${current ? "" : " card-old"}" data-series="${s.id}">
+  const notedAt = (rank: number) => s.notes[s.dates[rank] as string];
+  // Changes against noted points last, each marked, its note said under the card.
+  changes.sort((a, b) => Number(notedAt(a.rank) !== undefined) - Number(notedAt(b.rank) !== undefined));
+  const lines = changes.map((c) =>
+    notedAt(c.rank) === undefined ? html`<li>${c.text}</li>` : html`<li class="noted-change">${c.text}<sup class="note-mark">*</sup> ${m.againstNoted}</li>`,
+  );
+  const notes = [
+    ...(s.notes[date] === undefined ? [] : [{ date, note: s.notes[date] }]),
+    ...changes.filter((c) => notedAt(c.rank) !== undefined).map((c) => ({ date: s.dates[c.rank] as string, note: notedAt(c.rank) })),
+  ];
+  // Each note folded under its line ("* Note on the value of …"): the card stays short on a phone.
+  const noteLines = notes.map(
+    (n) => html`<details class="note"><summary><span class="note-mark">*</span> ${m.noteOf(f.pointShortDate(n.date))}</summary>${n.note?.[lang] ?? ""}</details>`,
+  );
+  const own = s.notes[date];
+  return html`<article class="card card-${standing.state}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
-<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${note === undefined ? "" : html`<sup class="note-mark" title="${note}">*</sup>`}</p>
-<p class="card-since">${sinceText(ctx, date)}</p>
-${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${note === undefined ? "" : html`<p class="note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, note)}</p>`}
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}</p>
+<p class="card-since" data-since="${standing.since}" data-until="${standing.until}" data-state="${standing.state}">${standingText(ctx, s, standing)}</p>
+${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${noteLines}
 </article>`;
 }
 
@@ -243,7 +328,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date] ?? null };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null };
   });
 }
 
@@ -371,7 +456,7 @@ function downloads(ctx: Context, choices: readonly { label: string; series: stri
 <p>${m.apiAddress}</p>
 <pre><code id="${prefix}api-url">${json}</code></pre>
 <button type="button" data-copy="${prefix}api-url" hidden>${m.copy}</button>
-<h3>${m.spreadsheetHeading}</h3>
+<details class="fold"><summary>${m.spreadsheetHeading}</summary>
 <p>${m.spreadsheetIntro}</p>
 <p>${m.spreadsheetExcel}</p>
 <pre><code id="${prefix}sheet-url">${sheet}</code></pre>
@@ -379,12 +464,13 @@ function downloads(ctx: Context, choices: readonly { label: string; series: stri
 <p>${m.spreadsheetSheets}</p>
 <pre><code id="${prefix}sheet-formula">=IMPORTDATA("${sheet}"; ";"; "es_UY")</code></pre>
 <button type="button" data-copy="${prefix}sheet-formula" hidden>${m.copy}</button>
-<h3>${m.snippetsHeading}</h3>
+</details>
+<details class="fold"><summary>${m.snippetsHeading}</summary>
 <p>${m.snippetsIntro}</p>
 ${snippets.map(
   ([key, name, code]) => html`<div class="snippet"><p class="snippet-name">${name}</p><pre><code id="${prefix}snippet-${key}">${code}</code></pre>
 <button type="button" data-copy="${prefix}snippet-${key}" hidden>${m.copyCode(name)}</button></div>`,
-)}`;
+)}</details>`;
 }
 
 /** A data table: date, optionally the sub-series, value (and the note under it). */
@@ -403,7 +489,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
     (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.pointShortDate(r.date)}</time></td>${
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
-      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.note)}</span>`
+      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${r.note[lang]}</span>`
     }</td></tr>`,
   )}</tbody>
 </table>${more}`;
@@ -460,7 +546,8 @@ function comparedView(ctx: Context, compare: string): View {
   if (chosen !== null && value !== undefined && chosen.dates[0] === latest) {
     const peers = shown.filter((s) => s.dates[0] === latest).map((s) => Number(s.values[0]));
     const position = 1 + peers.filter((v) => v < Number(value)).length;
-    rank = html`<p class="card-rank">${m.rank(position, peers.length, ctx.f.pointShortDate(latest), nouns(ctx).value)}</p>`;
+    const tied = peers.filter((v) => v === Number(value)).length - 1;
+    rank = html`<p class="card-rank">${m.rank(position, peers.length, ctx.f.pointShortDate(latest), nouns(ctx).value, tied)}</p>`;
   }
   const card =
     chosen === null
@@ -503,6 +590,7 @@ function comparedView(ctx: Context, compare: string): View {
     downloads: downloads(ctx, choices),
     shown: shown.map((s) => s.id),
     chosen: chosen?.id ?? null,
+    carded: chosen === null ? [] : [chosen.id],
   };
 }
 
@@ -541,6 +629,7 @@ function plainView(ctx: Context): View {
     downloads: downloads(ctx, [{ label: m.downloadAll, series: null }]),
     shown: groups.flat().map((s) => s.id),
     chosen: null,
+    carded: inForce.slice(0, MAX_CARDS).map((s) => s.id),
   };
 }
 
@@ -559,4 +648,33 @@ export function renderView(input: ViewInput): View {
     zero: indicator.display.zero?.[input.lang] ?? null,
   };
   return indicator.compare === null ? plainView(ctx) : comparedView(ctx, indicator.compare);
+}
+
+/**
+ * The answer to "what applied on `date`?" for the sub-series `ids`: each one's
+ * value covering that day by the rule of coverage (src/core/coverage.ts, the rule
+ * the API's `at` applies), with since when it held, or that nothing covers it;
+ * and the one API address that answers the same (`series=…&at=…`).
+ */
+export function valueOnDate(input: ViewInput, ids: readonly string[], date: string): SafeHtml {
+  const { indicator, lang } = input;
+  const m = MESSAGES[lang];
+  const f = new Formatter(lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null);
+  const published = publications(indicator.series.map((s) => s.dates));
+  const nextDue = nextDueOf(indicator.rhythm, published);
+  const versionEnd = dateOfDay(versionEndDay(indicator.version, published.at(-1) ?? null));
+  const zero = indicator.display.zero?.[lang] ?? null;
+  const chosen = ids.map((id) => indicator.series.find((s) => s.id === id)).filter((s): s is ViewSeries => s !== undefined);
+  const items = chosen.map((s) => {
+    const rank = coveringRank(s.dates, date, nextDue, versionEnd);
+    if (rank < 0) return html`<li>${s.title[lang]}: ${m.noValueOn}</li>`;
+    const value = s.values[rank] as string;
+    const text = zero !== null && Number(value) === 0 ? zero : f.value(value);
+    const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, nextDue) + rank;
+    const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${text}</data></strong> (${since})</li>`;
+  });
+  const params = new URLSearchParams({ series: seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "", at: date });
+  const url = `${input.baseUrl}${endpointPath(indicator.id)}?${params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*")}`;
+  return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul><p class="api-equivalent">${m.sameInApi} <a href="${url}"><code>${url}</code></a></p>`;
 }
