@@ -2,7 +2,8 @@
 # Makes sure Debian's Python (/usr/bin/python3: Debian's packages install for it,
 # not for a pyenv build that may come first on PATH) has the readers the format
 # tests use (test/integration/formats.test.ts): openpyxl, rdflib, extruct,
-# feedparser and pandas. The missing ones are installed with apt (as root, or
+# feedparser and pandas, and Pillow, the PNG decoder of the preview images'
+# test (test/unit/preview-image.test.ts). The missing ones are installed with apt (as root, or
 # through sudo: scripts/apt-install.sh), like scripts/ensure-chromium.sh does.
 set -euo pipefail
 PY=/usr/bin/python3
@@ -11,7 +12,7 @@ PY=/usr/bin/python3
 missing=$("$PY" - <<'PYTHON'
 import importlib.util
 for module, package in [("openpyxl", "python3-openpyxl"), ("rdflib", "python3-rdflib"), ("extruct", "python3-extruct"),
-                        ("feedparser", "python3-feedparser"), ("pandas", "python3-pandas")]:
+                        ("feedparser", "python3-feedparser"), ("pandas", "python3-pandas"), ("PIL", "python3-pil")]:
     if importlib.util.find_spec(module) is None:
         print(package)
 PYTHON
@@ -20,4 +21,4 @@ for package in $missing; do
   bash "$(dirname "$0")/apt-install.sh" "$package"
 done
 # What was installed must import now.
-[ -z "$missing" ] || "$PY" -c "import openpyxl, rdflib, extruct, feedparser, pandas"
+[ -z "$missing" ] || "$PY" -c "import openpyxl, rdflib, extruct, feedparser, pandas, PIL"

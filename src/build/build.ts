@@ -16,6 +16,7 @@ import { renderMetadata } from "./metadata-doc.js";
 import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
+import { previewImage } from "./preview-image.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER } from "../core/answers.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
@@ -40,6 +41,7 @@ import {
   seriesPagePath,
   embedPagePath,
   homePath,
+  previewImagePath,
 } from "../core/paths.js";
 import { nextUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
@@ -205,6 +207,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       plan.push(
         { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
         { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator, version), lang) },
+        { path: outputFile(previewImagePath(id, lang)), indicator: id, render: () => previewImage(config, siteIndicator(config, indicator, version), lang) },
       );
     }
     plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });

@@ -5,7 +5,8 @@
  * constants so the static files and the function's answers cannot drift apart.
  */
 import { API_BASE, CACHE_CONTROL, CORS_HEADERS } from "../core/contract.js";
-import { MCP_PATH, endpointPath, outputFile } from "../core/paths.js";
+import { LANGS } from "../core/i18n.js";
+import { MCP_PATH, endpointPath, outputFile, previewImagePath } from "../core/paths.js";
 
 /** Cloudflare's limit on `_headers` rules. */
 export const MAX_HEADER_RULES = 100;
@@ -54,7 +55,7 @@ export function routesJson(files: Iterable<string>): string {
 
 type Rule = readonly [path: string, headers: Readonly<Record<string, string>>];
 
-/** The fixed rules: every file, the static API files, the internal data files. */
+/** The fixed rules: every file, the static API files, the internal data files, the pages' preview images. */
 const STATIC_RULES: readonly Rule[] = [
   ["/*", { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin" }],
   [
@@ -73,6 +74,9 @@ const STATIC_RULES: readonly Rule[] = [
       "X-Robots-Tag": "noindex",
     },
   ],
+  // The preview images draw the data: cached as long as the data files (Pages' default, `max-age=0`,
+  // would have every crawler revalidate each time). `:indicator` is one path segment in Pages' rules.
+  ...LANGS.map((lang): Rule => [previewImagePath(":indicator", lang), { "Cache-Control": CACHE_CONTROL.success }]),
 ];
 
 const rule = ([path, headers]: Rule): string =>

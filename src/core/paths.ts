@@ -48,6 +48,11 @@ export function embedPagePath(indicator: string, lang: Lang = DEFAULT_LANG): str
   return `${seriesPagePath(indicator, lang)}embed/`;
 }
 
+/** The indicator page's preview image in `lang` (Open Graph `og:image`, 1200×630 PNG): the page's chart, title and newest value. */
+export function previewImagePath(indicator: string, lang: Lang = DEFAULT_LANG): string {
+  return `${seriesPagePath(indicator, lang)}preview.png`;
+}
+
 /** The home page in `lang`. */
 export function homePath(lang: Lang = DEFAULT_LANG): string {
   return `${langPrefix(lang)}/`;

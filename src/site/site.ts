@@ -28,12 +28,14 @@ import {
   feedPath,
   homePath,
   metadataPath,
+  previewImagePath,
   seriesPagePath,
 } from "../core/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
 import { renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
 import type { SiteIndicator } from "./model.js";
+import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
 
 /** `og:locale` of each language (Open Graph: language_TERRITORY). */
 const OG_LOCALES: Readonly<Record<Lang, string>> = { es: "es_UY", en: "en_US" };
@@ -52,6 +54,8 @@ interface PageHead {
   readonly canonical?: boolean;
   /** Where the navigation's "how to credit" goes: the page's own section, else the home page's. */
   readonly credit?: string;
+  /** The picture a shared link shows (`og:image`, src/site/preview.ts): its path and its text alternative. */
+  readonly image?: { readonly path: string; readonly alt: string };
 }
 
 /** The head every page shares: language, canonical URL, translations, sharing metadata. */
@@ -76,10 +80,21 @@ ${LANGS.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${url(
 ${page.canonical === false ? "" : html`<meta property="og:url" content="${url(page.lang)}">
 `}<meta property="og:locale" content="${OG_LOCALES[page.lang]}">
 ${LANGS.filter((l) => l !== page.lang).map((l) => html`<meta property="og:locale:alternate" content="${OG_LOCALES[l]}">
-`)}<meta name="twitter:card" content="summary">
+`)}${
+    page.image === undefined
+      ? ""
+      : html`<meta property="og:image" content="${config.baseUrl}${page.image.path}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="${PREVIEW_WIDTH}">
+<meta property="og:image:height" content="${PREVIEW_HEIGHT}">
+<meta property="og:image:alt" content="${page.image.alt}">
+`
+  }<meta name="twitter:card" content="${page.image === undefined ? "summary" : "summary_large_image"}">
 <meta name="twitter:title" content="${page.title}">
 <meta name="twitter:description" content="${page.description}">
-<link rel="stylesheet" href="/style.css">
+${page.image === undefined ? "" : html`<meta name="twitter:image" content="${config.baseUrl}${page.image.path}">
+<meta name="twitter:image:alt" content="${page.image.alt}">
+`}<link rel="stylesheet" href="/style.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${page.extra ?? ""}${page.script === true ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}`;
 }
@@ -306,6 +321,7 @@ export function renderIndicatorPage(config: SiteConfig, meta: SiteIndicator, lan
   const page: PageHead = {
     ...head,
     credit: "#h-credit",
+    image: { path: previewImagePath(meta.id, lang), alt: previewAlt(meta, lang) },
     extra: html`${feedLink(`${title}: ${m.feed}`, feedPath(meta.id))}<script type="application/ld+json">${jsonScript(meta.jsonLd[lang])}</script>
 `,
   };

@@ -146,6 +146,24 @@ describe("npm run build on the real data", () => {
     for (const id of IDS) expect(headers).toContain(`/api/v1/${id}/*\n  Last-Modified: Tue, 14 Nov 2023 22:13:20 GMT\n`);
   });
 
+  it.each(IDS)("%s: each page's og:image is a file of the output, a PNG of 1200×630 (the preview image)", (id) => {
+    for (const [lang, page] of [["es", `series/${id}/index.html`], ["en", `en/series/${id}/index.html`]] as const) {
+      const html = read(page);
+      const url = /<meta property="og:image" content="([^"]+)">/.exec(html)?.[1];
+      expect(url, page).toBe(`${SITE}${lang === "es" ? "" : "/en"}/series/${id}/preview.png`);
+      expect(html).toContain(`<meta name="twitter:image" content="${url}">`);
+      expect(html).toContain('<meta property="og:image:width" content="1200">');
+      expect(html).toContain('<meta property="og:image:height" content="630">');
+      // The PNG signature, then IHDR's width and height (PNG §5.2, §11.2.2).
+      const png = readFileSync(join(outA, (url as string).slice(SITE.length)));
+      expect(png.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])), page).toBe(true);
+      expect(png.subarray(12, 16).toString("latin1")).toBe("IHDR");
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], page).toEqual([1200, 630]);
+      // A picture, not an empty canvas: a blank PNG of this size compresses to about 4 KB.
+      expect(png.length, page).toBeGreaterThan(20_000);
+    }
+  });
+
   it("is deterministic: the same data and SOURCE_DATE_EPOCH give identical trees", () => {
     const a = treeDigest(outA);
     expect(a.size).toBeGreaterThan(20);

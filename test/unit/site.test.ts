@@ -144,7 +144,7 @@ describe("languages and sharing", () => {
     expect(head(page)).toContain(`<meta property="og:locale" content="${locale}">`);
     expect(head(page)).toContain(`<meta property="og:url" content="https://example.test${path}">`);
     expect(head(page)).toContain(`<meta property="og:title" content="${lang === "es" ? "Salario mínimo" : "Minimum wage"} — Open Series UY">`);
-    expect(head(page)).toContain('<meta name="twitter:card" content="summary">');
+    expect(head(page)).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(head(page)).not.toContain("utm_");
     // The visible switch leads to the other language.
     const other = lang === "es" ? 'href="/en/series/evil/" hreflang="en" lang="en">English</a>' : 'href="/series/evil/" hreflang="es" lang="es">Español</a>';
