@@ -19,7 +19,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     source: { name: both("Source"), url: "https://example.test/source" },
     notes: [],
     facets: [],
-    view: { default: {} },
+    view: { default: {}, ratios: [] },
     glossary: [],
     deflates: [],
     noteTranslations: {},

@@ -33,7 +33,7 @@ import {
   SEARCH_INDEX_PATH,
   csvEsPath,
   csvPath,
-  datasetPath,
+  viewDataPath,
   defaultPagePath,
   metadataPath,
   outputFile,
@@ -50,6 +50,7 @@ import { BuildError, DataError, formatIssue } from "../source/errors.js";
 import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
 import { siteIndicator } from "./site-model.js";
+import { renderViewGroup, viewGroups } from "./view-data.js";
 import { LANGS } from "../core/i18n.js";
 
 /** The prebuilt limits when `--limits` is not given (docs/DESIGN.md §4). */
@@ -137,6 +138,9 @@ function prebuiltQueries(indicator: BuiltIndicator, limits: readonly number[]): 
   return queries;
 }
 
+/** The site's stylesheet among the files of `public/`. */
+const STYLESHEET = "style.css";
+
 const CSV_HEADER_BYTES = new TextEncoder().encode(CSV_HEADER);
 const CSV_ES_HEADER_BYTES = new TextEncoder().encode(CSV_ES_HEADER);
 
@@ -154,7 +158,10 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
  * here: the plan's length is the file budget's count.
  */
 export function planOutput(input: PlanInput): PlannedFile[] {
-  const { config } = input;
+  const stylesheet = input.publicFiles.get(STYLESHEET);
+  // The pages' questions read the other indicators' views (the deflator, the ratios' divisors).
+  const views = new Map(input.indicators.map((i) => [i.source.meta.id, siteIndicator(input.config, i, input.versions.get(i.source.meta.id) ?? 0).view]));
+  const config = { ...input.config, style: stylesheet === undefined ? undefined : new TextDecoder().decode(stylesheet), views, deflators: deflatorsOf(input.indicators) };
   const plan: PlannedFile[] = [];
   const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
   const versions = [...input.versions.values()];
@@ -210,11 +217,16 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         { path: outputFile(previewImagePath(id, lang)), indicator: id, render: () => previewImage(config, siteIndicator(config, indicator, version), lang) },
       );
     }
-    plan.push({ path: outputFile(datasetPath(id)), indicator: id, render: () => indicator.file });
+    // The page script's data, one file per group of the view (src/build/view-data.ts).
+    const { view } = siteIndicator(config, indicator, version);
+    for (const [key, series] of viewGroups(view)) {
+      plan.push({ path: outputFile(viewDataPath(id, key)), indicator: id, render: () => renderViewGroup(view, series) });
+    }
     plan.push({ path: outputFile(answersPath(id)), indicator: id, render: () => indicator.answersFile });
   }
   plan.push(...planFormats(input));
-  for (const [path, bytes] of input.publicFiles) plan.push({ path, render: () => bytes });
+  // The stylesheet is inlined in every page (src/site/site.ts `RenderConfig`), not served on its own.
+  for (const [path, bytes] of input.publicFiles) if (path !== STYLESHEET) plan.push({ path, render: () => bytes });
   plan.push(
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },
     ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i, input.versions.get(i.source.meta.id) ?? 0)), lang) })),

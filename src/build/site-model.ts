@@ -58,6 +58,8 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, ver
     source: meta.source,
     notes: meta.notes,
     glossary: meta.glossary,
+    deflates: meta.deflates,
+    ratios: meta.view.ratios,
     lastUpdated: indicator.dataset.lastUpdated,
     seriesCount: indicator.dataset.series.length,
     view: viewIndicator(indicator, version),

@@ -63,6 +63,20 @@ export function datasetPath(indicator: string): string {
   return `/_data/${indicator}.bin`;
 }
 
+/**
+ * One group of an indicator's sub-series as its page shows them (labels, points,
+ * notes; src/build/view-data.ts), JSON; internal: the page script loads the group
+ * of the visitor's selection. `key` from src/site/client/series-view.ts `groupKey`.
+ */
+export function viewDataPath(indicator: string, key: string): string {
+  return `${viewDataFolder(indicator)}${key}.json`;
+}
+
+/** The folder of an indicator's group files (`viewDataPath`). */
+export function viewDataFolder(indicator: string): string {
+  return `/_data/${indicator}/view/`;
+}
+
 /** The output file that holds `path`: relative to the output folder, `index.html` for a folder. */
 export function outputFile(path: string): string {
   const relative = path.replace(/^\//, "");

@@ -13,6 +13,10 @@ export interface SiteIndicator {
   readonly source: { readonly name: Localized; readonly url: string };
   readonly notes: readonly Localized[];
   readonly glossary: readonly { readonly term: Localized; readonly definition: Localized }[];
+  /** The units this indicator (a monthly index) deflates, with the sub-series that does (`deflates` in `indicator.json`). */
+  readonly deflates: readonly { readonly unit: string; readonly series: string }[];
+  /** The ratios the page offers as views of its chart (`view.ratios`: the API's `per`). */
+  readonly ratios: readonly { readonly per: string; readonly label: Localized; readonly percent: boolean }[];
   /** Date of the newest point, or null for an indicator without points. */
   readonly lastUpdated: string | null;
   readonly seriesCount: number;

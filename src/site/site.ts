@@ -22,20 +22,58 @@ import {
   SEARCH_PATH,
   SERVICE_FEED_PATH,
   csvPath,
-  datasetPath,
   embedPagePath,
   endpointPath,
   feedPath,
   homePath,
   metadataPath,
+  viewDataFolder,
+  viewDataPath,
   previewImagePath,
   seriesPagePath,
 } from "../core/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
+import { groupKey, renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
 import type { SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
+
+/**
+ * What the pages are rendered with: the site configuration and the stylesheet,
+ * which the build inlines in every page (no second request before the first
+ * paint: on a slow phone network each request costs seconds). Without it a page
+ * links `/style.css`.
+ */
+export type RenderConfig = SiteConfig & {
+  readonly style?: string | undefined;
+  /** Every indicator's view model, by id: what a page's questions read of the others (the deflator, the ratios' divisors). */
+  readonly views?: ReadonlyMap<string, ViewIndicator>;
+  /** Which indicator's sub-series deflates each unit (the manifest's `deflators`). */
+  readonly deflators?: Readonly<Record<string, { readonly indicator: string; readonly series: string }>>;
+};
+
+/** Where the page script finds one sub-series of an indicator (its group file), with the rule of coverage's inputs. */
+function seriesRef(config: RenderConfig, indicator: string, series: string) {
+  const view = config.views?.get(indicator);
+  const one = view?.series.find((s) => s.id === series);
+  if (view === undefined || one === undefined) return null;
+  return { indicator, series, path: viewDataPath(indicator, groupKey(view, one.facets)), rhythm: view.rhythm, stepwise: view.stepwise, version: view.version, title: view.title, newest: one.dates[0] ?? null };
+}
+
+/** What the questions of a page offer: `real` (the deflator of its unit), the ratios `indicator.json` declares. */
+function timeConfig(config: RenderConfig, meta: SiteIndicator, lang: Lang) {
+  const ref = config.deflators?.[meta.view.unit];
+  return {
+    deflator: ref === undefined ? null : seriesRef(config, ref.indicator, ref.series),
+    ratios: meta.ratios.flatMap((r) => {
+      const [indicator, series] = r.per.split(":") as [string, string];
+      const divisor = seriesRef(config, indicator, series);
+      return divisor === null ? [] : [{ ...divisor, parameter: r.per, label: r.label[lang], percent: r.percent }];
+    }),
+    // A monthly index that deflates a unit answers "what is $ X of a month worth in its latest month?".
+    calculator: meta.deflates.length > 0 ? { series: meta.deflates[0]?.series, unit: meta.deflates[0]?.unit } : null,
+  };
+}
 
 /** `og:locale` of each language (Open Graph: language_TERRITORY). */
 const OG_LOCALES: Readonly<Record<Lang, string>> = { es: "es_UY", en: "en_US" };
@@ -59,7 +97,7 @@ interface PageHead {
 }
 
 /** The head every page shares: language, canonical URL, translations, sharing metadata. */
-function head(config: SiteConfig, page: PageHead): SafeHtml {
+function head(config: RenderConfig, page: PageHead): SafeHtml {
   const url = (lang: Lang) => `${config.baseUrl}${page.paths[lang]}`;
   return html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -94,7 +132,7 @@ ${LANGS.filter((l) => l !== page.lang).map((l) => html`<meta property="og:locale
 <meta name="twitter:description" content="${page.description}">
 ${page.image === undefined ? "" : html`<meta name="twitter:image" content="${config.baseUrl}${page.image.path}">
 <meta name="twitter:image:alt" content="${page.image.alt}">
-`}<link rel="stylesheet" href="/style.css">
+`}${config.style === undefined ? raw('<link rel="stylesheet" href="/style.css">') : html`<style>${raw(config.style)}</style>`}
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${page.extra ?? ""}${page.script === true ? raw(`<script src="${PAGE_SCRIPT_PATH}" defer></script>\n`) : ""}`;
 }
@@ -106,7 +144,7 @@ function languageSwitch(page: PageHead): SafeHtml {
   )}`;
 }
 
-function layout(config: SiteConfig, page: PageHead, body: SafeHtml): string {
+function layout(config: RenderConfig, page: PageHead, body: SafeHtml): string {
   const m = MESSAGES[page.lang];
   const home = homePath(page.lang);
   return html`<!doctype html>
@@ -166,7 +204,7 @@ ${curl(config, metadataPath(first.id))}
 }
 
 /** `index.html` (Spanish) and `en/index.html`: what the service is, its indicators and how to use and credit it. */
-export function renderHome(config: SiteConfig, indicators: readonly SiteIndicator[], lang: Lang): string {
+export function renderHome(config: RenderConfig, indicators: readonly SiteIndicator[], lang: Lang): string {
   const m = MESSAGES[lang];
   const items = indicators.map((indicator) => {
     const f = new Formatter(lang, indicator.view.unit);
@@ -216,21 +254,22 @@ ${attributionBlock(config, lang, first.id, "attribution-home")}
  * What the page script needs besides the dataset and the metadata document: the
  * view's settings and the points' notes (few, so inline rather than fetched).
  */
-function pageConfig(config: SiteConfig, lang: Lang, view: ViewIndicator): SafeHtml {
-  const notes = Object.fromEntries(view.series.filter((s) => Object.keys(s.notes).length > 0).map((s) => [s.id, s.notes]));
+function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): SafeHtml {
+  const { view } = meta;
   const json = jsonScript({
+    time: timeConfig(config, meta, lang),
     lang,
     indicator: view.id,
+    title: view.title,
     unit: view.unit,
     rhythm: view.rhythm,
     stepwise: view.stepwise,
     display: view.display,
+    facets: view.facets,
     compare: view.compare,
     defaults: view.defaults,
     baseUrl: config.baseUrl,
-    dataset: datasetPath(view.id),
-    metadata: metadataPath(view.id),
-    notes,
+    publications: publications(view.series.map((s) => s.dates)),
     version: view.version,
   });
   return html`<script type="application/json" id="series-config">${json}</script>`;
@@ -252,6 +291,50 @@ ${indicator === null ? "" : html`<input type="hidden" name="indicator" value="${
 }
 
 /**
+ * The selection's first moments, inline so it runs as the page arrives, before
+ * the page script (a second request, seconds later on a slow phone): a shared
+ * address (`#provider=…`) sets the selects at once, the view is marked pending
+ * with the chosen labels instead of showing the default's numbers, the chosen
+ * group's data file is requested (the page script takes that request over,
+ * src/site/client/series-page.ts), and the form is shown; a choice made before the
+ * page script runs is kept and rendered by it. The group's key is series-view.ts
+ * `groupKey`, read from the options' `data-i`.
+ */
+const EARLY_SCRIPT = `(function () {
+  var f = document.getElementById("selection");
+  if (!f) return;
+  var selects = [].slice.call(f.querySelectorAll("select"));
+  var hash = new URLSearchParams(location.hash.slice(1));
+  var moved = false;
+  selects.forEach(function (s) {
+    var v = hash.get(s.name);
+    if (v !== null && s.value !== v && [].some.call(s.options, function (o) { return o.value === v; })) { s.value = v; moved = true; }
+  });
+  function text(s) { return s.options[s.selectedIndex].text; }
+  function pending() {
+    document.body.classList.add("view-pending");
+    var card = document.getElementById("view-card");
+    var compared = selects.filter(function (s) { return s.hasAttribute("data-compared"); })[0];
+    if (!card || !compared) return;
+    var article = document.createElement("article");
+    article.className = "card card-pending";
+    [["h2", "card-title", text(compared)], ["p", "card-sub", selects.filter(function (s) { return s !== compared; }).map(text).join(" · ")], ["p", "card-loading", f.getAttribute("data-loading")]].forEach(function (part) {
+      var e = document.createElement(part[0]); e.className = part[1]; e.textContent = part[2]; article.appendChild(e);
+    });
+    card.replaceChildren(article);
+  }
+  function prefetch() {
+    var key = selects.filter(function (s) { return !s.hasAttribute("data-compared"); }).map(function (s) { return s.options[s.selectedIndex].getAttribute("data-i"); }).join("-") || "all";
+    var url = f.getAttribute("data-groups") + key + ".json";
+    var early = window.osViewData || (window.osViewData = {});
+    if (!early[url]) early[url] = fetch(url).then(function (r) { return r.ok ? r.json() : Promise.reject(new Error(url + ": " + r.status)); });
+  }
+  if (moved) { pending(); prefetch(); }
+  f.addEventListener("change", function () { if (!window.osReady) { pending(); prefetch(); } });
+  f.hidden = false;
+})();`;
+
+/**
  * The selection form: one select per facet, options sorted by the page language's
  * collation ("Círculo Católico" before "COMEF"); a value none of whose sub-series
  * is in the latest publication says until when it has data ("Casa de Galicia (hasta 2022)").
@@ -261,17 +344,19 @@ function selectionForm(view: ViewIndicator, lang: Lang, m: Messages): SafeHtml |
   const latest = publications(view.series.map((s) => s.dates)).at(-1) ?? "";
   const collator = new Intl.Collator(LOCALES[lang]);
   const newest = (facet: string, value: string) => view.series.reduce((max, s) => (s.facets[facet] === value && (s.dates[0] ?? "") > max ? (s.dates[0] as string) : max), "");
-  return html`<form id="selection" class="selection" hidden aria-label="${m.selectionLabel}">
+  // data-i: a value's index in declaration order, which names the group files (series-view.ts `groupKey`).
+  return html`<form id="selection" class="selection" hidden aria-label="${m.selectionLabel}" data-groups="${viewDataFolder(view.id)}" data-loading="${m.loadingSelection}">
 ${view.facets.map((facet) => {
-  const values = [...facet.values].sort((a, b) => collator.compare(a.label[lang], b.label[lang]));
+  const values = facet.values.map((v, i) => ({ ...v, i })).sort((a, b) => collator.compare(a.label[lang], b.label[lang]));
   return html`<label class="facet-${facet.name}">${facet.title[lang]}
-<select name="${facet.name}">${values.map((v) => {
+<select name="${facet.name}"${raw(facet.name === view.compare ? " data-compared" : "")}>${values.map((v) => {
     const last = newest(facet.name, v.value);
     const ended = last !== "" && last < latest ? ` ${m.valueUntil(last.slice(0, 4))}` : "";
-    return html`<option value="${v.value}"${raw(v.value === view.defaults[facet.name] ? " selected" : "")}>${v.label[lang]}${ended}</option>`;
+    return html`<option value="${v.value}" data-i="${String(v.i)}"${raw(v.value === view.defaults[facet.name] ? " selected" : "")}>${v.label[lang]}${ended}</option>`;
   })}</select></label>
 `;
 })}</form>
+<script>${raw(EARLY_SCRIPT)}</script>
 <p id="selection-status" class="note" role="status"></p>`;
 }
 
@@ -297,6 +382,55 @@ function askForm(view: ViewIndicator, carded: readonly string[], m: Messages): S
 `;
 }
 
+/**
+ * More questions about time, answered by the page script with the API's own code
+ * (src/site/client/questions.ts): the chart in other terms (pesos of the latest
+ * CPI month, an index with a chosen base, changes, ratios to other indicators),
+ * the change since a chosen date (nominal and real), and for an index that
+ * deflates a currency, "$ X of a month are $ Y of the latest". Hidden until the script runs.
+ */
+function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang): SafeHtml {
+  const m = MESSAGES[lang];
+  const { view } = meta;
+  const time = timeConfig(config, meta, lang);
+  const f = new Formatter(lang, view.unit, "monthly");
+  const deflatorMonth = time.deflator?.newest ?? null;
+  const first = view.series.reduce((min, s) => {
+    const d = s.dates.at(-1);
+    return d !== undefined && d < min ? d : min;
+  }, view.version);
+  const options: [string, string][] = [
+    ["level", m.modeLevel],
+    ...(deflatorMonth === null ? [] : [["real", m.modeReal(f.pointDate(deflatorMonth))] as [string, string]]),
+    ["index", m.modeIndex],
+    ["percent_change_a_year_ago", m.modeYearAgo],
+    ...(view.stepwise ? [] : [["percent_change", m.modePrevious] as [string, string]]),
+    ...time.ratios.map((r, i): [string, string] => [`ratio-${String(i)}`, r.label]),
+  ];
+  const calculator = time.calculator === null ? "" : html`<h3 id="h-calculator">${m.calculatorHeading}</h3>
+<form id="calculator" class="ask" aria-labelledby="h-calculator">
+<label for="calc-amount">${m.calcAmount}</label> <input id="calc-amount" name="amount" type="number" min="0" step="any" value="1000" inputmode="decimal">
+<label for="calc-month">${m.calcMonth}</label> <input id="calc-month" name="month" type="month" min="${first.slice(0, 7)}" max="${(view.series[0]?.dates[0] ?? view.version).slice(0, 7)}" required>
+<button type="submit">${m.askAtButton}</button>
+</form>
+<div id="calculator-answer" class="answer-box" aria-live="polite"></div>`;
+  return html`<section id="questions" class="questions" aria-labelledby="h-questions" hidden>
+<h2 id="h-questions">${m.questionsHeading}</h2>
+<form id="chart-mode" class="ask">
+<label for="mode">${m.modeLabel}</label>
+<select id="mode" name="mode">${options.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select>
+<label for="mode-base">${m.baseLabel}</label> <input id="mode-base" name="base" type="date" min="${first}" max="${view.version}" value="${first < "2019-01-01" && view.version >= "2019-01-01" ? "2019-01-01" : first}">
+</form>
+<div id="mode-answer" class="answer-box" aria-live="polite"></div>
+<form id="ask-since" class="ask">
+<label for="since-date">${m.sinceLabel}</label> <input id="since-date" name="since" type="date" min="${first}" max="${view.version}" required>
+<button type="submit">${m.askAtButton}</button>
+</form>
+<div id="ask-since-answer" class="answer-box" aria-live="polite"></div>
+${calculator}
+</section>`;
+}
+
 function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | string {
   if (meta.glossary.length === 0) return "";
   return html`<section aria-labelledby="h-glossary"><h2 id="h-glossary">${m.glossary}</h2>
@@ -315,7 +449,7 @@ function indicatorParts(config: SiteConfig, meta: SiteIndicator, lang: Lang, pat
 }
 
 /** `series/<indicator>/index.html` and `en/series/<indicator>/index.html`: the indicator's page. */
-export function renderIndicatorPage(config: SiteConfig, meta: SiteIndicator, lang: Lang): string {
+export function renderIndicatorPage(config: RenderConfig, meta: SiteIndicator, lang: Lang): string {
   const { m, view, rendered, title, head } = indicatorParts(config, meta, lang, seriesPagePath);
   const f = new Formatter(lang, view.unit);
   const page: PageHead = {
@@ -341,6 +475,7 @@ ${rendered.charts}
 <p class="note"><span class="help-hover">${m.chartHelp}</span><span class="help-touch">${m.chartHelpTouch}</span></p>
 </section>
 ${askForm(view, rendered.carded, m)}
+${questionsSection(config, meta, lang)}
 ${view.series.length > 1 && view.compare === null ? searchForm(m, view.id) : ""}
 ${
   compared !== null
@@ -392,7 +527,7 @@ ${attributionBlock(config, lang, meta.id, "attribution-snippet")}
 <blockquote class="citation" id="citation">${m.citation(meta.source.name[lang], title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
 <button type="button" data-copy="citation" hidden>${m.copyCitation}</button>
 </section>
-${pageConfig(config, lang, view)}
+${pageConfig(config, lang, meta)}
 `,
   );
 }
@@ -402,8 +537,8 @@ ${pageConfig(config, lang, view)}
  * its attribution, for other sites to show in an iframe. Links open outside the
  * frame; the page asks search engines not to index it (the indicator page is canonical).
  */
-export function renderEmbedPage(config: SiteConfig, meta: SiteIndicator, lang: Lang): string {
-  const { m, view, rendered, title, head: base } = indicatorParts(config, meta, lang, embedPagePath);
+export function renderEmbedPage(config: RenderConfig, meta: SiteIndicator, lang: Lang): string {
+  const { m, rendered, title, head: base } = indicatorParts(config, meta, lang, embedPagePath);
   const page: PageHead = {
     ...base,
     robots: "noindex",
@@ -423,14 +558,14 @@ ${rendered.charts}
 <p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
 <p class="embed-credit">${m.source}: ${meta.source.name[lang]}. ${raw(localAttribution(config, meta.id, lang))} (CC BY 4.0)</p>
 </main>
-${pageConfig(config, lang, view)}
+${pageConfig(config, lang, meta)}
 </body>
 </html>
 `.html;
 }
 
 /** `404.html`: what Pages serves, with status 404, for a path that matches no file; in both languages. */
-export function renderNotFound(config: SiteConfig): string {
+export function renderNotFound(config: RenderConfig): string {
   const es = MESSAGES.es;
   const en = MESSAGES.en;
   const page: PageHead = { lang: "es", title: `${es.notFoundTitle} — ${config.name}`, description: es.notFoundText, paths: pathsOf(homePath), robots: "noindex", canonical: false };

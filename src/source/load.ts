@@ -86,7 +86,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     source: { name: none, url: "https://invalid/" },
     notes: [],
     facets: [],
-    view: { default: {} },
+    view: { default: {}, ratios: [] },
     glossary: [],
     deflates: [],
     noteTranslations: {},
@@ -211,6 +211,16 @@ export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = fa
       if (other !== undefined) issues.push({ file: join(dataDir, meta.id, "indicator.json"), reason: `deflates: "${d.unit}" is already deflated by ${other}; one deflator per unit` });
       deflators.set(d.unit, meta.id);
     }
+  }
+  // A ratio the page offers names a sub-series of another indicator.
+  for (const { meta } of indicators) {
+    meta.view.ratios.forEach((r, i) => {
+      const [id, series] = r.per.split(":") as [string, string];
+      const other = indicators.find((x) => x.meta.id === id);
+      if (other === undefined || !other.meta.series.some((s) => s.id === series)) {
+        issues.push({ file: join(dataDir, meta.id, "indicator.json"), column: `view.ratios.${i}.per`, reason: `"${r.per}" names no sub-series of an indicator of this data folder` });
+      }
+    });
   }
   if (issues.length > 0) throw new DataError(issues);
   return { indicators, warnings };

@@ -62,7 +62,26 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
   /** The title of every sub-series without its own: `{facet}` placeholders replaced by the value labels. */
   seriesTitle: localized.optional(),
   /** The site's view: the facet compared across (one line per value) and the selection it opens on. */
-  view: z.strictObject({ compare: facetName.optional(), default: z.record(facetName, text).default({}) }).default({ default: {} }),
+  view: z
+    .strictObject({
+      compare: facetName.optional(),
+      default: z.record(facetName, text).default({}),
+      /**
+       * The ratios the page offers as views of its chart (the API's `per`): a value
+       * in units of another indicator's sub-series ("in hours of the domestic
+       * minimum wage"), or as a percentage of it.
+       */
+      ratios: z
+        .array(
+          z.strictObject({
+            per: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*:[a-z0-9]+([.-][a-z0-9]+)*$/, "expected <indicator>:<sub-series>, as the API's per"),
+            label: localized,
+            percent: z.boolean({ error: "expected true or false" }).default(false),
+          }),
+        )
+        .default([]),
+    })
+    .default({ default: {}, ratios: [] }),
   /**
    * The importer `npm run import` turns this indicator's publications with (registered by
    * name in src/source/importers.ts); absent when points are added by hand.

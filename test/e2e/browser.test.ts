@@ -517,6 +517,101 @@ describe("the pages answer the questions people bring, honestly (both languages,
     });
   }
 
+  it("answers the questions about time with the API's numbers: the wages in real terms, the change since a date, a consultation in hours of the domestic wage, the CPI calculator", async () => {
+    const { page, problems } = await openPage(1280, 900);
+    /** The API's answer at an address the page shows (its public base URL replaced by the test server's). */
+    const apiAt = async (href: string | null) => {
+      const url = new URL(href ?? "");
+      return ((await (await fetch(`${server.url}${url.pathname}${url.search}`)).json()) as { data: { series: string; value: number; date: string }[] }).data;
+    };
+    for (const lang of LANGS) {
+      await visit(page, `${prefix(lang)}/series/domestic-worker-wages/`);
+      // Pesos of the CPI's latest month: the chart's newest point is the API's real= answer.
+      await page.selectOption("#mode", "real");
+      const real = page.locator('#mode-answer li[data-series="monthly"] data');
+      await real.waitFor();
+      const api = await apiAt(await page.locator("#mode-answer .api-equivalent a").getAttribute("href"));
+      expect(new URL((await page.locator("#mode-answer .api-equivalent a").getAttribute("href")) ?? "").searchParams.get("real")).toMatch(/^\d{4}-\d{2}$/);
+      expect(Number(await real.getAttribute("value"))).toBe(api.find((d) => d.series === "monthly")?.value);
+      // Drawn: one chart per magnitude (monthly, hourly), its newest point the same value.
+      const figures = page.locator('#charts figure[id^="figure-question"]');
+      expect(await figures.count()).toBe(2);
+      const newestPoint = page.locator('#charts .chart-wide circle.point[data-series="monthly"]').last();
+      expect(parseShown((await newestPoint.getAttribute("data-value-text")) ?? "", lang)).toBeCloseTo(api.find((d) => d.series === "monthly")?.value ?? NaN, 1);
+      // Back to the published values: the page's own chart again.
+      await page.selectOption("#mode", "level");
+      await expect.poll(() => page.locator('#charts figure[id^="figure-question"]').count()).toBe(0);
+
+      // The change since a date, nominal and real, as the API's index answers.
+      await page.fill("#since-date", "2020-03-01");
+      await page.locator("#ask-since button").click();
+      const since = page.locator('#ask-since-answer li[data-series="monthly"]');
+      await since.waitFor();
+      const [nominalUrl, realUrl] = await page.locator("#ask-since-answer .api-equivalent a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+      const nominal = (await apiAt(nominalUrl ?? null)).find((d) => d.series === "monthly")?.value ?? NaN;
+      const realIndex = (await apiAt(realUrl ?? null)).find((d) => d.series === "monthly")?.value ?? NaN;
+      expect(Number(await since.locator("data").first().getAttribute("value"))).toBeCloseTo(nominal - 100, 5);
+      expect(Number(await since.locator("data.real").getAttribute("value"))).toBeCloseTo(realIndex - 100, 5);
+
+      // A consultation in hours of the domestic minimum wage (per=), as the API divides it.
+      await visit(page, `${prefix(lang)}/series/health-insurance-prices/`);
+      await page.selectOption("#mode", "ratio-0");
+      const hours = page.locator(`#mode-answer li[data-series="${CASMU}"] data`);
+      await hours.waitFor();
+      const perUrl = await page.locator("#mode-answer .api-equivalent a").getAttribute("href");
+      expect(new URL(perUrl ?? "").searchParams.get("per")).toBe("domestic-worker-wages:hourly");
+      expect(Number(await hours.getAttribute("value"))).toBe((await apiAt(perUrl)).find((d) => d.series === CASMU)?.value);
+
+      // "$ 1.000 of January 2019 are $ Y of the latest month": Y = 1000 × the API's index / 100.
+      await visit(page, `${prefix(lang)}/series/consumer-price-index/`);
+      await page.fill("#calc-amount", "1000");
+      await page.fill("#calc-month", "2019-01");
+      await page.locator("#calculator button").click();
+      const result = page.locator("#calculator-answer strong data");
+      await result.waitFor();
+      const index = (await apiAt(await page.locator("#calculator-answer .api-equivalent a").getAttribute("href")))[0]?.value ?? NaN;
+      expect(Number(await result.getAttribute("value"))).toBeCloseTo((1000 * index) / 100, 4);
+      expect(await page.locator("#calculator-answer").textContent()).toContain(lang === "es" ? "de enero de 2019 equivalen a" : "of January 2019 are");
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("before the page script runs, a shared link's selects and card name the shared choice and never show another's price; the page then loads only that group's data", async () => {
+    const { page, problems } = await openPage(390, 844);
+    const shared = hipPage("es", "Médica Uruguaya (MUCAM)", "orden consulta medicina general", "FONASA");
+    // The page script held back: what the page shows from its HTML and inline script alone.
+    await page.route("**/assets/series-page.js", (route) => route.abort());
+    await page.goto(`${server.url}${shared}`);
+    expect(await page.locator("#selection").isVisible()).toBe(true);
+    expect(await page.locator('select[name="provider"]').inputValue()).toBe("Médica Uruguaya (MUCAM)");
+    const pending = page.locator("#view-card article.card-pending");
+    expect(await pending.locator(".card-title").textContent()).toBe("Médica Uruguaya (MUCAM)");
+    expect(await page.locator("#view-card data").count()).toBe(0); // no price until the chosen one is known
+    expect(await page.locator("#view-card").textContent()).not.toContain("CASMU");
+    // A choice made before the script arrives is taken, and its group file requested at once.
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    await page.selectOption('select[name="regime"]', "NO FONASA");
+    await expect.poll(() => requested.some((p) => /^\/_data\/health-insurance-prices\/view\/\d+-\d+\.json$/.test(p))).toBe(true);
+    await page.unroute("**/assets/series-page.js");
+    // The held-back script's own failure (its request and Chromium's console line about it) is the test's doing.
+    const seen = problems.splice(0).filter((p) => !p.includes("series-page.js") && p !== "console: Failed to load resource: net::ERR_FAILED");
+    expect(seen).toEqual([]);
+
+    // With the script: the chosen card, from the one group file the choice needs (never the whole indicator).
+    await page.goto("about:blank"); // the same address again would only move to its fragment
+    const loaded: string[] = [];
+    page.on("request", (r) => loaded.push(new URL(r.url()).pathname));
+    await page.goto(`${server.url}${shared}`);
+    await expect.poll(() => page.locator("#view-card article").getAttribute("data-series")).toBe("medica-uruguaya.consult-general-medicine.fonasa");
+    const data = loaded.filter((p) => p.startsWith("/_data/") || p.startsWith("/api/"));
+    expect(data).toHaveLength(1);
+    expect(loaded.some((p) => p.endsWith("metadata.json"))).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("marks a change against a noted point and never makes it the headline; says ties; sorts providers by the locale and marks those without recent data; the language switch keeps the selection", async () => {
     const { page, problems } = await openPage(390, 844);
     // The latest publication's general medicine consultation, FONASA, of every provider: ranks and ties from the API.

@@ -54,7 +54,9 @@ describe("npm run build on the real data", () => {
     const files = new Set(treeDigest(outA).keys());
     const required = ["index.html", "api/v1/index.json", "api/v1/openapi.json", "_headers", "_routes.json", "_data/manifest.json"];
     for (const id of IDS) {
-      required.push(`series/${id}/index.html`, `api/v1/${id}/index.json`, `api/v1/${id}/data.csv`, `_data/${id}.bin`);
+      required.push(`series/${id}/index.html`, `api/v1/${id}/index.json`, `api/v1/${id}/data.csv`);
+      // The page script's data: the groups of the view (one for an indicator without a compared facet).
+      expect([...files].filter((f) => f.startsWith(`_data/${id}/view/`)).length, id).toBeGreaterThan(0);
       for (const limit of [10, 50, 100, 500, 1000, 5000]) required.push(`api/v1/${id}/limit-${limit}/offset-0.json`);
     }
     for (const path of required) expect(files, path).toContain(path);
@@ -177,6 +179,11 @@ describe("npm run build on the real data", () => {
     const differing = [...a.keys()].filter((k) => a.get(k) !== c.get(k));
     // The data version is also the XLSX files' dates, the Data Packages' `created` and the DCAT `dct:modified`.
     const formats = IDS.flatMap((id) => [`api/v1/${id}/data.xlsx`, `api/v1/${id}/datapackage.json`]);
-    expect(differing.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", ...formats].sort());
+    // And the indicator pages say when the data was checked (the cards' "revisados el …", the citation);
+    // their preview images draw the card's standing, which the version bounds.
+    const pages = IDS.flatMap((id) => ["", "en/"].flatMap((lang) => [`${lang}series/${id}/index.html`, `${lang}series/${id}/embed/index.html`]));
+    for (const page of pages) expect(differing, page).toContain(page);
+    const others = differing.filter((k) => !pages.includes(k) && !/^(en\/)?series\/[^/]+\/preview\.png$/.test(k));
+    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", ...formats].sort());
   });
 });

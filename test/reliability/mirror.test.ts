@@ -52,7 +52,7 @@ describe("the output folder on a plain static server (python3 -m http.server)", 
     children.push(child);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(base);
-    const paths = ["/api/v1/index.json", "/api/v1/openapi.json", "/index.html", "/style.css", "/assets/series-page.js"];
+    const paths = ["/api/v1/index.json", "/api/v1/openapi.json", "/index.html", "/assets/series-page.js", "/_data/domestic-worker-wages/view/all.json"];
     for (const id of IDS) paths.push(`/api/v1/${id}/index.json`, `/api/v1/${id}/${secondPage(id)}`, `/api/v1/${id}/data.csv`, `/series/${id}/index.html`);
     for (const path of paths) {
       const r = await get(base + path);

@@ -8,6 +8,7 @@ import { Formatter, displayDecimals } from "../../src/site/client/format.js";
 import { magnitudeGroups, renderView, seriesParameter, type ViewSeries } from "../../src/site/client/series-view.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage } from "../../src/site/site.js";
 import { siteIndicator, viewIndicator } from "../../src/build/site-model.js";
+import { renderViewGroup, viewGroups } from "../../src/build/view-data.js";
 import { NEUTRAL_DISPLAY, type Display } from "../../src/core/display.js";
 import { both, indicatorMeta } from "../meta.js";
 
@@ -79,7 +80,7 @@ function faceted(): BuiltIndicator {
           ],
         },
       ],
-      view: { compare: "provider", default: { provider: "P2", item: "ticket" } },
+      view: { compare: "provider", default: { provider: "P2", item: "ticket" }, ratios: [] },
     },
     series,
   );
@@ -107,11 +108,17 @@ describe("HTML escaping", () => {
     }
   });
 
-  it("keeps the embedded page configuration (with the points' notes) from closing its script element", () => {
-    const page = renderIndicatorPage(config, siteIndicator(config, indicator({}, plain), VERSION), "es");
+  it("keeps the embedded page configuration (with the indicator's title) from closing its script element; the points' notes go to the group file", () => {
+    const built = indicator({}, plain);
+    const page = renderIndicatorPage(config, siteIndicator(config, built, VERSION), "es");
     const json = /<script type="application\/json" id="series-config">(.*?)<\/script>/s.exec(page)?.[1] ?? "";
     expect(json).not.toContain("<");
-    expect((JSON.parse(json) as { notes: Record<string, Record<string, unknown>> }).notes).toEqual({ a: { "2024-02-01": both(`a note ${EVIL}</script>`) } });
+    expect((JSON.parse(json) as { title: unknown }).title).toEqual(both(`Title ${EVIL}`));
+    const view = viewIndicator(built, VERSION);
+    const [[key, series]] = [...viewGroups(view)] as [[string, ViewSeries[]]];
+    expect(key).toBe("all");
+    const file = JSON.parse(new TextDecoder().decode(renderViewGroup(view, series))) as { series: ViewSeries[] };
+    expect(file.series.find((s) => s.id === "a")?.notes).toEqual({ "2024-02-01": both(`a note ${EVIL}</script>`) });
   });
 
   it("keeps the schema.org Dataset (JSON-LD) from closing its script element, in the page's language", () => {

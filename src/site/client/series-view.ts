@@ -62,6 +62,31 @@ export interface ViewIndicator {
   readonly series: readonly ViewSeries[];
   /** The data's version date (`YYYY-MM-DD`): nothing is known to hold after it (src/core/coverage.ts `versionEndDay`). */
   readonly version: string;
+  /**
+   * The indicator's publications (every date with a point), ascending, when
+   * `series` holds only some sub-series (the page script loads the group it
+   * shows); absent: read from `series`.
+   */
+  readonly publications?: readonly string[];
+  /** The `series` parameter naming a whole group (the build's, where `series` holds only some); absent: worked out from `series`. */
+  readonly groupParameter?: (key: string) => string | null | undefined;
+}
+
+/** Every publication of the indicator, ascending. */
+function publicationsOf(indicator: ViewIndicator): readonly string[] {
+  return indicator.publications ?? publications(indicator.series.map((s) => s.dates));
+}
+
+/**
+ * The group of sub-series a selection shows: those sharing its values of every
+ * facet but the compared one, named by those values' indices in declaration
+ * order ("3-1"); "all" for an indicator without a compared facet. The page
+ * script loads one group's file at a time (`/_data/<indicator>/view/<key>.json`).
+ */
+export function groupKey(indicator: Pick<ViewIndicator, "facets" | "compare">, selection: Selection): string {
+  if (indicator.compare === null) return "all";
+  const others = indicator.facets.filter((f) => f.name !== indicator.compare);
+  return others.length === 0 ? "all" : others.map((f) => String(Math.max(0, f.values.findIndex((v) => v.value === selection[f.name])))).join("-");
 }
 
 /** Chosen value per facet. */
@@ -579,7 +604,10 @@ function comparedView(ctx: Context, compare: string): View {
   const all = indicator.series.map((s) => s.id);
   const choices = [
     ...(chosen === null ? [] : [{ label: m.downloadChosen(chosenLabel, context), series: chosen.id }]),
-    { label: m.downloadCompared(context, nouns(ctx).compared, title), series: seriesParameter(shown.map((s) => s.id), all) },
+    {
+      label: m.downloadCompared(context, nouns(ctx).compared, title),
+      series: indicator.groupParameter?.(groupKey(indicator, selection)) ?? seriesParameter(shown.map((s) => s.id), all),
+    },
     { label: m.downloadAll, series: null },
   ];
   return {
@@ -633,11 +661,51 @@ function plainView(ctx: Context): View {
   };
 }
 
-/** Renders the view of `input.selection` in `input.lang`. */
-export function renderView(input: ViewInput): View {
+/** A line of a derived chart (a question's answer): its label and points, newest first. */
+export interface DerivedLine {
+  readonly id: string;
+  readonly label: string;
+  readonly points: readonly { readonly date: string; readonly value: number; readonly text: string }[];
+}
+
+/**
+ * The chart of a question's answer (src/site/client/questions.ts), drawn like the
+ * page's own (both layouts, steps for stepwise values, gaps by the rule of
+ * coverage) with `unit` on the value axis, every value as `text` says.
+ */
+export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], caption: string, unit: string): SafeHtml {
+  const ctx = contextOf(input);
+  const byId = new Map(lines.map((line) => [line.id, line]));
+  // Lines of different magnitudes (a monthly and an hourly wage) in separate charts, as the page's own.
+  const groups = magnitudeGroups(lines.map((line) => ({ id: line.id, title: { es: line.label, en: line.label }, facets: {}, dates: line.points.map((p) => p.date), values: line.points.map((p) => String(p.value)), notes: {} })));
+  const figures = groups.map((group, g) => {
+    const members = group.map((s) => byId.get(s.id) as DerivedLine);
+    const chartLines: ChartSeries[] = members.map((line) => ({
+      id: line.id,
+      label: line.label,
+      points: line.points.map((p) => ({ date: p.date, value: p.value, text: p.text, dateText: ctx.f.pointDate(p.date), note: null })),
+    }));
+    return figure(
+      { ...ctx, zero: null, input: { ...input, indicator: { ...input.indicator, display: { ...input.indicator.display, unit: { es: unit, en: unit } } } } },
+      {
+        key: `question-${String(g + 1)}`,
+        series: chartLines,
+        caption,
+        title: `${input.indicator.title[input.lang]}: ${caption}`,
+        description: caption,
+        legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i) }))),
+        gapLabels: new Map(),
+        full: new Map(),
+      },
+    );
+  });
+  return html`${figures}`;
+}
+
+function contextOf(input: ViewInput): Context {
   const { indicator } = input;
-  const published = publications(indicator.series.map((s) => s.dates));
-  const ctx: Context = {
+  const published = publicationsOf(indicator);
+  return {
     lang: input.lang,
     m: MESSAGES[input.lang],
     f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null),
@@ -647,6 +715,12 @@ export function renderView(input: ViewInput): View {
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
   };
+}
+
+/** Renders the view of `input.selection` in `input.lang`. */
+export function renderView(input: ViewInput): View {
+  const ctx = contextOf(input);
+  const { indicator } = input;
   return indicator.compare === null ? plainView(ctx) : comparedView(ctx, indicator.compare);
 }
 
@@ -660,7 +734,7 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
   const { indicator, lang } = input;
   const m = MESSAGES[lang];
   const f = new Formatter(lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null);
-  const published = publications(indicator.series.map((s) => s.dates));
+  const published = publicationsOf(indicator);
   const nextDue = nextDueOf(indicator.rhythm, published);
   const versionEnd = dateOfDay(versionEndDay(indicator.version, published.at(-1) ?? null));
   const zero = indicator.display.zero?.[lang] ?? null;

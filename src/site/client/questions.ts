@@ -1,0 +1,118 @@
+/**
+ * The questions about time on an indicator's page, answered in the browser by the
+ * code the API answers them with (src/core/derived-answer.ts `derivePage`, over
+ * src/core/derive.ts): values in pesos of the deflator's latest month (`real`), an
+ * index with a chosen base (`units=index&base=`), changes a year earlier
+ * (`units=percent_change_a_year_ago`) or on the previous value (`percent_change`),
+ * ratios to another indicator (`per`); each answer with the one API address
+ * that gives the same numbers.
+ */
+import { nextDueDayOf, versionEndDay } from "../../core/coverage.js";
+import { dayNumber, dateOfDay } from "../../core/dates.js";
+import { deflatorSums, monthIndex, type Deflator } from "../../core/derive.js";
+import { derivePage, type TimeSource } from "../../core/derived-answer.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../core/model.js";
+import { byCodeUnits } from "../../core/order.js";
+import { endpointPath } from "../../core/paths.js";
+import type { Units } from "../../core/contract.js";
+import type { ViewSeries } from "./series-view.js";
+
+/** What the rule of coverage needs of an indicator besides its points (the page config's words). */
+export interface Rhythm {
+  readonly rhythm: string;
+  readonly stepwise: boolean;
+  /** The data version's date, `YYYY-MM-DD`. */
+  readonly version: string;
+}
+
+/** An indicator's loaded sub-series as the pipeline reads them (sorted by id, as the API's). */
+export function timeSourceOf(series: readonly ViewSeries[], rule: Rhythm): TimeSource {
+  const days = new Set<number>();
+  for (const s of series) for (const d of s.dates) days.add(dayNumber(d));
+  const published = [...days].sort((a, b) => a - b);
+  const newest = published.at(-1);
+  return {
+    stepwise: rule.stepwise,
+    nextDue: nextDueDayOf(rule.rhythm, published),
+    versionEnd: versionEndDay(rule.version, newest === undefined ? null : dateOfDay(newest)),
+    series: [...series]
+      .sort((a, b) => byCodeUnits(a.id, b.id))
+      .map((s) => {
+        const days = s.dates.map(dayNumber);
+        const values = s.values.map(Number);
+        return { id: s.id, length: days.length, day: (i: number) => days[i] as number, value: (i: number) => values[i] as number };
+      }),
+  };
+}
+
+/** A monthly index as a deflator into the pesos of `month` (`YYYY-MM`), as the API builds it (src/api/time.ts); null when it has no value that month. */
+export function deflatorOf(index: ViewSeries, month: string): Deflator | null {
+  const n = index.dates.length;
+  if (n === 0) return null;
+  const first = monthIndex(dayNumber(index.dates[n - 1] as string));
+  const last = monthIndex(dayNumber(index.dates[0] as string));
+  const values = new Float64Array(last - first + 1).fill(NaN);
+  for (let i = 0; i < n; i++) values[monthIndex(dayNumber(index.dates[i] as string)) - first] = Number(index.values[i]);
+  const base = values[monthIndex(dayNumber(`${month}-01`)) - first];
+  return base === undefined || Number.isNaN(base) ? null : { first, ...deflatorSums(values), base };
+}
+
+/** A question: the API's parameters a page asks with (the rest as by default). */
+export interface Question {
+  readonly units?: Exclude<Units, "level">;
+  readonly base?: string;
+  readonly real?: string;
+  readonly at?: string;
+  /** `per`: the divisor's parameter (`indicator:series`), its sub-series and its rule. */
+  readonly per?: { readonly parameter: string; readonly series: ViewSeries; readonly rule: Rhythm };
+}
+
+/** One sub-series' answer: its points, newest first. */
+export interface Answer {
+  readonly id: string;
+  readonly points: readonly { readonly date: string; readonly value: number }[];
+}
+
+/**
+ * The answer to `question` for the sub-series `ids` of the loaded `series`, as
+ * the API computes it (every point, no page limit); `deflator` for `real`.
+ */
+export function answer(series: readonly ViewSeries[], rule: Rhythm, ids: readonly string[], question: Question, deflator: Deflator | null): Answer[] {
+  const source = timeSourceOf(
+    series.filter((s) => ids.includes(s.id)),
+    rule,
+  );
+  const query: PageQuery = {
+    ...DEFAULT_QUERY,
+    units: question.units ?? null,
+    base: question.base ?? null,
+    real: question.real ?? null,
+    at: question.at ?? null,
+    per: question.per === undefined ? null : { indicator: question.per.parameter.split(":")[0] as string, series: question.per.series.id },
+    limit: Number.MAX_SAFE_INTEGER,
+  };
+  const divisor = question.per === undefined ? null : { source: timeSourceOf([question.per.series], question.per.rule), series: 0 };
+  const page = derivePage({ source, chosen: null, query, divisor, deflator: question.real === undefined ? null : deflator });
+  const out = new Map<string, { date: string; value: number }[]>();
+  page.ids.forEach((id, k) => {
+    const points = out.get(id) ?? [];
+    points.push({ date: dateOfDay(page.days[k] as number), value: page.values[k] as number });
+    out.set(id, points);
+  });
+  return ids.map((id) => ({ id, points: out.get(id) ?? [] }));
+}
+
+/** The API address answering `question` for the `series` parameter `series` (the site's public base URL). */
+export function questionUrl(baseUrl: string, indicator: string, series: string, question: Question, limit?: number): string {
+  // The API's canonical order (README "Questions about time").
+  const params: [string, string][] = [];
+  if (question.at !== undefined) params.push(["at", question.at]);
+  params.push(["series", series]);
+  if (question.per !== undefined) params.push(["per", question.per.parameter]);
+  if (question.real !== undefined) params.push(["real", question.real]);
+  if (question.units !== undefined) params.push(["units", question.units]);
+  if (question.base !== undefined) params.push(["base", question.base]);
+  if (limit !== undefined) params.push(["limit", String(limit)]);
+  const query = new URLSearchParams(params).toString().replace(/%2C/g, ",").replace(/%2A/g, "*").replace(/%3A/g, ":");
+  return `${baseUrl}${endpointPath(indicator)}?${query}`;
+}
