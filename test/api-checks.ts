@@ -15,8 +15,9 @@ import { expectedResponse, readIndicator, refCanonicalUrl, resolveRef, type RefI
 import { ANSWER_CODE_VERSION } from "../src/core/contract.js";
 import { INDICATOR_IDS } from "./indicators.js";
 
-export const EPOCH = "1700000000";
-export const LAST_MODIFIED = "Tue, 14 Nov 2023 22:13:20 GMT";
+import { EPOCH, LAST_MODIFIED } from "./epoch.js";
+
+export { EPOCH, LAST_MODIFIED };
 export const SITE = "https://open-series-uy.pages.dev";
 export const PHRASE = "Data: Open Series UY";
 /** Every indicator of data/ (test/indicators.ts). */

@@ -212,13 +212,14 @@ export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = fa
       deflators.set(d.unit, meta.id);
     }
   }
-  // A ratio the page offers names a sub-series of another indicator.
+  // A ratio the page offers names a sub-series of another indicator; a data folder without it
+  // (a copy of one indicator) still builds, its page without that ratio.
   for (const { meta } of indicators) {
     meta.view.ratios.forEach((r, i) => {
       const [id, series] = r.per.split(":") as [string, string];
       const other = indicators.find((x) => x.meta.id === id);
       if (other === undefined || !other.meta.series.some((s) => s.id === series)) {
-        issues.push({ file: join(dataDir, meta.id, "indicator.json"), column: `view.ratios.${i}.per`, reason: `"${r.per}" names no sub-series of an indicator of this data folder` });
+        warnings.push({ file: join(dataDir, meta.id, "indicator.json"), column: `view.ratios.${i}.per`, reason: `"${r.per}" names no sub-series of an indicator of this data folder: the page does not offer this ratio` });
       }
     });
   }

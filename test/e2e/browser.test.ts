@@ -272,7 +272,8 @@ describe("the site in Chromium, in Spanish and English", () => {
     await page.selectOption('select[name="regime"]', "NO FONASA");
     await page.selectOption('select[name="provider"]', "Asociación Española");
     const chosen = "asociacion-espanola.medicine-general.no-fonasa";
-    expect(await highlighted()).toBe(chosen);
+    // The choice's group of sub-series is fetched, then drawn (the last choice wins).
+    await expect.poll(highlighted).toBe(chosen);
     const point = await newest("health-insurance-prices", chosen);
     expect(Number(await page.locator("#view-card .card-value data").getAttribute("value"))).toBe(point.value);
     expect(await page.locator("#compare tr.pinned").getAttribute("data-series")).toBe(chosen);

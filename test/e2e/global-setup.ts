@@ -16,8 +16,9 @@ import type { TestProject } from "vitest/node";
 import { runCli, tempDir } from "../helpers.js";
 import { startPagesDev } from "./pages-dev.js";
 
-/** The data version of the system tests' builds: 2026-11-20, after the data's newest points, as a real version is. */
-export const EPOCH = "1795132800";
+import { EPOCH } from "../epoch.js";
+
+export { EPOCH };
 
 export interface SystemFixtures {
   readonly mainDir: string;

@@ -50,6 +50,7 @@ const indicatorJson = {
   license: "CC-BY-4.0",
   source: { name: { es: "Fuente de prueba", en: "Test source" }, url: "https://example.test/daily" },
   notes: [{ es: "Datos inventados para las pruebas.", en: "Made-up data for the tests." }],
+  noteTranslations: { en: { "medición revisada por la estación": "measurement revised by the station" } },
   series: SERIES.map((id) => ({ id, title: { es: `Estación ${id}`, en: `Station ${id}` } })),
 };
 
@@ -114,7 +115,7 @@ describe("an indicator added as a folder, with no code change", () => {
     expect(csv.text).toMatch(/,-\d/);
   });
 
-  it("shows pages in both languages: a 0 is a 0, negative values, the date as a date, notes marked Spanish", () => {
+  it("shows pages in both languages: a 0 is a 0, negative values, the date as a date, notes in each page's language", () => {
     const es = read(`series/${ID}/index.html`);
     const en = read(`en/series/${ID}/index.html`);
     for (const [page, lang] of [[es, "es"], [en, "en"]] as const) {
@@ -129,10 +130,10 @@ describe("an indicator added as a folder, with no code change", () => {
       // The missing day is a gap in each sub-series, listed.
       expect(page).toContain(lang === "es" ? "2 períodos sin datos" : "2 periods without data");
     }
-    // Notes are Spanish: marked as such on the English page only.
-    expect(en).toContain('<span lang="es">medición revisada por la estación</span>');
-    expect(es).toContain("<span>medición revisada por la estación</span>");
-    expect(es).not.toContain('lang="es">medición');
+    // Notes are written in Spanish (noteLanguage) and translated in indicator.json (noteTranslations): each page shows its own.
+    expect(es).toContain("Nota: medición revisada por la estación");
+    expect(en).toContain("Note: measurement revised by the station");
+    expect(en).not.toContain("medición revisada");
     // The value axis reaches below zero.
     expect(es).toMatch(/<text x="[\d.]+" y="[\d.]+" dy="0.32em" text-anchor="end">-\d/);
   });

@@ -2,6 +2,7 @@
  * Faults in the build: a build killed while writing, the file shapes a maintainer
  * produces by hand, and a fuzzed CSV corpus that must never crash the validator.
  */
+import { EPOCH as SYSTEM_EPOCH } from "../epoch.js";
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -12,7 +13,7 @@ import { nodeSourceFiles } from "../../src/build/effects.js";
 import { loadData } from "../../src/source/load.js";
 import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 
-const EPOCH = { SOURCE_DATE_EPOCH: "1700000000" };
+const EPOCH = { SOURCE_DATE_EPOCH: SYSTEM_EPOCH };
 const META = JSON.stringify({
   id: "tiny",
   title: { es: "Mínimo", en: "Tiny" },
