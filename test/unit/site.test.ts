@@ -265,6 +265,18 @@ describe("series view", () => {
     expect(view.charts.html).toContain('class="point zero');
   });
 
+  it("gives each row of the data table its change on the value covering the same day a year earlier, marked when that one has a note", () => {
+    const months = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2024, i, 1)).toISOString().slice(0, 10)).reverse();
+    const points = months.map((date, i): [string, string, string?] => [date, String(200 - i * 5), date === "2024-02-01" ? "odd" : undefined]);
+    const built = indicator({ stepwise: false, unit: "index", noteTranslations: { es: { odd: "raro" } } }, [{ id: "a", title: "A", points: points.map((p) => p.filter((x) => x !== undefined) as [string, string, string?]) }]);
+    const view = renderView({ lang: "en", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
+    const cells = [...view.table.html.matchAll(/<tr[^>]*><td class="date"><time datetime="([^"]+)">.*?<td class="num">([^<]*(?:<sup class="note-mark">\*<\/sup>)?)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
+    // 2025-02 (200) on 2024-02 (140, noted): +42.9 %, marked; 2025-01 (195) on 2024-01 (135): +44.4 %; 2024 rows: nothing a year before.
+    expect(cells.find(([d]) => d === "2025-02-01")?.[1]).toBe('+42.9%<sup class="note-mark">*</sup>');
+    expect(cells.find(([d]) => d === "2025-01-01")?.[1]).toBe("+44.4%");
+    expect(cells.find(([d]) => d === "2024-12-01")?.[1]).toBe("—");
+  });
+
   it("reads a 0 as a 0 and a date as a date when the indicator declares nothing else", () => {
     const built = indicator({ stepwise: false, unit: "index" }, [{ id: "a", title: "A", points: [["2024-02-01", "0"], ["2024-01-01", "-1.5"]] }]);
     for (const lang of LANGS) {

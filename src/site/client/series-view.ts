@@ -498,24 +498,37 @@ ${snippets.map(
 )}</details>`;
 }
 
-/** A data table: date, optionally the sub-series, value (and the note under it). */
+/**
+ * The change of point `i` of `s` on the value covering the same day a year
+ * earlier (the rule of coverage, as the card's), "—" when none does or it is 0;
+ * marked "*" when that earlier point has a note.
+ */
+function yearOnYear(ctx: Context, s: ViewSeries, i: number): SafeHtml | string {
+  const date = s.dates[i] as string;
+  const k = coveringRank(s.dates, addMonths(date, -12), ctx.nextDue, null);
+  const percent = k <= i ? null : ctx.f.percent(s.values[k] as string, s.values[i] as string);
+  if (percent === null) return "—";
+  return s.notes[s.dates[k] as string] === undefined ? percent : html`${percent}<sup class="note-mark">*</sup>`;
+}
+
+/** A data table: date, optionally the sub-series, value (and the note under it), the change on a year earlier. */
 function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: boolean, caption: string): SafeHtml {
   const { m, f, lang } = ctx;
   const rows = series
-    .flatMap((s) => s.dates.slice(0, MAX_TABLE_ROWS).map((date, i) => ({ s, date, value: s.values[i] as string, note: s.notes[date] })))
+    .flatMap((s) => s.dates.slice(0, MAX_TABLE_ROWS).map((date, i) => ({ s, i, date, value: s.values[i] as string, note: s.notes[date] })))
     .sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.s.id, b.s.id));
   const total = series.reduce((n, s) => n + s.dates.length, 0);
   const shown = rows.slice(0, MAX_TABLE_ROWS);
   const more = total > shown.length ? html`<p class="note">${m.tableTruncated(f.number(shown.length), f.number(total))}</p>` : "";
   return html`<table class="data">
 <caption>${caption}</caption>
-<thead><tr><th scope="col">${m.date}</th>${withSeries ? html`<th scope="col">${m.subSeries}</th>` : ""}<th scope="col" class="num">${m.value}</th></tr></thead>
+<thead><tr><th scope="col">${m.date}</th>${withSeries ? html`<th scope="col">${m.subSeries}</th>` : ""}<th scope="col" class="num">${m.value}</th><th scope="col" class="num">${m.yearOnYear}</th></tr></thead>
 <tbody>${shown.map(
     (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.pointShortDate(r.date)}</time></td>${
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
       r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${r.note[lang]}</span>`
-    }</td></tr>`,
+    }</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
 }

@@ -151,6 +151,7 @@ export const en = {
   snippetsIntro: "Each snippet reads this selection straight from the API:",
   tableTruncated: (shown: string, total: string) => `The newest ${shown} of ${total} points; the CSV has them all.`,
   date: "Date",
+  yearOnYear: "On a year earlier",
   subSeries: "Sub-series",
   value: "Value",
   chosen: "(your choice)",

@@ -143,6 +143,7 @@ export const es: Messages = {
   snippetsIntro: "Cada fragmento lee esta selección directamente de la API:",
   tableTruncated: (shown: string, total: string) => `Los ${shown} datos más nuevos de ${total}; el CSV los tiene todos.`,
   date: "Fecha",
+  yearOnYear: "Frente a un año antes",
   subSeries: "Subserie",
   value: "Valor",
   chosen: "(tu elección)",
