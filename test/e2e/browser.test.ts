@@ -289,7 +289,7 @@ describe("the site in Chromium, in Spanish and English", () => {
     await shared.goto(page.url());
     await shared.locator("#selection").waitFor({ state: "visible" });
     expect(await shared.locator('select[name="provider"]').inputValue()).toBe("Asociación Española");
-    expect(await shared.locator('#charts .chart-wide path.series-line[stroke-width="3"]').getAttribute("data-series")).toBe(chosen);
+    await expect.poll(() => shared.locator('#charts .chart-wide path.series-line[stroke-width="3"]').getAttribute("data-series")).toBe(chosen);
     await shared.close();
     expect(problems).toEqual([]);
     await page.close();
@@ -649,9 +649,9 @@ describe("the pages answer the questions people bring, honestly (both languages,
       const free = peers.filter((d) => d.value === 0);
       expect(free.length).toBeGreaterThan(1);
       await page.selectOption('select[name="provider"]', providerOf.get(free[0]?.series ?? "") ?? "");
-      expect(await page.locator("#view-card .card-rank").textContent()).toContain(
-        lang === "es" ? `Puesto 1 de ${peers.length}, empatado con ${free.length - 1}` : `Number 1 of ${peers.length}, tied with ${free.length - 1}`,
-      );
+      await expect
+        .poll(async () => (await page.locator("#view-card .card-rank").textContent()) ?? "")
+        .toContain(lang === "es" ? `Puesto 1 de ${peers.length}, empatado con ${free.length - 1}` : `Number 1 of ${peers.length}, tied with ${free.length - 1}`);
 
       // Labels by the language's collation: "Círculo Católico" before "COMEF" and "CUDAM" (not after them, as by code point).
       const labels = await page.locator('select[name="provider"] option').allTextContents();
@@ -663,8 +663,9 @@ describe("the pages answer the questions people bring, honestly (both languages,
 
       // The other language opens on the same selection.
       await page.selectOption('select[name="provider"]', "Asociación Española");
+      // Rendered once the choice's group is at hand (a render is asynchronous).
+      await expect.poll(async () => (await page.locator("a.lang-switch").getAttribute("href")) ?? "").toContain("provider=Asociaci");
       const other = (await page.locator("a.lang-switch").getAttribute("href")) ?? "";
-      expect(other).toContain("provider=Asociaci");
       await visit(page, new URL(other, server.url).pathname + new URL(other, server.url).hash);
       await expect.poll(() => page.locator('select[name="provider"]').inputValue()).toBe("Asociación Española");
       expect(await page.locator("#view-card article").getAttribute("data-series")).toBe("asociacion-espanola.consult-general-medicine.fonasa");
