@@ -38,7 +38,11 @@ export interface BuiltIndicator {
   readonly plain: readonly PlainSeries[];
   /** Title and facets of each sub-series, in the order of `plain`. */
   readonly labels: readonly SeriesLabel[];
-  /** The site's dataset file (src/core/columnar.ts) and its decoding. */
+  /**
+   * The indicator column-wise (src/core/columnar.ts) and its decoding, which the
+   * catalog, the metadata document and the site's facts read; no longer published
+   * (the page script reads group files, src/build/view-data.ts).
+   */
   readonly file: Uint8Array;
   readonly dataset: Dataset;
   /** The function's answer file (src/core/answers.ts) and its decoding. */

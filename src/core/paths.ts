@@ -58,11 +58,6 @@ export function homePath(lang: Lang = DEFAULT_LANG): string {
   return `${langPrefix(lang)}/`;
 }
 
-/** The indicator's full dataset, column-wise binary (src/core/columnar.ts); internal. */
-export function datasetPath(indicator: string): string {
-  return `/_data/${indicator}.bin`;
-}
-
 /**
  * One group of an indicator's sub-series as its page shows them (labels, points,
  * notes; src/build/view-data.ts), JSON; internal: the page script loads the group
