@@ -3,7 +3,9 @@
  * `assets/series-page.js`. The static page already shows the default view; this
  * adds the copy buttons, value and date on hover and keyboard focus in the charts,
  * the sortable comparison table, the facet choice (re-rendered with the same code
- * the build uses, src/site/client/series-view.ts) with a shareable `#<facet>=<value>&…` address,
+ * the build uses, src/site/client/series-view.ts, from the group file of the
+ * selection only) with a shareable `#<facet>=<value>&…` address, the questions
+ * about time (the value on a date; src/site/client/questions.ts for the rest),
  * and drops `utm_` parameters from the address bar once the visit is counted. It
  * only requests files of the same site.
  */
@@ -133,7 +135,7 @@ interface GroupFile {
   series: ViewSeries[];
 }
 
-/** Fetches the inline script started for the page's first group, keyed by URL (see site.ts `earlyScript`). */
+/** What the inline script (site.ts `EARLY_SCRIPT`) shares: the group files it requested, by URL; and whether this script has taken over. */
 declare global {
   interface Window {
     osViewData?: Record<string, Promise<unknown>>;
