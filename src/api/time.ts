@@ -3,10 +3,10 @@
  * isolate and data version: the rule of coverage's inputs (rhythm, publications,
  * the version's end) and a deflator by month.
  */
-import type { AnswerData, AnswerSeries } from "../core/answers.js";
+import type { AnswerData } from "../core/answers.js";
 import { nextDueDayOf, versionEndDay } from "../core/coverage.js";
 import { dateOfDay } from "../core/dates.js";
-import { deflatorSums, monthIndex } from "../core/derive.js";
+import { monthlyIndex, type MonthlyIndex } from "../core/derive.js";
 import type { TimeSource } from "../core/derived-answer.js";
 
 const DAY_MS = 86_400_000;
@@ -40,14 +40,6 @@ export function timeSource(data: AnswerData, lastModified: string): TimeSource {
   return source;
 }
 
-/** A deflator by month without its base (src/core/derive.ts `Deflator`), and its values. */
-export interface MonthlyIndex {
-  readonly first: number;
-  readonly values: Float64Array;
-  readonly sums: Float64Array;
-  readonly missing: Int32Array;
-}
-
 /** Sub-series `s` of `data` as a deflator by month. */
 export function indexByMonth(data: AnswerData, s: number): MonthlyIndex {
   let bySeries = indices.get(data);
@@ -58,12 +50,7 @@ export function indexByMonth(data: AnswerData, s: number): MonthlyIndex {
   let index = bySeries.get(s);
   if (index === undefined) {
     const one = data.series[s];
-    const n = one?.length ?? 0;
-    const first = one === undefined || n === 0 ? 0 : monthIndex(one.day(n - 1));
-    const last = one === undefined || n === 0 ? -1 : monthIndex(one.day(0));
-    const values = new Float64Array(last - first + 1).fill(NaN);
-    for (let i = 0; i < n; i++) values[monthIndex((one as AnswerSeries).day(i)) - first] = (one as AnswerSeries).value(i);
-    index = { first, values, ...deflatorSums(values) };
+    index = monthlyIndex(one ?? { length: 0, day: () => 0, value: () => NaN });
     bySeries.set(s, index);
   }
   return index;

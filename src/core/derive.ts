@@ -175,6 +175,24 @@ export interface Deflator {
   readonly base: number;
 }
 
+/** A deflator by month without its base (`Deflator`), and its values: month `first + i` at `values[i]`, NaN where it has none. */
+export interface MonthlyIndex {
+  readonly first: number;
+  readonly values: Float64Array;
+  readonly sums: Float64Array;
+  readonly missing: Int32Array;
+}
+
+/** A monthly sub-series (points newest first) as a deflator by month: the API's (src/api/time.ts) and the page's (src/site/client/questions.ts). */
+export function monthlyIndex(series: PointSeries): MonthlyIndex {
+  const n = series.length;
+  const first = n === 0 ? 0 : monthIndex(series.day(n - 1));
+  const last = n === 0 ? -1 : monthIndex(series.day(0));
+  const values = new Float64Array(last - first + 1).fill(NaN);
+  for (let i = 0; i < n; i++) values[monthIndex(series.day(i)) - first] = series.value(i);
+  return { first, values, ...deflatorSums(values) };
+}
+
 /** The running sums of a deflator's monthly values (`values[i]` of month `first + i`, NaN where it has none). */
 export function deflatorSums(values: ArrayLike<number>): { sums: Float64Array; missing: Int32Array } {
   const sums = new Float64Array(values.length + 1);

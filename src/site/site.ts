@@ -360,6 +360,14 @@ ${view.facets.map((facet) => {
 <p id="selection-status" class="note" role="status"></p>`;
 }
 
+/** The indicator's oldest point's date (or its version date when it has none): where the pages' date fields start. */
+function oldestDate(view: ViewIndicator): string {
+  return view.series.reduce((min, s) => {
+    const first = s.dates.at(-1);
+    return first !== undefined && first < min ? first : min;
+  }, view.version);
+}
+
 /**
  * "What applied on …?": a date for the sub-series on the cards. Without a script
  * the form asks the API itself (`series=…&at=…`, its one-URL answer); the page
@@ -367,10 +375,7 @@ ${view.facets.map((facet) => {
  */
 function askForm(view: ViewIndicator, carded: readonly string[], m: Messages): SafeHtml | string {
   if (carded.length === 0) return "";
-  const oldest = view.series.reduce((min, s) => {
-    const first = s.dates.at(-1);
-    return first !== undefined && first < min ? first : min;
-  }, view.version);
+  const oldest = oldestDate(view);
   const series = seriesParameter(carded, view.series.map((s) => s.id)) ?? "";
   return html`<form id="ask-at" class="ask" action="${endpointPath(view.id)}" method="get" data-series-ids="${carded.join(",")}">
 <label for="ask-at-date">${m.askAtLabel}</label>
@@ -395,10 +400,7 @@ function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang)
   const time = timeConfig(config, meta, lang);
   const f = new Formatter(lang, view.unit, "monthly");
   const deflatorMonth = time.deflator?.newest ?? null;
-  const first = view.series.reduce((min, s) => {
-    const d = s.dates.at(-1);
-    return d !== undefined && d < min ? d : min;
-  }, view.version);
+  const first = oldestDate(view);
   const options: [string, string][] = [
     ["level", m.modeLevel],
     ...(deflatorMonth === null ? [] : [["real", m.modeReal(f.pointDate(deflatorMonth))] as [string, string]]),

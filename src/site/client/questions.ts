@@ -9,7 +9,7 @@
  */
 import { nextDueDayOf, versionEndDay } from "../../core/coverage.js";
 import { dayNumber, dateOfDay } from "../../core/dates.js";
-import { deflatorSums, monthIndex, type Deflator } from "../../core/derive.js";
+import { monthIndex, monthlyIndex, type Deflator, type PointSeries } from "../../core/derive.js";
 import { derivePage, type TimeSource } from "../../core/derived-answer.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../core/model.js";
 import { byCodeUnits } from "../../core/order.js";
@@ -37,24 +37,22 @@ export function timeSourceOf(series: readonly ViewSeries[], rule: Rhythm): TimeS
     versionEnd: versionEndDay(rule.version, newest === undefined ? null : dateOfDay(newest)),
     series: [...series]
       .sort((a, b) => byCodeUnits(a.id, b.id))
-      .map((s) => {
-        const days = s.dates.map(dayNumber);
-        const values = s.values.map(Number);
-        return { id: s.id, length: days.length, day: (i: number) => days[i] as number, value: (i: number) => values[i] as number };
-      }),
+      .map((s) => ({ id: s.id, ...pointSeries(s) })),
   };
 }
 
-/** A monthly index as a deflator into the pesos of `month` (`YYYY-MM`), as the API builds it (src/api/time.ts); null when it has no value that month. */
+/** A sub-series' points as the pipeline reads them (src/core/derive.ts `PointSeries`): day numbers and numbers, newest first. */
+function pointSeries(s: ViewSeries): PointSeries {
+  const days = s.dates.map(dayNumber);
+  const values = s.values.map(Number);
+  return { length: days.length, day: (i) => days[i] as number, value: (i) => values[i] as number };
+}
+
+/** A monthly index as a deflator into the pesos of `month` (`YYYY-MM`), built as the API builds it (src/core/derive.ts `monthlyIndex`); null when it has no value that month. */
 export function deflatorOf(index: ViewSeries, month: string): Deflator | null {
-  const n = index.dates.length;
-  if (n === 0) return null;
-  const first = monthIndex(dayNumber(index.dates[n - 1] as string));
-  const last = monthIndex(dayNumber(index.dates[0] as string));
-  const values = new Float64Array(last - first + 1).fill(NaN);
-  for (let i = 0; i < n; i++) values[monthIndex(dayNumber(index.dates[i] as string)) - first] = Number(index.values[i]);
-  const base = values[monthIndex(dayNumber(`${month}-01`)) - first];
-  return base === undefined || Number.isNaN(base) ? null : { first, ...deflatorSums(values), base };
+  const byMonth = monthlyIndex(pointSeries(index));
+  const base = byMonth.values[monthIndex(dayNumber(`${month}-01`)) - byMonth.first];
+  return base === undefined || Number.isNaN(base) ? null : { first: byMonth.first, sums: byMonth.sums, missing: byMonth.missing, base };
 }
 
 /** A question: the API's parameters a page asks with (the rest as by default). */

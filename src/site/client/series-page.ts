@@ -197,14 +197,21 @@ function otherSeries(ref: SeriesRef): Promise<ViewSeries> {
   return file.then((f) => f.series.find((s) => s.id === ref.series) ?? Promise.reject(new Error(`${ref.series} is not in ${ref.path}`)));
 }
 
-/** Numbers of a question's answer for display: money, an index, a percentage, a ratio. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+/** Numbers of a question's answer for display: money, an index, a percentage, a ratio (one formatter per kind, made once). */
 function numberText(lang: Lang, unit: string | null, digits: number, value: number, percent = false, signed = percent): string {
-  const options: Intl.NumberFormatOptions = percent
-    ? { style: "percent", maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" }
-    : unit === null
-      ? { maximumFractionDigits: digits }
-      : { style: "currency", currency: unit, currencyDisplay: "narrowSymbol", maximumFractionDigits: digits };
-  return new Intl.NumberFormat(LOCALES[lang], options).format(percent ? value / 100 : value);
+  const key = `${lang} ${unit ?? ""} ${String(digits)} ${String(percent)} ${String(signed)}`;
+  let format = numberFormats.get(key);
+  if (format === undefined) {
+    const options: Intl.NumberFormatOptions = percent
+      ? { style: "percent", maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" }
+      : unit === null
+        ? { maximumFractionDigits: digits }
+        : { style: "currency", currency: unit, currencyDisplay: "narrowSymbol", maximumFractionDigits: digits };
+    format = new Intl.NumberFormat(LOCALES[lang], options);
+    numberFormats.set(key, format);
+  }
+  return format.format(percent ? value / 100 : value);
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { byCodeUnits } from "../../core/order.js";
 import { endpointPath, seriesPagePath } from "../../core/paths.js";
+import { questionUrl } from "./questions.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
 export interface ViewSeries {
@@ -186,6 +187,8 @@ interface Context {
   readonly prefix: string;
   /** What a 0 reads as, when the indicator gives it a meaning (`display.zero`); null: a 0 is a 0. */
   readonly zero: string | null;
+  /** The day after the data's version (src/core/coverage.ts `versionEndDay`), as a date. */
+  readonly versionEnd: string;
 }
 
 function valueText(ctx: Context, value: string): string {
@@ -727,6 +730,7 @@ function contextOf(input: ViewInput): Context {
     nextDue: nextDueOf(indicator.rhythm, published),
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
+    versionEnd: dateOfDay(versionEndDay(indicator.version, published.at(-1) ?? null)),
   };
 }
 
@@ -744,24 +748,19 @@ export function renderView(input: ViewInput): View {
  * and the one API address that answers the same (`series=…&at=…`).
  */
 export function valueOnDate(input: ViewInput, ids: readonly string[], date: string): SafeHtml {
-  const { indicator, lang } = input;
-  const m = MESSAGES[lang];
-  const f = new Formatter(lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null);
-  const published = publicationsOf(indicator);
-  const nextDue = nextDueOf(indicator.rhythm, published);
-  const versionEnd = dateOfDay(versionEndDay(indicator.version, published.at(-1) ?? null));
-  const zero = indicator.display.zero?.[lang] ?? null;
+  const ctx = contextOf(input);
+  const { m, f, lang } = ctx;
+  const { indicator } = input;
   const chosen = ids.map((id) => indicator.series.find((s) => s.id === id)).filter((s): s is ViewSeries => s !== undefined);
   const items = chosen.map((s) => {
-    const rank = coveringRank(s.dates, date, nextDue, versionEnd);
+    const rank = coveringRank(s.dates, date, ctx.nextDue, ctx.versionEnd);
     if (rank < 0) return html`<li>${s.title[lang]}: ${m.noValueOn}</li>`;
     const value = s.values[rank] as string;
-    const text = zero !== null && Number(value) === 0 ? zero : f.value(value);
-    const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, nextDue) + rank;
+    const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.nextDue) + rank;
     const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
-    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${text}</data></strong> (${since})</li>`;
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong> (${since})</li>`;
   });
-  const params = new URLSearchParams({ series: seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "", at: date });
-  const url = `${input.baseUrl}${endpointPath(indicator.id)}?${params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*")}`;
+  const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
+  const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
   return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul><p class="api-equivalent">${m.sameInApi} <a href="${url}"><code>${url}</code></a></p>`;
 }
