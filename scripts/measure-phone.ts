@@ -17,17 +17,16 @@
  * as JSON to FILE (default test-artifacts/phone/measure.json). A metric that cannot be
  * taken prints "—" and its reason is in the JSON (`why`).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
-import { createServer } from "node:net";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
+import { freePort, startPagesDev } from "../test/e2e/pages-dev.js";
 
 /** This repository (the script's own checkout; DIR may be another one). */
 const REPO = resolve(import.meta.dirname, "..");
@@ -140,112 +139,15 @@ type Encoding = "br" | "gzip";
 // ---------------------------------------------------------------------------------
 // Processes and ports
 
-/**
- * A free loopback port below the kernel's ephemeral range, as test/e2e/pages-dev.ts
- * chooses them (a port in the ephemeral range could be taken by workerd's own port-0
- * binds before its server binds it). Copied rather than imported: pages-dev.ts imports
- * test/helpers.ts, which loads the build's modules.
- */
-async function freePort(): Promise<number> {
-  let low = 10_000;
-  let high = 32_767;
-  try {
-    const [ephemeralLow] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
-    if (ephemeralLow !== undefined && ephemeralLow > low + 100) high = ephemeralLow - 1;
-  } catch {
-    low = 10_000;
-  }
-  for (let tries = 0; tries < 1_000; tries++) {
-    const port = low + Math.floor(Math.random() * (high - low));
-    const free = await new Promise<boolean>((done) => {
-      const server = createServer();
-      server.unref();
-      server.once("error", () => done(false));
-      server.listen(port, "127.0.0.1", () => server.close(() => done(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error(`no free port in ${low}..${high}`);
-}
-
 interface Server {
   readonly url: string;
   output(): string;
   stop(): Promise<void>;
 }
 
-/** `wrangler pages dev dist` in `root` (its own process group), once it answers HTTP. */
-async function startWrangler(root: string): Promise<Server & { wrangler: string }> {
-  const candidates = [join(root, "node_modules/wrangler/bin/wrangler.js"), join(REPO, "node_modules/wrangler/bin/wrangler.js")];
-  const bin = candidates.find((file) => existsSync(file));
-  if (bin === undefined) throw new Error(`no wrangler in ${candidates.join(" or ")}`);
-  const wranglerVersion = (JSON.parse(readFileSync(join(dirname(bin), "../package.json"), "utf8")) as { version: string }).version;
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  const state = await mkdtemp(join(tmpdir(), "measure-phone-wrangler-"));
-  const args = [
-    bin,
-    "pages",
-    "dev",
-    "dist",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--inspector-port",
-    String(inspectorPort),
-    "--persist-to",
-    state,
-    "--show-interactive-dev-session=false",
-  ];
-  let output = "";
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: root,
-    detached: true, // own process group: stop() ends workerd too
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      const pid = child.pid;
-      const exited = new Promise<void>((done) => child.once("exit", () => done()));
-      try {
-        process.kill(-pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(state, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler pages dev exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(`${url}/`, { headers: { "accept-encoding": "identity" } });
-      await response.arrayBuffer();
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler pages dev did not answer within 90 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { url, output: () => output, stop, wrangler: wranglerVersion };
+/** The version of the wrangler `startPagesDev` runs (this checkout's). */
+function wranglerVersion(): string {
+  return (JSON.parse(readFileSync(join(REPO, "node_modules/wrangler/package.json"), "utf8")) as { version: string }).version;
 }
 
 /** The encoding Cloudflare would answer with, given the request's Accept-Encoding (q=0 refuses). */
@@ -844,7 +746,7 @@ async function main(): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const wrangler = await startWrangler(root);
+    const wrangler = await startPagesDev("dist", {}, root);
     cleanups.push(() => wrangler.stop());
     const proxy = await startProxy(wrangler.url, encoding);
     cleanups.push(() => proxy.stop());
@@ -856,7 +758,7 @@ async function main(): Promise<number> {
       loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
       node: process.version,
       chromium: browser.version(),
-      wrangler: wrangler.wrangler,
+      wrangler: wranglerVersion(),
     };
     console.log(`root      ${root}`);
     console.log(`commit    ${commit ?? "unknown (not a git checkout)"}${dirty ? " (working tree has uncommitted changes)" : ""}`);

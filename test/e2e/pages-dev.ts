@@ -66,9 +66,10 @@ export interface PagesDev {
 
 /**
  * Runs `wrangler pages dev <dir>` with `bindings` as extra vars (e.g. a small usage
- * limit), and resolves once it answers HTTP.
+ * limit), and resolves once it answers HTTP. `cwd`: the checkout whose `functions/`
+ * it runs (by default this one; `npm run measure:phone --root` measures another).
  */
-export async function startPagesDev(dir: string, bindings: Record<string, string> = {}): Promise<PagesDev> {
+export async function startPagesDev(dir: string, bindings: Record<string, string> = {}, cwd = ROOT): Promise<PagesDev> {
   const port = await freePort();
   const inspectorPort = await freePort();
   const args = [
@@ -89,7 +90,7 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
   ];
   let output = "";
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     detached: true, // own process group, so stop() also ends workerd
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
