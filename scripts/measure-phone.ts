@@ -26,7 +26,7 @@ import { pipeline } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
-import { freePort, startPagesDev } from "../test/e2e/pages-dev.js";
+import { freePort, startPagesDev } from "./lib/pages-dev.js";
 
 /** This repository (the script's own checkout; DIR may be another one). */
 const REPO = resolve(import.meta.dirname, "..");

@@ -12,8 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { runCli } from "../../test/helpers.js";
-import { startPagesDev } from "../../test/e2e/pages-dev.js";
+import { runBuild } from "./build-scaling.js";
+import { startPagesDev } from "../lib/pages-dev.js";
 import { fmt, table } from "./table.js";
 import { timeQuestions, type Catalog } from "./time-questions.js";
 
@@ -59,8 +59,8 @@ function workerdCpu(ticks: number): number | undefined {
 
 export async function httpThroughRuntime(seconds: number, epoch = "1700000000"): Promise<string> {
   const out = join(mkdtempSync(join(tmpdir(), "bench-http-")), "dist");
-  const built = await runCli(["build", "--out", out], { SOURCE_DATE_EPOCH: epoch });
-  if (built.code !== 0) throw new Error(built.stderr);
+  const built = runBuild("data", out, [], undefined, epoch);
+  if (!built.ok) throw new Error(built.stderr);
   const server = await startPagesDev(out, { RATE_LIMIT_REQUESTS: "999999999" });
   try {
     const small = "/api/v1/domestic-worker-wages?limit=10&offset=10";

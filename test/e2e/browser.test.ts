@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "../helpers.js";
-import { freePort } from "./pages-dev.js";
+import { freePort } from "../../scripts/lib/pages-dev.js";
 import { INDICATOR_IDS } from "../indicators.js";
 
 const SHOTS = join(ROOT, "test-artifacts/screenshots");

@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { runCli, tempDir } from "../helpers.js";
-import { startPagesDev } from "./pages-dev.js";
+import { startPagesDev } from "../../scripts/lib/pages-dev.js";
 
 import { EPOCH } from "../epoch.js";
 

@@ -30,7 +30,7 @@ import {
   useOutput,
 } from "../api-checks.js";
 import { expectedCsv, refCanonicalUrl, type RefIndicator } from "../reference.js";
-import { computedOnly, folderAssets } from "../assets.js";
+import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 import { runCli, tempDir } from "../helpers.js";
 
 let out: string;

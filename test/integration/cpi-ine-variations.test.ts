@@ -25,7 +25,7 @@ import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { EPOCH, HIGH, fetched } from "../api-checks.js";
-import { folderAssets } from "../assets.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 
 const WORKBOOK = join(ROOT, "test/fixtures/ine/IPC gral y variaciones_base 2022.xlsx");

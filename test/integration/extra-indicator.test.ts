@@ -15,7 +15,7 @@ import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { EPOCH, HIGH, PHRASE, SITE, etagFor, fetched, useOutput } from "../api-checks.js";
-import { folderAssets } from "../assets.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 import { expectedCsv, expectedResponse, readIndicator, refCanonicalUrl, type RefIndicator } from "../reference.js";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { EPOCH, HIGH, fetched, refs } from "../api-checks.js";
-import { folderAssets } from "../assets.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, runProcess, tempDir } from "../helpers.js";
 import type { RefIndicator } from "../reference.js";
 

@@ -15,7 +15,7 @@ import { Api } from "../../src/api/handler.js";
 import { PARAMETERS } from "../../src/core/contract.js";
 import { prng } from "../../scripts/bench/generate.js";
 import { HIGH, IDS, fetched, refs, type Fetched } from "../api-checks.js";
-import { folderAssets } from "../assets.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 import { refDerivedSeries, type TimeRefIndicator, type TimeRefQuery } from "../time-reference.js";
 

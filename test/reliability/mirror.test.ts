@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ROOT, tempDir } from "../helpers.js";
-import { freePort } from "../e2e/pages-dev.js";
+import { freePort } from "../../scripts/lib/pages-dev.js";
 import { INDICATOR_IDS, firstSeries } from "../indicators.js";
 
 const IDS = INDICATOR_IDS;

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
-import { computedOnly, folderAssets } from "../assets.js";
+import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 import { runCli, tempDir } from "../helpers.js";
 
 let out: string;

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { folderAssets } from "../assets.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 
 const PINS = join(ROOT, "test/fixtures/golden/answer-pins.json");

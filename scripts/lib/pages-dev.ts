@@ -5,8 +5,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
-import { ROOT, tempDir } from "../helpers.js";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
  * The range the kernel hands out ephemeral ports from (Linux: ip_local_port_range).
@@ -84,7 +87,7 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     "--inspector-port",
     String(inspectorPort),
     "--persist-to",
-    await tempDir("wrangler-state-"),
+    await mkdtemp(join(tmpdir(), "wrangler-state-")),
     "--show-interactive-dev-session=false",
     ...Object.entries(bindings).flatMap(([k, v]) => ["--binding", `${k}=${v}`]),
   ];

@@ -1,7 +1,7 @@
 /** `env.ASSETS` for the handler in Node: the files of a built output folder. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Assets } from "../src/api/data-store.js";
+import type { Assets } from "../../src/api/data-store.js";
 
 /** Serves the files of the output folder `dir`; 404 for anything else. */
 export function folderAssets(dir: string): Assets {
