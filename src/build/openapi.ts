@@ -13,15 +13,12 @@ import {
   API_BASE,
   CACHE_CONTROL,
   DERIVED_DIGITS,
-  DIALECTS,
   ERROR_CODES,
   EXPOSED_HEADERS,
   FREQUENCIES,
   LICENSE,
-  LIMIT,
   MAX_DERIVED_POINTS,
   MAX_DERIVED_VALUES,
-  MAX_SERIES_ITEMS,
   OFFSET,
   RATE_LIMIT,
   SEARCH_LIMIT,
@@ -32,14 +29,7 @@ import { selectPage } from "../core/page.js";
 import { CATALOG_PATH, SEARCH_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
 import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
-
-const dateParam = (name: string, edge: string, effect = "The window [from, to] is inclusive.") => ({
-  name,
-  in: "query",
-  required: false,
-  description: `ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY; a reduced precision means the ${edge} day of that month or year). ${effect}`,
-  schema: { type: "string", pattern: "^\\d{4}(-\\d{2}(-\\d{2})?)?$" },
-});
+import { DECLARATIONS } from "../core/parameters.js";
 
 /** How a question about time is answered, stated once for the endpoint's description (README "Questions about time"). */
 const TIME_QUESTIONS =
@@ -91,87 +81,9 @@ const successHeaders = {
   "RateLimit-Policy": header("IETF RateLimit-Policy header: the usage limit."),
 };
 
-/** The endpoint's query parameters, in the order of the contract (README, "The API contract"); llms.txt lists them too. */
+/** The endpoint's query parameters, from their declarations (src/core/parameters.ts), in the canonical order. */
 export function queryParameters() {
-  return [
-    dateParam("from", "first"),
-    dateParam("to", "last"),
-    dateParam("at", "first", "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. Not with from, to or frequency."),
-    {
-      name: "frequency",
-      in: "query",
-      required: false,
-      description:
-        "One point per sub-series and calendar period, dated its first day, for the periods fully covered only. A stepwise indicator's values are the values in force each day (day-weighted mean); a periodic one's period holds the points dated inside it.",
-      schema: { type: "string", enum: Object.keys(FREQUENCIES) },
-    },
-    {
-      name: "aggregation",
-      in: "query",
-      required: false,
-      description: "With frequency only: `mean` (day-weighted for a stepwise indicator), `end` (the value in force on the period's last day, or its last point), `min`, `max`.",
-      schema: { type: "string", enum: [...AGGREGATIONS], default: "mean" },
-    },
-    {
-      name: "per",
-      in: "query",
-      required: false,
-      description: "`<indicator>:<sub-series id>`: each value divided by that sub-series' value covering the same days (with frequency, on the same periods): a step wherever either changes. Not with real.",
-      schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
-    },
-    {
-      name: "real",
-      in: "query",
-      required: false,
-      description: "`YYYY-MM`: values in money of that month, × the deflator's value that month / its value in the point's month (with frequency, its mean over the period's months). Only for a unit an indicator declares it deflates (`deflates` in its indicator.json).",
-      schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
-    },
-    {
-      name: "units",
-      in: "query",
-      required: false,
-      description:
-        "`change` / `percent_change` against the previous point when its coverage ends where this one begins; `change_a_year_ago` / `percent_change_a_year_ago` against the value covering the same day a year earlier; `index`: 100 × value / the value covering `base`. Percentages are × 100; a divisor of 0 gives no point.",
-      schema: { type: "string", enum: [...UNITS], default: "level" },
-    },
-    dateParam("base", "first", "With units=index only (and required by it): the day whose value is 100."),
-    {
-      name: "limit",
-      in: "query",
-      required: false,
-      description: "Points per sub-series, counted from the newest.",
-      schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
-    },
-    {
-      name: "offset",
-      in: "query",
-      required: false,
-      description: "Points skipped per sub-series, from the newest end.",
-      schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
-    },
-    {
-      name: "series",
-      in: "query",
-      required: false,
-      description: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
-      schema: { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" },
-    },
-    {
-      name: "format",
-      in: "query",
-      required: false,
-      description: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
-      schema: { type: "string", enum: [...FORMATS], default: "json" },
-    },
-    {
-      name: "dialect",
-      in: "query",
-      required: false,
-      description:
-        "With format=csv: `rfc4180` (default: `,` separator, decimal point, LF) or `es`, the CSV Spanish-locale spreadsheets (Excel, Google Sheets, LibreOffice in es_UY) open as they are: `;` separator, decimal comma, numbers without exponents, CRLF, UTF-8 with a byte order mark. Every indicator's whole CSV in this dialect is also a static file, data.es.csv.",
-      schema: { type: "string", enum: [...DIALECTS], default: "rfc4180" },
-    },
-  ];
+  return DECLARATIONS.map((p) => ({ name: p.name, in: "query", required: false, description: p.description.en, schema: p.schema }));
 }
 
 /** The examples of a 200: the first indicator's one-point page as JSON and as CSV, made by the real renderer (none without indicators). */
@@ -230,12 +142,6 @@ function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | un
       parameters: [indicatorParam, ...queryParameters()],
       responses: endpointResponses(pageExamples(first)),
     },
-    options: {
-      operationId: "preflight",
-      summary: "CORS preflight",
-      parameters: [indicatorParam],
-      responses: { "204": { description: "Any origin may GET and HEAD with any request headers." } },
-    },
   };
 }
 
@@ -259,7 +165,15 @@ function searchItem() {
         "200": {
           description: "The matches: indicator, series, title and indicator_title in both languages, facets (name, value, label), newest (date, value) and the API URL of each; meta with q (folded), total, has_more, next and facet counts.",
           headers: successHeaders,
-          content: { "application/json": { schema: { type: "object", required: ["data", "meta"] } } },
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["data", "meta"],
+                properties: { data: { type: "array", items: { type: "object" } }, meta: { type: "object" } },
+              },
+            },
+          },
         },
         "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
         "400": errorResponse("Bad request parameters.", badRequestExample()),
@@ -283,7 +197,10 @@ function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number
         operationId: "getCsv",
         summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
         parameters: [indicatorParam],
-        responses: { "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } } },
+        responses: {
+          "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } },
+          "404": { description: "No such indicator (the site's 404 page)." },
+        },
       },
     },
     [prebuiltPagePath("{indicator}", "{limit}", "{offset}")]: {
@@ -307,7 +224,10 @@ function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number
         summary:
           "The indicator's metadata document (static file): unit, source, licence, notes, its facets with their values, and every sub-series with its title and facets (indices into the facet values). Linked from every answer (`meta.metadata`, `Link: rel=\"describedby\"`).",
         parameters: [indicatorParam],
-        responses: { "200": { description: "The metadata document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Metadata" } } } } },
+        responses: {
+          "200": { description: "The metadata document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Metadata" } } } },
+          "404": { description: "No such indicator (the site's 404 page)." },
+        },
       },
     },
     [seriesFilePath("{indicator}", "{series}", "json").replace(/\.json$/, ".{format}")]: {
@@ -505,10 +425,12 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
       title: `${config.name} API`,
       version: "1",
       description:
-        "Uruguayan statistical indicators as time series. `limit` and `offset` apply to each sub-series separately; points are ordered by date descending, then sub-series ascending.",
+        "Uruguayan statistical indicators as time series. `limit` and `offset` apply to each sub-series separately; points are ordered by date descending, then sub-series ascending. Any origin may call the API (CORS): a preflight `OPTIONS` is answered 204.",
       license: { name: "CC BY 4.0 (data)", identifier: LICENSE },
     },
     servers: [{ url: config.baseUrl }],
+    // A public API: no operation needs credentials (OpenAPI 3.1 §4.8.10: an empty list means none).
+    security: [],
     paths: {
       [`${API_BASE}/{indicator}`]: endpointItem(indicatorParam, indicators[0]),
       [SEARCH_PATH]: searchItem(),

@@ -9,15 +9,6 @@
 /** The version prefix of every API path. */
 export const API_BASE = "/api/v1";
 
-/**
- * The query parameters of `/api/v1/{indicator}`, in the order `meta.next` echoes
- * them (the canonical URL); any other is a 400. The transforms' order of
- * application is another (README "Questions about time"): select → frequency →
- * per → real → units → window → limit/offset.
- */
-export const PARAMETERS = ["from", "to", "at", "series", "frequency", "aggregation", "per", "real", "units", "base", "limit", "offset", "format", "dialect"] as const;
-export type Parameter = (typeof PARAMETERS)[number];
-
 /** `limit`: points per sub-series. */
 export const LIMIT = { min: 1, max: 5000, default: 500 } as const;
 

@@ -7,45 +7,21 @@
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
 import { CSV_ES_HEADER, CSV_HEADER, assemble, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
-import { PARAMETERS, type Parameter } from "./contract.js";
 import type { DatasetFields, PageQuery } from "./model.js";
 import type { Page, PageSummary } from "./page.js";
+import { canonicalQuery, metaEcho } from "./parameters.js";
 import { endpointPath, metadataPath } from "./paths.js";
-
-/** A parameter's value as the canonical URL carries it, or `null` when it is left out. */
-function echoed(query: PageQuery, name: Parameter): string | number | null {
-  switch (name) {
-    case "series":
-      return query.series === null ? null : query.series.join(",");
-    case "per":
-      return perText(query);
-    case "format":
-      return query.format === "json" ? null : query.format;
-    default:
-      return query[name];
-  }
-}
 
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
- * fixed order of `PARAMETERS` (`from, to, at, series, frequency, aggregation, per,
- * real, units, base, limit, offset, format, dialect`), dates as resolved days, the
- * selection deduplicated and sorted, `aggregation` given whenever `frequency` is,
- * `units=level` and `format=json` left out, so equal queries have equal URLs.
- * `meta.next`, the `Link` header and the ETag use it.
+ * order of the declarations (src/core/parameters.ts: `from, to, at, series,
+ * frequency, aggregation, per, real, units, base, limit, offset, format, dialect`),
+ * dates as resolved days, the selection deduplicated and sorted, `aggregation`
+ * given whenever `frequency` is, `units=level` and `format=json` left out, so
+ * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
  */
 export function queryUrl(indicator: string, query: PageQuery): string {
-  const params: string[] = [];
-  for (const name of PARAMETERS) {
-    const value = echoed(query, name);
-    if (value !== null) params.push(`${name}=${value}`);
-  }
-  return `${endpointPath(indicator)}?${params.join("&")}`;
-}
-
-/** `per` as the URL and `meta.per` carry it: `<indicator>:<sub-series>`. */
-function perText(query: PageQuery): string | null {
-  return query.per === null ? null : `${query.per.indicator}:${query.per.series}`;
+  return `${endpointPath(indicator)}?${canonicalQuery(query)}`;
 }
 
 /** `meta.next`: the same query one page further, or `null` on the last page. */
@@ -74,18 +50,8 @@ export function answerMeta(data: DatasetFields, page: PageSummary) {
     unit: data.unit,
     value_unit: valueUnit(data.unit, query),
     total: page.total,
-    limit: query.limit,
-    offset: query.offset,
-    from: query.from,
-    to: query.to,
-    at: query.at,
-    series: query.series,
-    frequency: query.frequency,
-    aggregation: query.aggregation,
-    per: perText(query),
-    real: query.real,
-    units: query.units,
-    base: query.base,
+    ...metaEcho(query, "paging"),
+    ...metaEcho(query, "question"),
     has_more: page.hasMore,
     next: nextUrl(data.indicator, page),
     last_updated: data.lastUpdated,

@@ -12,6 +12,7 @@ import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
 import { LANGS, LOCALES, type Lang } from "../core/i18n.js";
 import { publications } from "../core/coverage.js";
 import { LIMIT } from "../core/contract.js";
+import { DECLARATIONS } from "../core/parameters.js";
 import { distributions } from "../core/distributions.js";
 import {
   ATOM_MEDIA_TYPE,
@@ -235,7 +236,9 @@ ${items}</ul>
 <section aria-labelledby="api"><h2 id="api">${m.apiHeading}</h2>
 ${first === undefined ? "" : apiExamples(config, m, first)}${curl(config, CATALOG_PATH)}
 <h3>${m.contractHeading}</h3>
-<ul>${m.contract(LIMIT.max, LIMIT.default).map((item) => html`<li>${codeText(item)}</li>`)}</ul>
+<ul><li>${codeText(m.contractParameters)}
+<ul class="parameters">${DECLARATIONS.map((p) => html`<li><code>${p.name}</code>: ${codeText(p.summary[lang])}</li>`)}</ul></li>
+${m.contract.map((item) => html`<li>${codeText(item)}</li>`)}</ul>
 <p>${m.fullDescription} <a href="${OPENAPI_PATH}">OpenAPI 3.1</a>.</p>
 </section>
 ${

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { PARAMETERS } from "../../src/core/contract.js";
+import { PARAMETERS } from "../../src/core/parameters.js";
 import { prng } from "../../scripts/bench/generate.js";
 import { HIGH, IDS, fetched, refs, type Fetched } from "../api-checks.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";

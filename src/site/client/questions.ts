@@ -14,6 +14,7 @@ import { derivePage, type TimeSource } from "../../core/derived-answer.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../core/model.js";
 import { byCodeUnits } from "../../core/order.js";
 import { endpointPath } from "../../core/paths.js";
+import { shortQuery } from "../../core/parameters.js";
 import type { Units } from "../../core/contract.js";
 import type { ViewSeries } from "./series-view.js";
 
@@ -65,6 +66,9 @@ export interface Question {
   readonly per?: { readonly parameter: string; readonly series: ViewSeries; readonly rule: Rhythm };
 }
 
+/** `per` of a question as the query holds it. */
+const perTarget = (per: NonNullable<Question["per"]>) => ({ indicator: per.parameter.split(":")[0] as string, series: per.series.id });
+
 /** One sub-series' answer: its points, newest first. */
 export interface Answer {
   readonly id: string;
@@ -86,7 +90,7 @@ export function answer(series: readonly ViewSeries[], rule: Rhythm, ids: readonl
     base: question.base ?? null,
     real: question.real ?? null,
     at: question.at ?? null,
-    per: question.per === undefined ? null : { indicator: question.per.parameter.split(":")[0] as string, series: question.per.series.id },
+    per: question.per === undefined ? null : perTarget(question.per),
     limit: Number.MAX_SAFE_INTEGER,
   };
   const divisor = question.per === undefined ? null : { source: timeSourceOf([question.per.series], question.per.rule), series: 0 };
@@ -100,17 +104,17 @@ export function answer(series: readonly ViewSeries[], rule: Rhythm, ids: readonl
   return ids.map((id) => ({ id, points: out.get(id) ?? [] }));
 }
 
-/** The API address answering `question` for the `series` parameter `series` (the site's public base URL). */
+/** The API address answering `question` for the `series` parameter `series` (the site's public base URL), as the API's declarations write it. */
 export function questionUrl(baseUrl: string, indicator: string, series: string, question: Question, limit?: number): string {
-  // The API's canonical order (README "Questions about time").
-  const params: [string, string][] = [];
-  if (question.at !== undefined) params.push(["at", question.at]);
-  params.push(["series", series]);
-  if (question.per !== undefined) params.push(["per", question.per.parameter]);
-  if (question.real !== undefined) params.push(["real", question.real]);
-  if (question.units !== undefined) params.push(["units", question.units]);
-  if (question.base !== undefined) params.push(["base", question.base]);
-  if (limit !== undefined) params.push(["limit", String(limit)]);
-  const query = new URLSearchParams(params).toString().replace(/%2C/g, ",").replace(/%2A/g, "*").replace(/%3A/g, ":");
-  return `${baseUrl}${endpointPath(indicator)}?${query}`;
+  const query: PageQuery = {
+    ...DEFAULT_QUERY,
+    at: question.at ?? null,
+    series: series.split(","),
+    per: question.per === undefined ? null : perTarget(question.per),
+    real: question.real ?? null,
+    units: question.units ?? null,
+    base: question.base ?? null,
+    limit: limit ?? DEFAULT_QUERY.limit,
+  };
+  return `${baseUrl}${endpointPath(indicator)}?${shortQuery(query)}`;
 }

@@ -29,8 +29,8 @@ export const en = {
   apiExamplesSeries: "One sub-series, or those a pattern names (`*` matches any run of characters), and the same answer as CSV:",
   apiExamplesFiles: "The whole series as CSV, the indicator's sub-series with their labels, and the catalog of indicators:",
   contractHeading: "The contract in short",
-  contract: (max: number, byDefault: number) => [
-    `\`GET /api/v1/{indicator}\` with optional \`from\` and \`to\` (ISO 8601 dates: \`YYYY-MM-DD\`, \`YYYY-MM\` or \`YYYY\`; the window is inclusive), \`limit\` (1–${max}, default ${byDefault}) and \`offset\` (≥ 0), which apply to each sub-series separately; \`series\` (a comma-separated list of sub-series ids or patterns with \`*\`) selects sub-series; \`format=csv\` answers as CSV. Any other parameter is a 400.`,
+  contractParameters: "`GET /api/v1/{indicator}` (also `HEAD`), every parameter optional; any other is a 400. `limit` and `offset` apply to each sub-series separately:",
+  contract: [
     "Points come newest first (`date` descending, then `series`); each is `{\"date\",\"series\",\"value\"}` with `value` a number, exactly as published.",
     "`meta` has `total`, `has_more`, `next` (the next page's URL), `last_updated`, the `attribution` link and `metadata`, the document that labels every sub-series in Spanish and English.",
     "Errors are `{\"error\":{\"code\",\"message\",\"detail\"}}`: 400 `bad_request` (the detail names the parameter), 404, 405, 429 with `Retry-After`.",

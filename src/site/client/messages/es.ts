@@ -23,8 +23,8 @@ export const es: Messages = {
   apiExamplesSeries: "Una subserie, o las que nombra un patrón (`*` equivale a cualquier tramo de caracteres), y la misma respuesta en CSV:",
   apiExamplesFiles: "La serie completa en CSV, las subseries del indicador con sus etiquetas y el catálogo de indicadores:",
   contractHeading: "El contrato en breve",
-  contract: (max: number, byDefault: number) => [
-    `\`GET /api/v1/{indicador}\` con \`from\` y \`to\` opcionales (fechas ISO 8601: \`AAAA-MM-DD\`, \`AAAA-MM\` o \`AAAA\`; la ventana incluye ambos extremos), \`limit\` (1–${max}, por defecto ${byDefault}) y \`offset\` (≥ 0), que se aplican a cada subserie por separado; \`series\` (lista separada por comas de ids de subseries o patrones con \`*\`) elige subseries; \`format=csv\` responde en CSV. Cualquier otro parámetro da 400.`,
+  contractParameters: "`GET /api/v1/{indicador}` (también `HEAD`), todos los parámetros opcionales; cualquier otro da 400. `limit` y `offset` se aplican a cada subserie por separado:",
+  contract: [
     "Los datos vienen del más nuevo al más viejo (`date` descendente, luego `series`); cada uno es `{\"date\",\"series\",\"value\"}`, con `value` un número, tal como se publicó.",
     "`meta` trae `total`, `has_more`, `next` (la dirección de la página siguiente), `last_updated`, el enlace de atribución `attribution` y `metadata`, el documento que etiqueta cada subserie en español e inglés.",
     "Los errores son `{\"error\":{\"code\",\"message\",\"detail\"}}`: 400 `bad_request` (el detalle nombra el parámetro), 404, 405, 429 con `Retry-After`. Los mensajes de la API están en inglés.",
