@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=build|function|http] [--sizes=1000,10000] [--shapes=few-long]
+ * `npm run bench [-- --quick] [--only=build|function|start|http] [--sizes=1000,10000] [--shapes=few-long]
  * [--compare=<git revision>]`: the performance tables (README "Performance").
  * With --compare, table 2 also runs that revision's handler over its own build of
  * the same data, side by side (a temporary git worktree). Not part of `npm test`:
@@ -14,6 +14,7 @@ import { buildScaling, runBuild, type BuildRun } from "./build-scaling.js";
 import type * as Generate from "./generate.js";
 import type { Shape } from "./generate.js";
 import { functionCpu, loadHandler, syntheticRuns, type FunctionRun, type Handler } from "./function-cpu.js";
+import { functionStart } from "./function-start.js";
 import { httpThroughRuntime } from "./http.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -91,6 +92,12 @@ if (only === undefined || only === "build" || only === "function") {
     const real: FunctionRun = { name: "real data", points: 22_960, out: buildReal(ROOT), ...(realBefore === undefined ? {} : { compareOut: realBefore }) };
     console.log(await functionCpu([real, ...syntheticRuns(runs, compared)], after, before, quick ? 50 : 200));
   }
+}
+if (only === undefined || only === "start") {
+  // The compared revision's own build of the same real data, or this checkout's alone.
+  const root = compare === undefined ? undefined : worktree(compare);
+  const compared = root === undefined ? undefined : { label: compare as string, root, dist: runBuildCompat(join(root, "data"), join(mkdtempSync(join(tmpdir(), "bench-start-before-")), "dist"), [], root, dataEpoch(root)) ?? "" };
+  console.log(await functionStart({ label: head, root: ROOT, dist: buildReal(ROOT) }, compared, quick ? 5 : 15));
 }
 if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10, dataEpoch(ROOT)));
 
