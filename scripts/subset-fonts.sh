@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes the fonts of the preview images (src/build/fonts/, README "The site"):
+# Remakes the fonts of the preview images (src/build/fonts/, docs/site.md):
 # DejaVu Sans and DejaVu Sans Bold from Debian's fonts-dejavu-core (2.37), cut by
 # fontTools to the characters the pages' words use — Latin-1 and Latin Extended-A
 # (Spanish accents, ñ, «»), general punctuation (– — “ ” …), superscripts (the

@@ -53,7 +53,7 @@ export function useOutput(dir: string): void {
   }
 }
 
-/** The strong ETag the contract promises for a canonical URL, computed here independently (README "Headers"). */
+/** The strong ETag the contract promises for a canonical URL, computed here independently (docs/api.md "Headers"). */
 export function etagFor(ids: readonly string[], canonicalUrl: string): string {
   const known = ids.map((id) => {
     const tag = tags.get(id);

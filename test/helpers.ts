@@ -6,7 +6,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fg from "fast-glob";
-import { bundleClient } from "../src/build/bundle-client.js";
+import { bundleClient, type ClientScripts } from "../src/build/bundle-client.js";
 import { runCli as run } from "../src/build/cli.js";
 import { nodeBuildEffects } from "../src/build/effects.js";
 import { runImport as runImportCli } from "../src/source/import-cli.js";
@@ -22,13 +22,13 @@ export interface CliResult {
 /** Captured lines as a stream would hold them. */
 const text = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join("");
 
-/** The page script, bundled once per test process (a stand-in for the build's bundling effect). */
-let bundle: Promise<Uint8Array> | undefined;
+/** The browser's scripts (the page script and the early script), bundled once per test process (a stand-in for the build's bundling effect). */
+let bundle: Promise<ClientScripts> | undefined;
 
 /**
  * Runs the CLI in process, as `npm run build|validate` would from the project
- * folder, with its output captured. The real effects, but the page script is
- * bundled once per test process.
+ * folder, with its output captured. The real effects, but the browser's scripts
+ * are bundled once per test process.
  */
 export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   const out: string[] = [];

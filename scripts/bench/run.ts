@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [--only=build|function|start|http] [--sizes=1000,10000] [--shapes=few-long]
- * [--compare=<git revision>]`: the performance tables (README "Performance").
+ * [--compare=<git revision>]`: the performance tables (docs/performance.md).
  * With --compare, table 2 also runs that revision's handler over its own build of
  * the same data, side by side (a temporary git worktree). Not part of `npm test`:
  * nothing here asserts a speed.

@@ -1,5 +1,5 @@
 /**
- * The questions about time (README "Questions about time") that tables 2 and 3
+ * The questions about time (docs/time.md) that tables 2 and 3
  * time over the real data, beside the plain widest answer: fixed questions, one
  * expected to be refused over the CPU budget, and the widest admitted ones found
  * by narrowing a refused one (asking the handler under test for each candidate's

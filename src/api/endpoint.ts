@@ -15,7 +15,7 @@ import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DE
 import { rhythmMonths } from "../core/coverage.js";
 import { dayNumber } from "../core/dates.js";
 import { monthIndex } from "../core/derive.js";
-import { derivePage, overBudget, renderDerived, type DerivedInputs, type TimeSource } from "../core/derived-answer.js";
+import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/derived-answer.js";
 import { answerEtag } from "../core/etag.js";
 import { manifestEntry, prebuiltKey, type Manifest, type ManifestEntry } from "../core/manifest.js";
 import { isDerived, type Format, type PageQuery } from "../core/model.js";
@@ -110,7 +110,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
     const page =
       query.at === null
         ? selectPage(data.series, query, chosen, data.global)
-        : selectAtPage(data.series, query, chosen, coverageEnd(timeSource(data, entry.lastModified)));
+        : selectAtPage(data.series, query, chosen, timeSource(data, entry.lastModified));
     const headers = successHeaders(answerEtag([entry.tag], canonical), entry.lastModified, described(indicator, data, page));
     return conditionalAnswer(request, headers, () => renderAnswer(data, page));
   }
@@ -141,16 +141,6 @@ export async function serveIndicator(request: Request, indicator: string, assets
   const lastModified = used.map((u) => u.entry.lastModified).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
   const headers = successHeaders(answerEtag(used.map((u) => u.entry.tag), canonical), lastModified, described(indicator, data, page));
   return conditionalAnswer(request, headers, () => renderDerived(data, page));
-}
-
-/** The exclusive end day of the coverage of point `rank` of a sub-series (src/core/coverage.ts). */
-function coverageEnd(source: TimeSource) {
-  return (one: { readonly length: number; day(i: number): number }, rank: number): number => {
-    let end = source.versionEnd;
-    if (rank > 0) end = Math.min(end, one.day(rank - 1));
-    const due = source.nextDue(one.day(rank));
-    return due === null ? end : Math.min(end, due);
-  };
 }
 
 /**

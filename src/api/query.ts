@@ -52,6 +52,6 @@ export function parseQuery(params: URLSearchParams): PageQuery {
     const conflict = p.conflicts?.find((c) => c.when(query));
     if (conflict !== undefined) throw badRequest(conflict.detail(query));
   }
-  // `mean` when frequency comes alone: one canonical query (README "Questions about time").
+  // `mean` when frequency comes alone: one canonical query (docs/time.md).
   return query.frequency === null ? query : { ...query, aggregation: query.aggregation ?? "mean" };
 }

@@ -4,7 +4,7 @@
  * the version's end) and a deflator by month.
  */
 import type { AnswerData } from "../core/answers.js";
-import { nextDueDayOf, versionEndDay } from "../core/coverage.js";
+import { coverageRule } from "../core/coverage.js";
 import { dateOfDay } from "../core/dates.js";
 import { monthlyIndex, type MonthlyIndex } from "../core/derive.js";
 import type { TimeSource } from "../core/derived-answer.js";
@@ -29,12 +29,7 @@ export function timeSource(data: AnswerData, lastModified: string): TimeSource {
   let source = sources.get(data);
   if (source === undefined) {
     const versionDate = dateOfDay(Math.floor(Date.parse(lastModified) / DAY_MS));
-    source = {
-      stepwise: data.stepwise,
-      nextDue: nextDueDayOf(data.rhythm, publicationDays(data)),
-      versionEnd: versionEndDay(versionDate, data.lastUpdated),
-      series: data.series,
-    };
+    source = { ...coverageRule(data.rhythm, publicationDays(data), versionDate), stepwise: data.stepwise, series: data.series };
     sources.set(data, source);
   }
   return source;

@@ -10,6 +10,7 @@ import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
 import { searchIndex } from "./search-index.js";
+import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { planFormats } from "./formats/plan.js";
 import { renderMetadata } from "./metadata-doc.js";
@@ -123,7 +124,8 @@ export interface PlanInput {
   readonly versions: ReadonlyMap<string, number>;
   /** Files of `public/`: relative path → bytes. */
   readonly publicFiles: ReadonlyMap<string, Uint8Array>;
-  readonly pageScript: Uint8Array;
+  /** The browser's scripts: the page script's file, and the early script the indicator pages inline. */
+  readonly scripts: ClientScripts;
   /** Write each sub-series' default answer as static files (JSON and CSV), for mirrors. */
   readonly seriesFiles: boolean;
 }
@@ -161,7 +163,13 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   const stylesheet = input.publicFiles.get(STYLESHEET);
   // The pages' questions read the other indicators' views (the deflator, the ratios' divisors).
   const views = new Map(input.indicators.map((i) => [i.source.meta.id, siteIndicator(input.config, i, input.versions.get(i.source.meta.id) ?? 0).view]));
-  const config = { ...input.config, style: stylesheet === undefined ? undefined : new TextDecoder().decode(stylesheet), views, deflators: deflatorsOf(input.indicators) };
+  const config = {
+    ...input.config,
+    style: stylesheet === undefined ? undefined : new TextDecoder().decode(stylesheet),
+    earlyScript: input.scripts.early,
+    views,
+    deflators: deflatorsOf(input.indicators),
+  };
   const plan: PlannedFile[] = [];
   const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
   const versions = [...input.versions.values()];
@@ -228,7 +236,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   // The stylesheet is inlined in every page (src/site/site.ts `RenderConfig`), not served on its own.
   for (const [path, bytes] of input.publicFiles) if (path !== STYLESHEET) plan.push({ path, render: () => bytes });
   plan.push(
-    { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.pageScript },
+    { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.scripts.page },
     ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i, input.versions.get(i.source.meta.id) ?? 0)), lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
@@ -326,7 +334,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     limits: options.limits,
     versions,
     publicFiles: await effects.publicFiles(),
-    pageScript: await effects.bundleClient(),
+    scripts: await effects.bundleClient(),
     seriesFiles: options.seriesFiles !== false,
   });
   if (plan.length > options.maxFiles) {
@@ -337,9 +345,9 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     );
   }
   const stats = new Map<string, IndicatorStats>(
-    indicators.map(({ source, dataset }) => [
+    indicators.map(({ source, plain }) => [
       source.meta.id,
-      { id: source.meta.id, series: dataset.series.length, points: source.rows.length, files: 0, bytes: 0 },
+      { id: source.meta.id, series: plain.length, points: source.rows.length, files: 0, bytes: 0 },
     ]),
   );
   await writeOutput(resolve(options.out), effects.output, async (write) => {

@@ -9,7 +9,7 @@ import type { BuiltIndicator } from "./dataset.js";
 import { distributions } from "../core/distributions.js";
 
 /** What the catalog and the metadata document say of an indicator, in this key order. */
-export function indicatorFacts({ source, dataset }: Pick<BuiltIndicator, "source" | "dataset">) {
+export function indicatorFacts({ source, answers }: Pick<BuiltIndicator, "source" | "answers">) {
   const { meta } = source;
   return {
     id: meta.id,
@@ -21,7 +21,7 @@ export function indicatorFacts({ source, dataset }: Pick<BuiltIndicator, "source
     license: meta.license,
     source: meta.source,
     notes: meta.notes,
-    last_updated: dataset.lastUpdated,
+    last_updated: answers.lastUpdated,
     points: source.rows.length,
   };
 }
@@ -43,11 +43,11 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
     openapi: OPENAPI_PATH,
     dcat: DCAT_CATALOG_PATH,
     feed: SERVICE_FEED_PATH,
-    indicators: indicators.map(({ source, plain, labels, dataset }) => {
+    indicators: indicators.map(({ source, plain, labels, answers }) => {
       const { meta } = source;
       const endpoint = endpointPath(meta.id);
       return {
-        ...indicatorFacts({ source, dataset }),
+        ...indicatorFacts({ source, answers }),
         links: {
           endpoint,
           page: indicatorPageUrl(config, meta.id),

@@ -1,19 +1,27 @@
 /**
- * From validated source rows to the `Dataset` the pager reads: sub-series sorted by
- * id, newest first, encoded into the binary dataset file and decoded back, so the
- * build renders its pages from exactly what the function will read.
+ * From validated source rows to what the build renders from: the sub-series
+ * sorted by id, newest first, as plain arrays; and the function's answer file,
+ * encoded and decoded back, so the build renders its pages from exactly what the
+ * function will read.
  */
 import { stringify } from "csv-stringify/sync";
 import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerRow } from "../core/answers.js";
-import { decodeDataset, encodeDataset, type PlainSeries } from "../core/columnar.js";
 import type { DeflatorRef, Manifest } from "../core/manifest.js";
-import type { Dataset } from "../core/model.js";
 import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
 import { spreadsheetNumber } from "../core/spreadsheet.js";
 import type { SourceRow } from "../source/csv.js";
 import type { IndicatorSource } from "../source/load.js";
 import { temporalCoverage } from "./formats/facts.js";
+
+/** A sub-series' points as the build has them. */
+export interface PlainSeries {
+  readonly id: string;
+  /** Strictly descending `YYYY-MM-DD` dates. */
+  readonly dates: readonly string[];
+  /** JSON number literals, as the source wrote them. */
+  readonly values: readonly string[];
+}
 
 /** Groups rows by sub-series, newest first; declared sub-series without points are kept, empty. */
 export function plainSeries(source: IndicatorSource): PlainSeries[] {
@@ -29,23 +37,16 @@ export function plainSeries(source: IndicatorSource): PlainSeries[] {
 
 /**
  * An indicator as the build renders it: its source (metadata and rows), its
- * sub-series as plain arrays with their labels, the site's dataset file and the
- * function's answer file, each with what is decoded from it: the build renders
- * from exactly what the site and the function read.
+ * sub-series as plain arrays with their labels, and the function's answer file
+ * with what is decoded from it: the build renders from exactly what the function reads.
  */
 export interface BuiltIndicator {
   readonly source: IndicatorSource;
+  /** The sub-series sorted by id (declared ones without points included, empty). */
   readonly plain: readonly PlainSeries[];
   /** Title and facets of each sub-series, in the order of `plain`. */
   readonly labels: readonly SeriesLabel[];
-  /**
-   * The indicator column-wise (src/core/columnar.ts) and its decoding, which the
-   * catalog, the metadata document and the site's facts read; no longer published
-   * (the page script reads group files, src/build/view-data.ts).
-   */
-  readonly file: Uint8Array;
-  readonly dataset: Dataset;
-  /** The function's answer file (src/core/answers.ts) and its decoding. */
+  /** The function's answer file (src/core/answers.ts) and its decoding (`answers.lastUpdated`: the newest point's date). */
   readonly answersFile: Uint8Array;
   readonly answers: AnswerData;
 }
@@ -65,11 +66,10 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
   const plain = plainSeries(source);
   const lastUpdated = temporalCoverage({ plain })?.end ?? null;
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
-  const file = encodeDataset(fields, plain);
   const ids = plain.map((s) => s.id);
   const labels = seriesLabels(ids, source.meta.series);
   const answersFile = encodeAnswers({ ...fields, attributionUrl, rhythm: source.meta.rhythm, stepwise: source.meta.stepwise }, ids, source.rows, csvLine, csvEsLine);
-  return { source, plain, labels, file, dataset: decodeDataset(file), answersFile, answers: decodeAnswers(answersFile) };
+  return { source, plain, labels, answersFile, answers: decodeAnswers(answersFile) };
 }
 
 /** By unit, the index that deflates it (`deflates` in `indicator.json`; one per unit, src/source/load.ts). */

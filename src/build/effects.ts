@@ -1,13 +1,13 @@
 /**
  * Everything the build touches outside memory, passed in as one object (after
  * Observable Framework's `build(options, effects)`): reading `data/` and `public/`,
- * the data version from git, bundling the page script, writing the output and
+ * the data version from git, bundling the browser's scripts, writing the output and
  * logging. The CLI passes `nodeBuildEffects`; tests pass stand-ins.
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { bundleClient } from "./bundle-client.js";
+import { bundleClient, type ClientScripts } from "./bundle-client.js";
 import { nodeFileEffects, type FileEffects } from "./output.js";
 import { gitSourceFiles } from "../source/git-files.js";
 import type { SourceFiles } from "../source/load.js";
@@ -26,8 +26,8 @@ export interface BuildEffects {
   readConfig(file: string): Promise<string>;
   /** The files of `public/`, copied into the output as they are: relative path → bytes. */
   publicFiles(): Promise<Map<string, Uint8Array>>;
-  /** The bundled page script (src/site/client/series-page.ts). */
-  bundleClient(): Promise<Uint8Array>;
+  /** The browser's scripts, bundled (src/build/bundle-client.ts). */
+  bundleClient(): Promise<ClientScripts>;
   /** The data version time of an indicator folder when `SOURCE_DATE_EPOCH` is not set. */
   folderVersion(folder: string): Promise<number>;
   /** The data folder as published at a git revision, or `null` when there is no such revision. */

@@ -5,7 +5,7 @@
  * source, licence, notes, the facets with their values, and each sub-series with
  * its title and facets (as indices into the facet values); the points, first and
  * last dates of each sub-series are in the catalog. About half the catalog's size
- * for an indicator of many faceted sub-series (README, "The API contract").
+ * for an indicator of many faceted sub-series (docs/api.md, "The API contract").
  */
 import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
@@ -14,13 +14,13 @@ import { csvPath, endpointPath } from "../core/paths.js";
 import { unitLabels } from "../core/unit-labels.js";
 
 /** Renders the metadata document (compact, deterministic JSON). */
-export function renderMetadata(config: SiteConfig, { source, labels, dataset }: BuiltIndicator): string {
+export function renderMetadata(config: SiteConfig, { source, labels, answers }: BuiltIndicator): string {
   const { meta } = source;
   const facets = facetList({ source });
   const names = facets.map((f) => f.name);
   const values = new Map(facets.map((f) => [f.name, f.values]));
   const doc = {
-    ...indicatorFacts({ source, dataset }),
+    ...indicatorFacts({ source, answers }),
     // What the numbers of each `units` mode (and of `real`, `per`) are, in both languages.
     units: unitLabels(meta.display.unit ?? { es: meta.unit, en: meta.unit }),
     links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), csv: csvPath(meta.id) },

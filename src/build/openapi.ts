@@ -31,7 +31,7 @@ import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 import { DECLARATIONS } from "../core/parameters.js";
 
-/** How a question about time is answered, stated once for the endpoint's description (README "Questions about time"). */
+/** How a question about time is answered, stated once for the endpoint's description (docs/time.md). */
 const TIME_QUESTIONS =
   "Questions about time (`at`, `frequency`, `aggregation`, `per`, `real`, `units`, `base`) apply in a fixed order: select sub-series → frequency → per → real → units → " +
   "window (from/to on the derived points' dates, or at) → limit/offset per sub-series. A point covers the days from its date until the earliest of the next point of its sub-series, " +
@@ -145,7 +145,7 @@ function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | un
   };
 }
 
-/** `/api/v1/search`: sub-series by the words people type (README "Search"). */
+/** `/api/v1/search`: sub-series by the words people type (docs/api.md "Search"). */
 function searchItem() {
   const param = (name: string, description: string, schema: object, required = false) => ({ name, in: "query", required, description, schema });
   return {

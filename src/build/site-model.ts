@@ -60,8 +60,8 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, ver
     glossary: meta.glossary,
     deflates: meta.deflates,
     ratios: meta.view.ratios,
-    lastUpdated: indicator.dataset.lastUpdated,
-    seriesCount: indicator.dataset.series.length,
+    lastUpdated: indicator.answers.lastUpdated,
+    seriesCount: indicator.plain.length,
     view: viewIndicator(indicator, version),
     jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
   };

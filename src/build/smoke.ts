@@ -131,7 +131,7 @@ export function isImfFixdate(text: string): boolean {
   return !Number.isNaN(ms) && new Date(ms).toUTCString() === text;
 }
 
-/** The headers every 200 and 304 of `/api/v1/{indicator}` carries (README, "Headers"). */
+/** The headers every 200 and 304 of `/api/v1/{indicator}` carries (docs/api.md, "Headers"). */
 function expectSuccessHeaders(p: Problems, headers: Headers): void {
   p.equal("Cache-Control", SUCCESS_CACHE, headers.get("cache-control"));
   const etag = headers.get("etag");
@@ -245,7 +245,7 @@ async function checkError(client: Client, path: string, status: number, code: st
   p.done();
 }
 
-/** A CORS preflight: 204 with the allowed methods (README, "Headers"). */
+/** A CORS preflight: 204 with the allowed methods (docs/api.md, "Headers"). */
 async function checkPreflight(client: Client, path: string): Promise<void> {
   const p = new Problems();
   const answer = await client.get(path, {

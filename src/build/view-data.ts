@@ -5,13 +5,8 @@
  * without a compared facet), as JSON, which Cloudflare and most servers compress.
  * A selection fetches only its group (a few kilobytes), never the whole indicator.
  */
+import type { ViewGroupFile } from "../site/client/group-files.js";
 import { groupKey, seriesParameter, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
-
-/** One group's file: its sub-series, and the `series` parameter that names exactly them. */
-export interface ViewGroupFile {
-  readonly parameter: string | null;
-  readonly series: readonly ViewSeries[];
-}
 
 /** Every group of `view`'s sub-series: key → its sub-series, keys in first-seen order. */
 export function viewGroups(view: ViewIndicator): Map<string, ViewSeries[]> {

@@ -1,6 +1,6 @@
 /**
- * The binary container of the internal data files (src/core/columnar.ts,
- * src/core/answers.ts): a 4-byte magic, a u32 header length, the header as UTF-8
+ * The binary container of the internal data file (src/core/answers.ts, the
+ * function's answer file): a 4-byte magic, a u32 header length, the header as UTF-8
  * JSON, zero padding to a multiple of 4, then sections one after the other, the
  * sizes of all but the last known from the header. Little-endian.
  */

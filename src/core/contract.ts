@@ -45,7 +45,7 @@ export type Units = (typeof UNITS)[number];
 export const DIALECTS = ["rfc4180", "es"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-/** Significant digits a derived value is rounded to, once (README "Questions about time"). */
+/** Significant digits a derived value is rounded to, once (docs/time.md). */
 export const DERIVED_DIGITS = 8;
 
 /**

@@ -1,6 +1,9 @@
 /**
- * The rule of coverage: which days a point speaks for. One home, used by the site
- * (cards, gaps in charts) and, next, by the API's questions about time.
+ * The rule of coverage: which days a point speaks for. One home, in day numbers
+ * (days since 1970-01-01, src/core/dates.ts), for the API's `at` and questions
+ * about time (src/core/page.ts, src/core/derive.ts), the pages' cards, answers and
+ * gaps (src/site/client/series-view.ts), which call it through the wrappers on
+ * `YYYY-MM-DD` dates at the end of this file.
  *
  * A point covers the days from its date until the earliest of: the next point of
  * its sub-series; the date its next point was due (one rhythm later, or for an
@@ -9,7 +12,6 @@
  * index of a month) this is exactly the period the point refers to. A day covered
  * by no point has no value: no estimate, no interpolation.
  *
- * Dates are `YYYY-MM-DD` strings (src/core/dates.ts): their order is the calendar's.
  * Ends are exclusive: a coverage `[start, end)` ends the day before `end`.
  */
 import { addMonthsToDay, dateOfDay, dayNumber } from "./dates.js";
@@ -25,9 +27,6 @@ export type Rhythm = (typeof RHYTHMS)[number];
 const RHYTHM_MONTHS: Readonly<Partial<Record<Rhythm, number>>> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
 const RHYTHM_DAYS: Readonly<Partial<Record<Rhythm, number>>> = { daily: 1, weekly: 7 };
 
-/** For a point's date, the date its successor is due (exclusive end of its coverage by rhythm); null: not known. */
-export type NextDue = (date: string) => string | null;
-
 /** Every date that has a point in any of `dates` (each a sub-series' dates, in any order), ascending: the indicator's publications. */
 export function publications(dates: Iterable<readonly string[]>): string[] {
   const all = new Set<string>();
@@ -40,7 +39,7 @@ export function rhythmMonths(rhythm: string): number | undefined {
   return RHYTHM_MONTHS[rhythm as Rhythm];
 }
 
-/** The same as `NextDue`, in day numbers (days since 1970-01-01). */
+/** For a point's day, the day its successor is due (exclusive end of its coverage by rhythm); null: not known. */
 export type NextDueDay = (day: number) => number | null;
 
 /**
@@ -67,24 +66,95 @@ export function nextDueDayOf(rhythm: string, published: ArrayLike<number>): Next
 }
 
 /**
- * When the point after one dated `date` is due: one rhythm later, or for an
- * irregular indicator its next publication (`published` ascending; null after the last).
- */
-export function nextDueOf(rhythm: string, published: readonly string[]): NextDue {
-  const due = nextDueDayOf(rhythm, published.map(dayNumber));
-  return (date) => {
-    const day = due(dayNumber(date));
-    return day === null ? null : dateOfDay(day);
-  };
-}
-
-/**
  * The version bound of the rule, as an exclusive end day: the day after the data
  * version date, or after the indicator's newest point when that is later (a value
  * published ahead of the day it takes effect is known to start that day).
  */
 export function versionEndDay(versionDate: string, newest: string | null): number {
   return dayNumber(newest !== null && newest > versionDate ? newest : versionDate) + 1;
+}
+
+/** What the rule needs of an indicator besides its points. */
+export interface CoverageRule {
+  /** When a point's successor is due (`nextDueDayOf`). */
+  readonly nextDue: NextDueDay;
+  /** The exclusive end of everything known (`versionEndDay`); `Infinity` for no such bound. */
+  readonly versionEnd: number;
+}
+
+/**
+ * The rule of an indicator of `rhythm` whose publications (the days any of its
+ * sub-series has a point) are `published`, ascending, at the data version dated
+ * `versionDate` (`YYYY-MM-DD`).
+ */
+export function coverageRule(rhythm: string, published: ArrayLike<number>, versionDate: string): CoverageRule {
+  const newest = published.length === 0 ? null : dateOfDay(published[published.length - 1] as number);
+  return { nextDue: nextDueDayOf(rhythm, published), versionEnd: versionEndDay(versionDate, newest) };
+}
+
+/** A sub-series' points as the rule reads them: by rank, newest first (rank 0 = newest), each its day number. */
+export interface DaySeries {
+  readonly length: number;
+  day(rank: number): number;
+}
+
+/**
+ * The exclusive end day of the coverage of the point of rank `rank`: the earliest
+ * of the next point's day, the day the next was due and the version's end
+ * (`Infinity` when nothing bounds it).
+ */
+export function coverageEndDay(series: DaySeries, rank: number, rule: CoverageRule): number {
+  let end = rule.versionEnd;
+  if (rank > 0) end = Math.min(end, series.day(rank - 1));
+  const due = rule.nextDue(series.day(rank));
+  return due === null ? end : Math.min(end, due);
+}
+
+/** The rank of the newest point on or before day `day`, or -1. */
+export function latestOnOrBefore(series: DaySeries, day: number): number {
+  // Binary search on descending days: the first rank whose day is <= `day`.
+  let lo = 0;
+  let hi = series.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (series.day(mid) > day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < series.length ? lo : -1;
+}
+
+/** The rank of the point covering day `day`, or -1 when none does. */
+export function coveringRankDay(series: DaySeries, day: number, rule: CoverageRule): number {
+  const rank = latestOnOrBefore(series, day);
+  return rank >= 0 && day < coverageEndDay(series, rank, rule) ? rank : -1;
+}
+
+// The same on `YYYY-MM-DD` dates, for the site (whose points keep the dates as written).
+
+/** For a point's date, the date its successor is due; null: not known (`NextDueDay` on dates). */
+export type NextDue = (date: string) => string | null;
+
+/** `due` on dates. */
+export function onDates(due: NextDueDay): NextDue {
+  return (date) => {
+    const day = due(dayNumber(date));
+    return day === null ? null : dateOfDay(day);
+  };
+}
+
+/** `nextDueDayOf` on dates: `published` ascending. */
+export function nextDueOf(rhythm: string, published: readonly string[]): NextDue {
+  return onDates(nextDueDayOf(rhythm, published.map(dayNumber)));
+}
+
+/** Dates, newest first, as the rule reads them. */
+export function daySeries(dates: readonly string[]): DaySeries {
+  return { length: dates.length, day: (rank) => dayNumber(dates[rank] as string) };
+}
+
+/** The rank of the point covering the day `date` (newest-first `dates`), or -1 when none does (`coveringRankDay`). */
+export function coveringRank(dates: readonly string[], date: string, rule: CoverageRule): number {
+  return coveringRankDay(daySeries(dates), dayNumber(date), rule);
 }
 
 /** A missing stretch of a sub-series: the dates of the points on either side. */
@@ -104,36 +174,3 @@ export function gapsBetween(series: string, dates: readonly string[], nextDue: N
   }
   return gaps;
 }
-
-/** The rank (in newest-first `dates`) of the newest point dated on or before `date`, or -1. */
-export function latestOnOrBefore(dates: readonly string[], date: string): number {
-  // Binary search on descending dates: the first rank whose date is <= `date`.
-  let lo = 0;
-  let hi = dates.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((dates[mid] as string) > date) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < dates.length ? lo : -1;
-}
-
-/**
- * The exclusive end of the coverage of the point of rank `rank` (in newest-first
- * `dates`): the earliest of the next point, the date it was due and `versionEnd`
- * (the day after the data's version date; null for no such bound). Null when
- * nothing bounds it.
- */
-export function coverageEnd(dates: readonly string[], rank: number, nextDue: NextDue, versionEnd: string | null): string | null {
-  const ends = [rank > 0 ? (dates[rank - 1] as string) : null, nextDue(dates[rank] as string), versionEnd].filter((d): d is string => d !== null);
-  return ends.length === 0 ? null : ends.reduce((a, b) => (b < a ? b : a));
-}
-
-/** The rank of the point covering the day `date` (newest-first `dates`), or -1 when none does. */
-export function coveringRank(dates: readonly string[], date: string, nextDue: NextDue, versionEnd: string | null): number {
-  const rank = latestOnOrBefore(dates, date);
-  if (rank < 0) return -1;
-  const end = coverageEnd(dates, rank, nextDue, versionEnd);
-  return end === null || date < end ? rank : -1;
-}
-

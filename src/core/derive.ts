@@ -1,5 +1,5 @@
 /**
- * Questions about time (README "Questions about time"): the value in force on a
+ * Questions about time (docs/time.md): the value in force on a
  * day, values on regular calendar periods, ratios of two series, values in pesos
  * of one month, changes and indices. One home for the API and the site.
  *
@@ -13,7 +13,7 @@
  * Days are day numbers (days since 1970-01-01, src/core/dates.ts); ends are exclusive.
  */
 import { DERIVED_DIGITS, type Aggregation, type Units } from "./contract.js";
-import type { NextDueDay } from "./coverage.js";
+import { coverageEndDay, type CoverageRule, type DaySeries } from "./coverage.js";
 import { addMonthsToDay, dayOfMonth, monthOfDay } from "./dates.js";
 
 /** Values with the days each covers, oldest first: `[start[k], end[k])`, ascending and disjoint. */
@@ -31,35 +31,23 @@ function push(steps: Steps, start: number, end: number, value: number): void {
   steps.value.push(value);
 }
 
-/** What the rule of coverage needs of an indicator. */
-export interface CoverageInputs {
+/** What the rule of coverage (src/core/coverage.ts) needs of an indicator, and how its values hold. */
+export interface CoverageInputs extends CoverageRule {
   /** True: a value holds until the next (a wage); false: a point is the value of its period (an index of a month). */
   readonly stepwise: boolean;
-  /** When a point's successor is due (src/core/coverage.ts `nextDueDayOf`). */
-  readonly nextDue: NextDueDay;
-  /** Exclusive end of everything known: the day after the data version (src/core/coverage.ts `versionEndDay`). */
-  readonly versionEnd: number;
 }
 
 /** A sub-series' points, newest first. */
-export interface PointSeries {
-  readonly length: number;
-  day(i: number): number;
+export interface PointSeries extends DaySeries {
   value(i: number): number;
 }
 
-/**
- * The points of a sub-series with the days each covers: from its day to the
- * earliest of the next point, the day the next was due and the version's end.
- */
-export function levelSteps(series: PointSeries, rule: CoverageInputs): Steps {
+/** The points of a sub-series with the days each covers by the rule of coverage (src/core/coverage.ts `coverageEndDay`). */
+export function levelSteps(series: PointSeries, rule: CoverageRule): Steps {
   const steps = noSteps();
   for (let i = series.length - 1; i >= 0; i--) {
     const day = series.day(i);
-    let end = rule.versionEnd;
-    if (i > 0) end = Math.min(end, series.day(i - 1));
-    const due = rule.nextDue(day);
-    if (due !== null) end = Math.min(end, due);
+    const end = coverageEndDay(series, i, rule);
     if (end > day) push(steps, day, end, series.value(i));
   }
   return steps;

@@ -4,8 +4,7 @@
  * An answer is computed from the indicator's fixed `meta` fields and its
  * sub-series, each stored column-wise and newest first so that a page is a slice
  * found by binary search. The function reads the answer file (src/core/answers.ts:
- * the points already rendered, so an answer is a selection of byte ranges); the
- * site's page script reads the compact dataset file (src/core/columnar.ts).
+ * the points already rendered, so an answer is a selection of byte ranges).
  */
 import { LIMIT, OFFSET, type Aggregation, type Frequency, type Units } from "./contract.js";
 
@@ -17,14 +16,6 @@ export interface SeriesIndex {
   readonly length: number;
   /** Day number (days since 1970-01-01) of point `i`. */
   day(i: number): number;
-}
-
-/** A sub-series with its points' dates and values (the site's dataset file, src/core/columnar.ts). */
-export interface SeriesColumns extends SeriesIndex {
-  /** `YYYY-MM-DD` date of point `i`. */
-  date(i: number): string;
-  /** Value of point `i` as the source wrote it: a valid JSON number literal. */
-  value(i: number): string;
 }
 
 /** The indicator-level fields of every answer's `meta`. */
@@ -42,12 +33,6 @@ export interface DatasetFields {
 export function datasetFields(fields: DatasetFields): DatasetFields {
   const { indicator, unit, license, lastUpdated, attribution } = fields;
   return { indicator, unit, license, lastUpdated, attribution };
-}
-
-/** An indicator's sub-series with their points, as the site reads them. */
-export interface Dataset extends DatasetFields {
-  /** Sub-series sorted by id ascending (code-unit order). */
-  readonly series: readonly SeriesColumns[];
 }
 
 /** The formats an answer comes in. */

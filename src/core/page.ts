@@ -6,6 +6,7 @@
  * within the window `[from, to]`. Each sub-series is sorted newest first, so its
  * window is found with two binary searches and the page is a slice: no full scan.
  */
+import { coveringRankDay, type CoverageRule } from "./coverage.js";
 import { dayNumber } from "./dates.js";
 import type { PageQuery, SeriesIndex } from "./model.js";
 
@@ -177,24 +178,18 @@ export function longestSeries(series: readonly SeriesIndex[]): number {
 
 /**
  * The page of `at=DAY` for points as published: each chosen sub-series' one point
- * covering that day (its newest point on or before it, when `coverageEnd` — the
- * exclusive end day of a point's coverage, src/core/coverage.ts — is after the
- * day). `limit`/`offset` apply as to any page: a sub-series has at most one point.
+ * covering that day by the rule of coverage (src/core/coverage.ts `coveringRankDay`).
+ * `limit`/`offset` apply as to any page: a sub-series has at most one point.
  */
-export function selectAtPage<S extends SeriesIndex>(
-  series: readonly S[],
-  query: PageQuery,
-  chosen: readonly number[] | null,
-  coverageEnd: (one: S, rank: number) => number,
-): Page<S> {
+export function selectAtPage<S extends SeriesIndex>(series: readonly S[], query: PageQuery, chosen: readonly number[] | null, rule: CoverageRule): Page<S> {
   const day = dayNumber(query.at as string);
   const slices: SeriesSlice<S>[] = [];
   let total = 0;
   const count = chosen === null ? series.length : chosen.length;
   for (let j = 0; j < count; j++) {
     const one = series[chosen === null ? j : (chosen[j] as number)] as S;
-    const rank = firstAtOrBefore(one, day);
-    if (rank >= one.length || coverageEnd(one, rank) <= day) continue;
+    const rank = coveringRankDay(one, day, rule);
+    if (rank < 0) continue;
     total++;
     if (query.offset === 0) slices.push({ series: one, start: rank, end: rank + 1 });
   }

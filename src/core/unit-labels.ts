@@ -1,7 +1,7 @@
 /**
  * What the numbers of each `units` mode are, in both languages: the metadata
  * document lists them (`units`), so a client labels a derived answer without
- * knowing the indicator (README "Questions about time"). `real` and `per` are
+ * knowing the indicator (docs/time.md). `real` and `per` are
  * described by their own labels; a `real` answer keeps the mode's unit.
  */
 import type { Units } from "./contract.js";

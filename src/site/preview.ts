@@ -16,10 +16,9 @@
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries } from "./client/chart.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES } from "./client/messages/index.js";
-import { MAX_LINES, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
+import { MAX_LINES, coverageOf, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
 import type { SiteIndicator } from "./model.js";
 import type { SiteConfig } from "../core/config.js";
-import { nextDueOf, publications } from "../core/coverage.js";
 import { html, type SafeHtml } from "../core/html.js";
 import type { Lang } from "../core/i18n.js";
 
@@ -83,9 +82,8 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
   const { view } = meta;
   const m = MESSAGES[lang];
   const f = new Formatter(lang, view.unit, view.display.date === "period" ? view.rhythm : null);
-  const published = publications(view.series.map((s) => s.dates));
-  const end = published.at(-1) ?? "";
-  const nextDue = nextDueOf(view.rhythm, published);
+  const coverage = coverageOf(view);
+  const { end, nextDue } = coverage;
   const zero = view.display.zero?.[lang] ?? null;
   const valueText = (value: string) => (zero !== null && Number(value) === 0 ? zero : f.value(value));
   // A noted point is ringed as on the page; the image has no room for the note itself.
@@ -95,7 +93,7 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
   // a date, or from a date to the day its coverage ended; the period it refers to; its date. The card goes on
   // after the ";" of a message (why it ended, when the data were checked); the image has no room and stops there.
   const since = (s: ViewSeries): string => {
-    const standing = standingOf(s, view, nextDue, end) as Standing;
+    const standing = standingOf(s, view.stepwise, coverage) as Standing;
     const date = s.dates[0] as string;
     const clause = (text: string) => text.replace(/;$/, "");
     if (view.display.date === "effective") {

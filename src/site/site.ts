@@ -47,6 +47,12 @@ import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
  */
 export type RenderConfig = SiteConfig & {
   readonly style?: string | undefined;
+  /**
+   * The selection's first moments (src/site/client/early.ts, bundled by the build),
+   * inlined after the selection form of an indicator page. Without it the form
+   * stays hidden, as without scripts.
+   */
+  readonly earlyScript?: string | undefined;
   /** Every indicator's view model, by id: what a page's questions read of the others (the deflator, the ratios' divisors). */
   readonly views?: ReadonlyMap<string, ViewIndicator>;
   /** Which indicator's sub-series deflates each unit (the manifest's `deflators`). */
@@ -279,7 +285,7 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
 }
 
 /**
- * The search box (README "Search"): a form to the search API, enhanced by the page
+ * The search box (docs/api.md "Search"): a form to the search API, enhanced by the page
  * script into a list of links to the pages, the selection in their address. On an
  * indicator's page it searches that indicator.
  */
@@ -294,55 +300,12 @@ ${indicator === null ? "" : html`<input type="hidden" name="indicator" value="${
 }
 
 /**
- * The selection's first moments, inline so it runs as the page arrives, before
- * the page script (a second request, seconds later on a slow phone): a shared
- * address (`#provider=…`) sets the selects at once, the view is marked pending
- * with the chosen labels instead of showing the default's numbers, the chosen
- * group's data file is requested (the page script takes that request over,
- * src/site/client/series-page.ts), and the form is shown; a choice made before the
- * page script runs is kept and rendered by it. The group's key is series-view.ts
- * `groupKey`, read from the options' `data-i`.
- */
-const EARLY_SCRIPT = `(function () {
-  var f = document.getElementById("selection");
-  if (!f) return;
-  var selects = [].slice.call(f.querySelectorAll("select"));
-  var hash = new URLSearchParams(location.hash.slice(1));
-  var moved = false;
-  selects.forEach(function (s) {
-    var v = hash.get(s.name);
-    if (v !== null && s.value !== v && [].some.call(s.options, function (o) { return o.value === v; })) { s.value = v; moved = true; }
-  });
-  function text(s) { return s.options[s.selectedIndex].text; }
-  function pending() {
-    document.body.classList.add("view-pending");
-    var card = document.getElementById("view-card");
-    var compared = selects.filter(function (s) { return s.hasAttribute("data-compared"); })[0];
-    if (!card || !compared) return;
-    var article = document.createElement("article");
-    article.className = "card card-pending";
-    [["h2", "card-title", text(compared)], ["p", "card-sub", selects.filter(function (s) { return s !== compared; }).map(text).join(" · ")], ["p", "card-loading", f.getAttribute("data-loading")]].forEach(function (part) {
-      var e = document.createElement(part[0]); e.className = part[1]; e.textContent = part[2]; article.appendChild(e);
-    });
-    card.replaceChildren(article);
-  }
-  function prefetch() {
-    var key = selects.filter(function (s) { return !s.hasAttribute("data-compared"); }).map(function (s) { return s.options[s.selectedIndex].getAttribute("data-i"); }).join("-") || "all";
-    var url = f.getAttribute("data-groups") + key + ".json";
-    var early = window.osViewData || (window.osViewData = {});
-    if (!early[url]) early[url] = fetch(url).then(function (r) { return r.ok ? r.json() : Promise.reject(new Error(url + ": " + r.status)); });
-  }
-  if (moved) { pending(); prefetch(); }
-  f.addEventListener("change", function () { if (!window.osReady) { pending(); prefetch(); } });
-  f.hidden = false;
-})();`;
-
-/**
  * The selection form: one select per facet, options sorted by the page language's
  * collation ("Círculo Católico" before "COMEF"); a value none of whose sub-series
  * is in the latest publication says until when it has data ("Casa de Galicia (hasta 2022)").
+ * The early script follows it inline (`RenderConfig.earlyScript`): it shows the form.
  */
-function selectionForm(view: ViewIndicator, lang: Lang, m: Messages): SafeHtml | string {
+function selectionForm(config: RenderConfig, view: ViewIndicator, lang: Lang, m: Messages): SafeHtml | string {
   if (view.compare === null || view.facets.length === 0) return "";
   const latest = publications(view.series.map((s) => s.dates)).at(-1) ?? "";
   const collator = new Intl.Collator(LOCALES[lang]);
@@ -359,8 +322,8 @@ ${view.facets.map((facet) => {
   })}</select></label>
 `;
 })}</form>
-<script>${raw(EARLY_SCRIPT)}</script>
-<p id="selection-status" class="note" role="status"></p>`;
+${config.earlyScript === undefined ? "" : html`<script>${raw(config.earlyScript)}</script>
+`}<p id="selection-status" class="note" role="status"></p>`;
 }
 
 /** The indicator's oldest point's date (or its version date when it has none): where the pages' date fields start. */
@@ -470,7 +433,7 @@ export function renderIndicatorPage(config: RenderConfig, meta: SiteIndicator, l
     page,
     html`<h1>${title}</h1>
 <div id="view-card" class="view-card">${rendered.card}</div>
-${selectionForm(view, lang, m)}
+${selectionForm(config, view, lang, m)}
 ${view.series.length > 1 && view.compare !== null ? searchForm(m, view.id) : ""}
 <section aria-labelledby="h-chart" class="chart-section"><h2 id="h-chart" class="visually-hidden">${m.chart}</h2>
 <div id="charts">

@@ -10,7 +10,7 @@ import type { AnswerRow } from "../core/answers.js";
 import type { DataIssue, Parsed } from "./errors.js";
 
 /**
- * One imported point, in the data format (README "Source data format"): a point
+ * One imported point, in the data format (docs/data.md "Source data format"): a point
  * as the answers hold it (`date` `YYYY-MM-DD`, `value` as the publication states
  * it, written as a JSON number literal), whose `source` is the publication's URL
  * with a fragment locating the point in it (`#L<line>`, `#B<row>`). A

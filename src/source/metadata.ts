@@ -89,7 +89,7 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
   importer: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected an importer name like `atuservicio-prices`").optional(),
   /**
    * The units this indicator, a monthly index, deflates: `real=YYYY-MM` on an
-   * indicator in that unit divides by the named sub-series (README "Questions about time").
+   * indicator in that unit divides by the named sub-series (docs/time.md).
    */
   deflates: z
     .array(

@@ -10,7 +10,7 @@
  * API's rounding to 8 significant digits. A few are also fetched as CSV and read by
  * `pd.read_csv`: the same rows as the JSON.
  *
- * Beyond the specification, two budgets of the README: a derived answer of more than
+ * Beyond the specification, two budgets of docs/time.md: a derived answer of more than
  * MAX_DERIVED_POINTS points is a 400 naming `limit`, which the oracle models exactly (given the
  * cap, the one number this file takes from src/); and a question estimated to compute more than
  * MAX_DERIVED_VALUES values is a 400 too, an estimate of the API's own work that the oracle does
@@ -214,7 +214,7 @@ const QUERIES: Query[] = [
   { indicator: DWW, params: { from: "2024-02", to: "2024-01-31", real: "2020-01" } },
   { indicator: DWW, params: { series: "monthly,nope", frequency: "year" } },
   { indicator: DWW, params: { at: "2023-02-29" } },
-  // The README's cap (not in the specification): a derived answer of more than MAX_DERIVED_POINTS points is a
+  // docs/time.md's cap (not in the specification): a derived answer of more than MAX_DERIVED_POINTS points is a
   // 400 naming limit. CASMU's 42 sub-series per CPI hold 5,440 points, each at least 60: with limit=L they
   // write 42 × L while L ≤ 60, so the cap's edge is limit=⌊cap/42⌋ (under) and one more (over).
   { indicator: HIP, params: { series: "casmu.*", per: `${CPI}:general` } },
@@ -240,7 +240,7 @@ interface ApiAnswer {
 }
 interface OracleAnswer {
   error?: number;
-  /** "points": refused by the README's 5,000-point cap of a derived answer (not by the specification). */
+  /** "points": refused by docs/time.md's cap (MAX_DERIVED_POINTS) of a derived answer (not by the specification). */
   why?: string;
   points?: [string, string, number][];
   total?: number;
@@ -272,7 +272,7 @@ async function fetchAnswer(q: Query): Promise<ApiAnswer> {
 /** Equal up to the API's rounding: 1e-7 relative (8 significant digits round by at most 5e-8), 1e-9 absolute near zero. */
 const close = (a: number, b: number) => typeof a === "number" && (a === b || Math.abs(a - b) <= 1e-7 * Math.max(Math.abs(a), Math.abs(b)) || Math.abs(a - b) <= 1e-9);
 
-/** A refusal by the README's budget on the values a question computes (not modelled by the oracle). */
+/** A refusal by docs/time.md's budget on the values a question computes (not modelled by the oracle). */
 const overValues = (api: ApiAnswer) => api.status === 400 && /^(frequency|series): this question computes about [\d,]+ values, over the /.test(api.detail ?? "");
 
 /** What differs between the two answers (empty: none). */

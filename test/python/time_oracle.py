@@ -8,7 +8,7 @@ stdin: a JSON list of queries {"indicator": ..., "params": {name: value, ...}}
        (params as the URL carries them, strings);
 stdout: a JSON list of answers, each {"points": [[date, series, value], ...], "total": n}
         (date descending, then series ascending; after limit/offset), or {"error": 400}
-        ({"error": 400, "why": "points"} for the README's cap on a derived answer's points, with --max-points).
+        ({"error": 400, "why": "points"} for docs/time.md's cap on a derived answer's points, with --max-points).
 
 Values are not rounded: the caller allows the API's rounding to 8 significant digits.
 
@@ -49,10 +49,10 @@ AGGREGATIONS = {"mean", "end", "min", "max"}
 UNITS = {"level", "change", "percent_change", "change_a_year_ago", "percent_change_a_year_ago", "index"}
 KNOWN = {"from", "to", "series", "limit", "offset", "format", "at", "frequency", "aggregation", "per", "real", "units", "base"}
 CPI = "consumer-price-index"
-# Not in the specification: the API's README adds that a derived answer (frequency, per, real or
+# Not in the specification: the API's docs/time.md adds that a derived answer (frequency, per, real or
 # units other than level) holding more than N points after limit/offset is a 400 naming `limit`.
 # Given `--max-points N`, the oracle answers such a query {"error": 400, "why": "points"}; without
-# it, the specification alone. (The README's other budget, on the values a question computes, is an
+# it, the specification alone. (docs/time.md's other budget, on the values a question computes, is an
 # estimate of the API's own work: not modelled.)
 
 

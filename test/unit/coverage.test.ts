@@ -1,6 +1,18 @@
 /** The rule of coverage (src/core/coverage.ts): when a point's successor is due, gaps, and the point covering a day. */
 import { describe, expect, it } from "vitest";
-import { coverageEnd, coveringRank, gapsBetween, latestOnOrBefore, nextDueOf, publications } from "../../src/core/coverage.js";
+import { coverageEndDay, coveringRank, daySeries, gapsBetween, latestOnOrBefore, nextDueDayOf, nextDueOf, publications, type CoverageRule } from "../../src/core/coverage.js";
+import { dateOfDay, dayNumber } from "../../src/core/dates.js";
+
+/** The rule of a regular `rhythm`, bounded by the day `versionEnd` (null: unbounded). */
+const ruleOf = (rhythm: string, versionEnd: string | null): CoverageRule => ({
+  nextDue: nextDueDayOf(rhythm, []),
+  versionEnd: versionEnd === null ? Infinity : dayNumber(versionEnd),
+});
+/** `coverageEndDay` of newest-first `dates` as a date (null: unbounded). */
+const coverageEnd = (dates: readonly string[], rank: number, rule: CoverageRule) => {
+  const end = coverageEndDay(daySeries(dates), rank, rule);
+  return end === Infinity ? null : dateOfDay(end);
+};
 
 describe("coverage", () => {
   it("knows when the next point is due: one rhythm later, or at the indicator's next publication", () => {
@@ -30,31 +42,31 @@ describe("coverage", () => {
   });
 
   it("finds the newest point on or before a day by binary search", () => {
-    const dates = ["2026-01-01", "2025-07-01", "2025-01-01"];
-    expect(latestOnOrBefore(dates, "2025-03-15")).toBe(2);
-    expect(latestOnOrBefore(dates, "2025-07-01")).toBe(1);
-    expect(latestOnOrBefore(dates, "2030-01-01")).toBe(0);
-    expect(latestOnOrBefore(dates, "2024-12-31")).toBe(-1);
-    expect(latestOnOrBefore([], "2024-12-31")).toBe(-1);
+    const dates = daySeries(["2026-01-01", "2025-07-01", "2025-01-01"]);
+    expect(latestOnOrBefore(dates, dayNumber("2025-03-15"))).toBe(2);
+    expect(latestOnOrBefore(dates, dayNumber("2025-07-01"))).toBe(1);
+    expect(latestOnOrBefore(dates, dayNumber("2030-01-01"))).toBe(0);
+    expect(latestOnOrBefore(dates, dayNumber("2024-12-31"))).toBe(-1);
+    expect(latestOnOrBefore(daySeries([]), dayNumber("2024-12-31"))).toBe(-1);
   });
 
   it("ends a point's coverage at the next point, the date it was due or the data's version, whichever comes first", () => {
     const dates = ["2026-01-01", "2025-07-01", "2024-01-01"];
-    const due = nextDueOf("semiannual", []);
-    expect(coverageEnd(dates, 1, due, null)).toBe("2026-01-01");
+    const semiannual = ruleOf("semiannual", null);
+    expect(coverageEnd(dates, 1, semiannual)).toBe("2026-01-01");
     // 2024-01-01 was due a successor on 2024-07-01; the next point came later.
-    expect(coverageEnd(dates, 2, due, null)).toBe("2024-07-01");
-    expect(coverageEnd(dates, 0, due, null)).toBe("2026-07-01");
-    expect(coverageEnd(dates, 0, due, "2026-03-02")).toBe("2026-03-02");
+    expect(coverageEnd(dates, 2, semiannual)).toBe("2024-07-01");
+    expect(coverageEnd(dates, 0, semiannual)).toBe("2026-07-01");
+    expect(coverageEnd(dates, 0, ruleOf("semiannual", "2026-03-02"))).toBe("2026-03-02");
     // The employer's question: the wage in force on 15 March 2025 is the one dated 2025-01-01.
-    expect(coveringRank(["2025-07-01", "2025-01-01"], "2025-03-15", due, null)).toBe(1);
-    expect(coveringRank(dates, "2024-09-01", due, null)).toBe(-1);
-    expect(coveringRank(dates, "2026-06-30", due, null)).toBe(0);
-    expect(coveringRank(dates, "2026-07-01", due, null)).toBe(-1);
-    expect(coveringRank(dates, "2026-03-02", due, "2026-03-02")).toBe(-1);
+    expect(coveringRank(["2025-07-01", "2025-01-01"], "2025-03-15", semiannual)).toBe(1);
+    expect(coveringRank(dates, "2024-09-01", semiannual)).toBe(-1);
+    expect(coveringRank(dates, "2026-06-30", semiannual)).toBe(0);
+    expect(coveringRank(dates, "2026-07-01", semiannual)).toBe(-1);
+    expect(coveringRank(dates, "2026-03-02", ruleOf("semiannual", "2026-03-02"))).toBe(-1);
     // A monthly index covers exactly its month.
-    const monthly = nextDueOf("monthly", []);
-    expect(coveringRank(["2026-07-01", "2026-06-01"], "2026-06-30", monthly, null)).toBe(1);
-    expect(coveringRank(["2026-07-01", "2026-06-01"], "2026-08-01", monthly, null)).toBe(-1);
+    const monthly = ruleOf("monthly", null);
+    expect(coveringRank(["2026-07-01", "2026-06-01"], "2026-06-30", monthly)).toBe(1);
+    expect(coveringRank(["2026-07-01", "2026-06-01"], "2026-08-01", monthly)).toBe(-1);
   });
 });

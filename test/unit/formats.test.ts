@@ -138,7 +138,7 @@ describe("planFormats", () => {
     limits: [10],
     versions: new Map([["tiny", VERSION]]),
     publicFiles,
-    pageScript: new Uint8Array(),
+    scripts: { page: new Uint8Array(), early: "" },
     seriesFiles: false,
   });
 

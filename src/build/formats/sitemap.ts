@@ -22,7 +22,7 @@ export function renderSitemap(config: SiteConfig, indicators: readonly BuiltIndi
   const pages: { url: (lang: Lang) => string; lastmod: string | null }[] = [];
   let newest: string | null = null;
   for (const indicator of indicators) {
-    const end = indicator.dataset.lastUpdated;
+    const end = indicator.answers.lastUpdated;
     if (end !== null && (newest === null || end > newest)) newest = end;
     pages.push({ url: (lang) => indicatorPageUrl(config, indicator.source.meta.id, lang), lastmod: end });
   }

@@ -36,6 +36,7 @@ export class Formatter {
   readonly money: boolean;
   private readonly _values = new Map<number, Intl.NumberFormat>();
   private readonly _changes = new Map<number, Intl.NumberFormat>();
+  private readonly _computed = new Map<string, Intl.NumberFormat>();
   private readonly _plain: Intl.NumberFormat;
   private readonly _percent: Intl.NumberFormat;
   private readonly _long: Intl.DateTimeFormat;
@@ -107,6 +108,31 @@ export class Formatter {
     if (base === 0) return null;
     const ratio = (Number(to) - base) / base;
     return (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent).format(ratio);
+  }
+
+  /**
+   * A computed number (an answer to a question about time, which has no source
+   * text to take decimals from) with at most `digits` decimals: in `currency`
+   * when given ("$ 31.178,00": a currency's own decimals at least), else plain.
+   */
+  computed(value: number, digits: number, currency: string | null = null): string {
+    return this._computedFormat(currency === null ? { maximumFractionDigits: digits } : { style: "currency", currency, currencyDisplay: "narrowSymbol", maximumFractionDigits: digits }).format(value);
+  }
+
+  /** A computed percentage, `value` in percent (3.14 → "+3,1 %" with one digit), at most `digits` decimals; `signed`: "+" before a rise. */
+  computedPercent(value: number, digits: number, signed = true): string {
+    return this._computedFormat({ style: "percent", maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" }).format(value / 100);
+  }
+
+  /** One format per set of options, made once. */
+  private _computedFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+    const key = JSON.stringify(options);
+    let format = this._computed.get(key);
+    if (format === undefined) {
+      format = new Intl.NumberFormat(this.locale, options);
+      this._computed.set(key, format);
+    }
+    return format;
   }
 
   /** A plain number, for axis ticks: "40.000". */

@@ -7,7 +7,7 @@
  * ratios to another indicator (`per`); each answer with the one API address
  * that gives the same numbers.
  */
-import { nextDueDayOf, versionEndDay } from "../../core/coverage.js";
+import { coverageRule } from "../../core/coverage.js";
 import { dayNumber, dateOfDay } from "../../core/dates.js";
 import { monthIndex, monthlyIndex, type Deflator, type PointSeries } from "../../core/derive.js";
 import { derivePage, type TimeSource } from "../../core/derived-answer.js";
@@ -30,12 +30,9 @@ export interface Rhythm {
 export function timeSourceOf(series: readonly ViewSeries[], rule: Rhythm): TimeSource {
   const days = new Set<number>();
   for (const s of series) for (const d of s.dates) days.add(dayNumber(d));
-  const published = [...days].sort((a, b) => a - b);
-  const newest = published.at(-1);
   return {
+    ...coverageRule(rule.rhythm, [...days].sort((a, b) => a - b), rule.version),
     stepwise: rule.stepwise,
-    nextDue: nextDueDayOf(rule.rhythm, published),
-    versionEnd: versionEndDay(rule.version, newest === undefined ? null : dateOfDay(newest)),
     series: [...series]
       .sort((a, b) => byCodeUnits(a.id, b.id))
       .map((s) => ({ id: s.id, ...pointSeries(s) })),

@@ -5,56 +5,32 @@
  * the sortable comparison table, the facet choice (re-rendered with the same code
  * the build uses, src/site/client/series-view.ts, from the group file of the
  * selection only) with a shareable `#<facet>=<value>&…` address, the questions
- * about time (the value on a date; src/site/client/questions.ts for the rest),
+ * about time (the value on a date; src/site/client/question-views.ts for the rest),
  * and drops `utm_` parameters from the address bar once the visit is counted. It
  * only requests files of the same site.
  */
-import type { Display } from "../../core/display.js";
+import type { Deflator } from "../../core/derive.js";
+import { html, type SafeHtml } from "../../core/html.js";
 import type { Lang, Localized } from "../../core/i18n.js";
-import { MESSAGES, type Messages } from "./messages/index.js";
 import { viewDataPath } from "../../core/paths.js";
-import { LOCALES } from "../../core/i18n.js";
-import { derivedText } from "../../core/derive.js";
-import { Formatter } from "./format.js";
-import { answer, deflatorOf, questionUrl, type Question } from "./questions.js";
-import { derivedFigure, groupKey, normaliseSelection, renderView, valueOnDate, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
 import { enhanceChart } from "./chart-interaction.js";
+import { fetchJson, type ViewGroupFile } from "./group-files.js";
+import { MESSAGES, type Messages } from "./messages/index.js";
+import { calculatorAnswer, modeAnswer, modeQuestion, questionContext, ratioOf, sinceAnswer, type QuestionContext, type QuestionsConfig, type SeriesRef } from "./question-views.js";
+import { deflatorOf } from "./questions.js";
+import { groupKey, normaliseSelection, renderView, valueOnDate, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
 
-interface PageConfig {
-  lang: Lang;
-  indicator: string;
-  title: Localized;
-  unit: string;
-  rhythm: string;
-  stepwise: boolean;
-  display: Display;
-  facets: ViewFacet[];
-  compare: string | null;
-  defaults: Selection;
-  baseUrl: string;
-  publications: string[];
-  version: string;
-  time: TimeConfig;
+/** The page's settings (site.ts `pageConfig`). */
+interface PageConfig extends QuestionsConfig {
+  readonly title: Localized;
+  readonly facets: ViewFacet[];
+  readonly compare: string | null;
+  readonly defaults: Selection;
+  readonly publications: string[];
 }
 
-/** One sub-series of an indicator as the page script finds it (site.ts `seriesRef`). */
-interface SeriesRef {
-  indicator: string;
-  series: string;
-  path: string;
-  rhythm: string;
-  stepwise: boolean;
-  version: string;
-  title: Localized;
-  newest: string | null;
-}
-
-/** What the page's questions offer (site.ts `timeConfig`). */
-interface TimeConfig {
-  deflator: SeriesRef | null;
-  ratios: (SeriesRef & { parameter: string; label: string; percent: boolean })[];
-  calculator: { series: string; unit: string } | null;
-}
+/** A date field's value when it holds a day. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function setupCopyButtons(m: Messages): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
@@ -129,30 +105,15 @@ function followSelection(hash: string): void {
   }
 }
 
-/** A group file of the view's data (src/build/view-data.ts). */
-interface GroupFile {
-  parameter: string | null;
-  series: ViewSeries[];
-}
+const groups = new Map<string, Promise<ViewGroupFile>>();
+const loadedGroups = new Map<string, ViewGroupFile>();
 
-/** What the inline script (site.ts `EARLY_SCRIPT`) shares: the group files it requested, by URL; and whether this script has taken over. */
-declare global {
-  interface Window {
-    osViewData?: Record<string, Promise<unknown>>;
-    osReady?: boolean;
-  }
-}
-
-const groups = new Map<string, Promise<GroupFile>>();
-const loadedGroups = new Map<string, GroupFile>();
-
-/** One group's file, fetched once (or taken from the fetch the inline script started). */
-function loadGroup(config: PageConfig, key: string): Promise<GroupFile> {
+/** One group's file, fetched once (or taken from the fetch the inline script started, src/site/client/early.ts). */
+function loadGroup(config: PageConfig, key: string): Promise<ViewGroupFile> {
   let group = groups.get(key);
   if (group === undefined) {
     const url = viewDataPath(config.indicator, key);
-    const early = window.osViewData?.[url];
-    group = (early ?? fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: ${r.status}`))))) as Promise<GroupFile>;
+    group = (window.osViewData?.[url] ?? fetchJson(url)) as Promise<ViewGroupFile>;
     group.then((file) => loadedGroups.set(key, file)).catch(() => groups.delete(key));
     groups.set(key, group);
   }
@@ -186,40 +147,36 @@ async function indicatorWith(config: PageConfig, selection: Selection): Promise<
   return indicatorOf(config);
 }
 
-const others = new Map<string, Promise<GroupFile>>();
+const others = new Map<string, Promise<ViewGroupFile>>();
 /** One sub-series of another indicator (the deflator, a ratio's divisor), from its group file. */
 function otherSeries(ref: SeriesRef): Promise<ViewSeries> {
   let file = others.get(ref.path);
   if (file === undefined) {
-    file = fetch(ref.path).then((r) => (r.ok ? (r.json() as Promise<GroupFile>) : Promise.reject(new Error(`${ref.path}: ${r.status}`))));
+    file = fetchJson(ref.path) as Promise<ViewGroupFile>;
     others.set(ref.path, file);
   }
   return file.then((f) => f.series.find((s) => s.id === ref.series) ?? Promise.reject(new Error(`${ref.series} is not in ${ref.path}`)));
 }
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-/** Numbers of a question's answer for display: money, an index, a percentage, a ratio (one formatter per kind, made once). */
-function numberText(lang: Lang, unit: string | null, digits: number, value: number, percent = false, signed = percent): string {
-  const key = `${lang} ${unit ?? ""} ${String(digits)} ${String(percent)} ${String(signed)}`;
-  let format = numberFormats.get(key);
-  if (format === undefined) {
-    const options: Intl.NumberFormatOptions = percent
-      ? { style: "percent", maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" }
-      : unit === null
-        ? { maximumFractionDigits: digits }
-        : { style: "currency", currency: unit, currencyDisplay: "narrowSymbol", maximumFractionDigits: digits };
-    format = new Intl.NumberFormat(LOCALES[lang], options);
-    numberFormats.set(key, format);
-  }
-  return format.format(percent ? value / 100 : value);
+/** What the questions' handlers share: their context and what they read of the page. */
+interface Asking {
+  readonly ctx: QuestionContext;
+  /** The selection in force. */
+  readonly current: () => Selection;
+  /** The indicator with the group of the selection in force loaded. */
+  indicator(): Promise<ViewIndicator>;
+  /** The sub-series on the cards: what the questions ask about. */
+  carded(): string[];
+  /** The deflator into the pesos of `ctx.deflatorMonth`, loaded (null without one). */
+  deflator(): Promise<Deflator | null>;
 }
 
 /**
- * The page's questions about time (src/site/client/questions.ts): the chart in
- * other terms, the change since a date, the CPI calculator; each answer with its
- * API address. The sub-series asked about are those on the cards.
+ * The page's questions about time (src/site/client/question-views.ts): the chart
+ * in other terms, the change since a date, the CPI calculator. The sub-series
+ * asked about are those on the cards.
  */
-function setupQuestions(config: PageConfig, m: Messages, current: () => Selection, rendered: (() => void)[]): void {
+function setupQuestions(config: PageConfig, current: () => Selection, rendered: (() => void)[]): void {
   const section = document.getElementById("questions");
   const mode = document.getElementById("mode");
   const base = document.getElementById("mode-base");
@@ -227,69 +184,54 @@ function setupQuestions(config: PageConfig, m: Messages, current: () => Selectio
   const charts = document.getElementById("charts");
   if (section === null || !(mode instanceof HTMLSelectElement) || !(base instanceof HTMLInputElement) || modeAnswer === null || charts === null) return;
   section.hidden = false;
-  const { lang, time } = config;
-  const rule = { rhythm: config.rhythm, stepwise: config.stepwise, version: config.version };
-  const money = /^[A-Z]{3}$/.test(config.unit) && config.unit !== "XXX" ? config.unit : null;
-  const f = new Formatter(lang, config.unit, config.display.date === "period" ? config.rhythm : null);
-  const carded = () => (document.getElementById("ask-at")?.dataset.seriesIds ?? "").split(",").filter((id) => id !== "");
-  const deflatorMonth = time.deflator?.newest?.slice(0, 7) ?? null;
-  const deflator = async () => {
-    if (time.deflator === null || deflatorMonth === null) return null;
-    return deflatorOf(await otherSeries(time.deflator), deflatorMonth);
+  const ctx = questionContext(config);
+  const { deflator } = config.time;
+  const asking: Asking = {
+    ctx,
+    current,
+    indicator: () => indicatorWith(config, current()),
+    carded: () => (document.getElementById("ask-at")?.dataset.seriesIds ?? "").split(",").filter((id) => id !== ""),
+    deflator: async () => (deflator === null || ctx.deflatorMonth === null ? null : deflatorOf(await otherSeries(deflator), ctx.deflatorMonth)),
   };
+  setupModes(asking, { mode, base, answer: modeAnswer, charts }, rendered);
+  setupSince(asking);
+  setupCalculator(asking);
+}
+
+/** The chart in other terms: the mode's select, the index's base, where its answer goes, the charts it replaces. */
+function setupModes(asking: Asking, fields: { mode: HTMLSelectElement; base: HTMLInputElement; answer: HTMLElement; charts: HTMLElement }, rendered: (() => void)[]): void {
+  const { ctx } = asking;
+  const { mode, base, answer, charts } = fields;
+  // The charts of the values as published, while another mode is shown.
   let levelCharts: string | null = null;
-
-  /** The question a mode asks, and how its numbers read. */
-  const questionOf = async (value: string): Promise<{ question: Question; text: (v: number) => string; axis: string }> => {
-    if (value === "real" && deflatorMonth !== null) return { question: { real: deflatorMonth }, text: (v) => numberText(lang, money, 2, v), axis: f.unitSymbol };
-    if (value === "index") return { question: { units: "index", base: base.value }, text: (v) => numberText(lang, null, 1, v), axis: "100 = " + f.date(base.value) };
-    if (value === "percent_change_a_year_ago" || value === "percent_change") {
-      return { question: { units: value }, text: (v) => numberText(lang, null, value === "percent_change" ? 2 : 1, v, true), axis: "%" };
-    }
-    const ratio = time.ratios[Number(value.replace("ratio-", ""))];
-    if (value.startsWith("ratio-") && ratio !== undefined) {
-      const per = { parameter: ratio.parameter, series: await otherSeries(ratio), rule: ratio };
-      return ratio.percent
-        ? { question: { per }, text: (v) => numberText(lang, null, 2, v * 100, true, false), axis: "%" }
-        : { question: { per }, text: (v) => numberText(lang, null, 2, v), axis: ratio.label };
-    }
-    return { question: {}, text: (v) => numberText(lang, money, 2, v), axis: f.unitSymbol };
-  };
-
   const apply = async () => {
     const value = mode.value;
     base.disabled = value !== "index";
     if (value === "level") {
       if (levelCharts !== null) charts.innerHTML = levelCharts;
       levelCharts = null;
-      modeAnswer.innerHTML = "";
+      answer.innerHTML = "";
       setupCharts();
       return;
     }
-    if (value === "index" && !/^\d{4}-\d{2}-\d{2}$/.test(base.value)) return;
-    const indicator = await indicatorWith(config, current());
-    const ids = carded();
-    const { question, text, axis } = await questionOf(value);
-    const answers = answer(indicator.series, rule, ids, question, value === "real" ? await deflator() : null);
-    const title = (id: string) => indicator.series.find((s) => s.id === id)?.title[lang] ?? id;
-    const lines = answers.map((a) => ({ id: a.id, label: title(a.id), points: a.points.map((p) => ({ ...p, text: text(p.value) })) }));
+    if (value === "index" && !DAY.test(base.value)) return;
+    const indicator = await asking.indicator();
+    const ids = asking.carded();
+    const ratio = ratioOf(ctx, value);
+    const asked = modeQuestion(ctx, value, base.value, ratio === undefined ? null : await otherSeries(ratio));
+    const deflator = value === "real" ? await asking.deflator() : null;
     const label = mode.options[mode.selectedIndex]?.text ?? value;
+    const shown = modeAnswer(ctx, { indicator, selection: asking.current(), ids, label }, asked, deflator);
     levelCharts ??= charts.innerHTML;
-    const input = { lang, indicator, selection: current(), baseUrl: config.baseUrl };
-    charts.innerHTML = derivedFigure(input, lines, label, axis).html;
-    const series = ids.length === 1 ? (ids[0] as string) : ids.join(",");
-    const url = questionUrl(config.baseUrl, config.indicator, series, question, 1);
-    const latest = lines.map((line) => {
-      const p = line.points[0];
-      return p === undefined ? `<li>${escapeText(line.label)}: ${escapeText(m.sinceNone)}</li>` : `<li data-series="${escapeText(line.id)}">${escapeText(m.latestOf(line.label, "\u0000", f.pointShortDate(p.date))).replace("\u0000", `<data value="${derivedText(p.value) ?? ""}">${escapeText(p.text)}</data>`)}</li>`;
-    });
-    modeAnswer.innerHTML = `<ul class="answer">${latest.join("")}</ul><p class="api-equivalent">${escapeText(m.sameInApi)} <a href="${escapeText(url)}"><code>${escapeText(url)}</code></a></p>`;
+    charts.innerHTML = shown.charts.html;
+    answer.innerHTML = shown.answer.html;
     setupCharts();
   };
-  const run = () => void apply().catch((error: unknown) => {
-    modeAnswer.textContent = m.selectionFailed;
-    console.warn(error);
-  });
+  const run = () =>
+    void apply().catch((error: unknown) => {
+      answer.textContent = ctx.m.selectionFailed;
+      console.warn(error);
+    });
   mode.addEventListener("change", run);
   base.addEventListener("change", run);
   base.disabled = true;
@@ -298,69 +240,43 @@ function setupQuestions(config: PageConfig, m: Messages, current: () => Selectio
     levelCharts = null;
     if (mode.value !== "level") run();
   });
+}
 
-  const since = document.getElementById("ask-since");
-  const sinceDate = document.getElementById("since-date");
-  const sinceAnswer = document.getElementById("ask-since-answer");
-  if (since instanceof HTMLFormElement && sinceDate instanceof HTMLInputElement && sinceAnswer !== null) {
-    since.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const date = sinceDate.value;
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return;
-      void (async () => {
-        const indicator = await indicatorWith(config, current());
-        const ids = carded();
-        const then = answer(indicator.series, rule, ids, { at: date }, null);
-        const nominal = answer(indicator.series, rule, ids, { units: "index", base: date }, null);
-        const real = deflatorMonth === null ? null : answer(indicator.series, rule, ids, { units: "index", base: date, real: deflatorMonth }, await deflator());
-        const items = ids.map((id, k) => {
-          const title = indicator.series.find((s) => s.id === id)?.title[lang] ?? id;
-          const one = indicator.series.find((s) => s.id === id);
-          const from = then[k]?.points[0];
-          const index = nominal[k]?.points[0];
-          if (one === undefined || from === undefined || index === undefined) return `<li>${escapeText(title)}: ${escapeText(m.sinceNone)}</li>`;
-          const to = one.values[0] as string;
-          const change = `<data value="${derivedText(index.value - 100) ?? ""}">${escapeText(numberText(lang, null, 1, index.value - 100, true))}</data>`;
-          let line = `${escapeText(title)}: ${escapeText(m.sinceNominal(numberText(lang, money, 2, from.value), f.value(to), "\u0000"))}`.replace("\u0000", change);
-          const r = real?.[k]?.points[0];
-          if (r !== undefined && deflatorMonth !== null) {
-            const realChange = `<data value="${derivedText(r.value - 100) ?? ""}" class="real">${escapeText(numberText(lang, null, 1, r.value - 100, true))}</data>`;
-            line += `; ${escapeText(m.sinceReal("\u0000", f.pointDate(`${deflatorMonth}-01`))).replace("\u0000", realChange)}`;
-          }
-          return `<li data-series="${escapeText(id)}">${line}</li>`;
-        });
-        const series = ids.join(",");
-        const urls = [questionUrl(config.baseUrl, config.indicator, series, { units: "index", base: date }, 1), ...(deflatorMonth === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, { real: deflatorMonth, units: "index", base: date }, 1)])];
-        sinceAnswer.innerHTML = `<ul class="answer">${items.join("")}</ul><p class="api-equivalent">${escapeText(m.sameInApi)} ${urls.map((u) => `<a href="${escapeText(u)}"><code>${escapeText(u)}</code></a>`).join(" ")}</p>`;
-      })().catch(() => (sinceAnswer.textContent = m.selectionFailed));
-    });
-  }
+/** "How much did it change since …?" */
+function setupSince(asking: Asking): void {
+  const form = document.getElementById("ask-since");
+  const input = document.getElementById("since-date");
+  const answer = document.getElementById("ask-since-answer");
+  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || answer === null) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const date = input.value;
+    if (!DAY.test(date)) return;
+    void (async () => {
+      const indicator = await asking.indicator();
+      const ids = asking.carded();
+      const deflator = asking.ctx.deflatorMonth === null ? null : await asking.deflator();
+      answer.innerHTML = sinceAnswer(asking.ctx, indicator, ids, date, deflator).html;
+    })().catch(() => (answer.textContent = asking.ctx.m.selectionFailed));
+  });
+}
 
-  const calculator = document.getElementById("calculator");
+/** "What are $ X of a month worth in the latest?", on an index that deflates a currency. */
+function setupCalculator(asking: Asking): void {
+  const form = document.getElementById("calculator");
   const amount = document.getElementById("calc-amount");
   const month = document.getElementById("calc-month");
-  const calcAnswer = document.getElementById("calculator-answer");
-  const calc = time.calculator;
-  if (calc !== null && calculator instanceof HTMLFormElement && amount instanceof HTMLInputElement && month instanceof HTMLInputElement && calcAnswer !== null) {
-    calculator.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const x = Number(amount.value);
-      if (!/^\d{4}-\d{2}$/.test(month.value) || !Number.isFinite(x)) return;
-      void indicatorWith(config, current()).then((indicator) => {
-        const question: Question = { units: "index", base: `${month.value}-01` };
-        const point = answer(indicator.series, rule, [calc.series], question, null)[0]?.points[0];
-        const latest = indicator.series.find((s) => s.id === calc.series)?.dates[0];
-        if (point === undefined || latest === undefined) {
-          calcAnswer.textContent = m.sinceNone;
-          return;
-        }
-        const y = (x * point.value) / 100;
-        const url = questionUrl(config.baseUrl, config.indicator, calc.series, question, 1);
-        const sentence = escapeText(m.calcAnswer(numberText(lang, calc.unit, 2, x), f.pointDate(`${month.value}-01`), "\u0000", f.pointDate(latest)));
-        calcAnswer.innerHTML = `<p>${sentence.replace("\u0000", `<strong><data value="${String(y)}">${escapeText(numberText(lang, calc.unit, 2, y))}</data></strong>`)}</p><p class="api-equivalent">${escapeText(m.sameInApi)} <a href="${escapeText(url)}"><code>${escapeText(url)}</code></a> (${escapeText(`${numberText(lang, calc.unit, 2, x)} × ${numberText(lang, null, 4, point.value)} / 100`)})</p>`;
-      });
+  const answer = document.getElementById("calculator-answer");
+  const calculator = asking.ctx.config.time.calculator;
+  if (calculator === null || !(form instanceof HTMLFormElement) || !(amount instanceof HTMLInputElement) || !(month instanceof HTMLInputElement) || answer === null) return;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const x = Number(amount.value);
+    if (!/^\d{4}-\d{2}$/.test(month.value) || !Number.isFinite(x)) return;
+    void asking.indicator().then((indicator) => {
+      answer.innerHTML = calculatorAnswer(asking.ctx, indicator, calculator, x, month.value).html;
     });
-  }
+  });
 }
 
 /** "What applied on …?": answered in the page for the sub-series on the cards, the API's address beside it. */
@@ -372,7 +288,7 @@ function setupAsk(config: PageConfig, m: Messages, selection: () => Selection): 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const date = input.value;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return;
+    if (!DAY.test(date)) return;
     const ids = (form.dataset.seriesIds ?? "").split(",").filter((id) => id !== "");
     indicatorWith(config, selection()).then(
       (indicator) => (answer.innerHTML = valueOnDate({ lang: config.lang, indicator, selection: {}, baseUrl: config.baseUrl }, ids, date).html),
@@ -384,7 +300,7 @@ function setupAsk(config: PageConfig, m: Messages, selection: () => Selection): 
 /**
  * The facet choice: re-renders the view with the chosen group loaded, keeps the
  * choice in the address (`#<facet>=<value>&…`). The inline script of the page
- * (site.ts `earlyScript`) has already set the selects from a shared address and
+ * (src/site/client/early.ts) has already set the selects from a shared address and
  * marked the view pending: this renders what they say.
  */
 function setupSelection(config: PageConfig, m: Messages, current: () => Selection, rendered: (() => void)[]): void {
@@ -447,7 +363,7 @@ function setupSelection(config: PageConfig, m: Messages, current: () => Selectio
   });
 }
 
-/** A search result as the API gives it (README "Search"). */
+/** A search result as the API gives it (docs/api.md "Search"). */
 interface Found {
   indicator: string;
   series: string;
@@ -456,8 +372,16 @@ interface Found {
   facets: { name: string; value: string }[];
 }
 
-/** Escapes text for HTML (results are data). */
-const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** The search's matches as links to their pages, the selection in the address (`#provider=…&item=…`). */
+function searchResults(m: Messages, lang: Lang, found: readonly Found[], total: number): SafeHtml {
+  const prefix = lang === "es" ? "" : `/${lang}`;
+  const items = found.map((one) => {
+    const selection = new URLSearchParams(one.facets.map((f) => [f.name, f.value])).toString();
+    const href = `${prefix}/series/${one.indicator}/${selection === "" ? "" : `#${selection}`}`;
+    return html`<li><a href="${href}">${one.title[lang]}</a> <span class="note">${one.indicator_title[lang]}</span></li>`;
+  });
+  return html`<p class="note">${m.searchCount(found.length, total)}</p><ol>${items}</ol>`;
+}
 
 /**
  * The search box: the words sent to the search API as they are typed (after a
@@ -484,19 +408,10 @@ function setupSearch(m: Messages, lang: Lang): void {
       const response = await fetch(`${form.getAttribute("action") ?? ""}?${params.toString()}`);
       const body = (await response.json()) as { data: Found[]; meta: { total: number } };
       if (ask !== asked) return;
-      if (!response.ok || body.data.length === 0) {
-        results.innerHTML = `<p class="note">${escapeText(response.ok ? m.searchNone : m.searchFailed)}</p>`;
-        return;
-      }
-      const prefix = lang === "es" ? "" : `/${lang}`;
-      const items = body.data.map((found) => {
-        const selection = new URLSearchParams(found.facets.map((f) => [f.name, f.value])).toString();
-        const href = `${prefix}/series/${found.indicator}/${selection === "" ? "" : `#${selection}`}`;
-        return `<li><a href="${escapeText(href)}">${escapeText(found.title[lang])}</a> <span class="note">${escapeText(found.indicator_title[lang])}</span></li>`;
-      });
-      results.innerHTML = `<p class="note">${escapeText(m.searchCount(body.data.length, body.meta.total))}</p><ol>${items.join("")}</ol>`;
+      const shown = !response.ok || body.data.length === 0 ? html`<p class="note">${response.ok ? m.searchNone : m.searchFailed}</p>` : searchResults(m, lang, body.data, body.meta.total);
+      results.innerHTML = shown.html;
     } catch {
-      if (ask === asked) results.innerHTML = `<p class="note">${escapeText(m.searchFailed)}</p>`;
+      if (ask === asked) results.innerHTML = html`<p class="note">${m.searchFailed}</p>`.html;
     }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -531,7 +446,7 @@ function main(): void {
       : normaliseSelection({ ...indicatorOf(config), facets: config.facets }, Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
   setupAsk(config, m, current);
   const rendered: (() => void)[] = [];
-  setupQuestions(config, m, current, rendered);
+  setupQuestions(config, current, rendered);
   if (config.compare === null) return;
   // From now on this script renders a choice: the inline script's stand-in is no longer needed.
   window.osReady = true;

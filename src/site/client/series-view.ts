@@ -17,7 +17,7 @@
  * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { coverageEnd, coveringRank, gapsBetween, nextDueOf, publications, versionEndDay, type Gap, type NextDue } from "../../core/coverage.js";
+import { coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
@@ -177,18 +177,32 @@ export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
   return groups.map((g) => g.sort((a, b) => byCodeUnits(a.id, b.id)));
 }
 
-interface Context {
+/** The rule of coverage (src/core/coverage.ts) of an indicator's view: what its cards, answers and gaps say. */
+export interface ViewCoverage {
+  /** The rule, in day numbers. */
+  readonly rule: CoverageRule;
+  /** When a point's successor is due, on dates (the gaps). */
+  readonly nextDue: NextDue;
+  /** The indicator's newest publication ("" without points). */
+  readonly end: string;
+}
+
+/** The rule of coverage of `indicator`: its rhythm over its publications, bounded by its data version. */
+export function coverageOf(indicator: ViewIndicator): ViewCoverage {
+  const published = publicationsOf(indicator);
+  const end = published.at(-1) ?? "";
+  const rule = coverageRule(indicator.rhythm, published.map(dayNumber), indicator.version);
+  return { rule, nextDue: onDates(rule.nextDue), end };
+}
+
+interface Context extends ViewCoverage {
   readonly lang: Lang;
   readonly m: Messages;
   readonly f: Formatter;
   readonly input: ViewInput;
-  readonly end: string;
-  readonly nextDue: NextDue;
   readonly prefix: string;
   /** What a 0 reads as, when the indicator gives it a meaning (`display.zero`); null: a 0 is a 0. */
   readonly zero: string | null;
-  /** The day after the data's version (src/core/coverage.ts `versionEndDay`), as a date. */
-  readonly versionEnd: string;
 }
 
 function valueText(ctx: Context, value: string): string {
@@ -201,12 +215,12 @@ function valueText(ctx: Context, value: string): string {
  * repeated by every publication since 2015 took effect in 2015). A gap in
  * coverage ends the run. Rank 0 for values of a period.
  */
-export function heldSinceRank(s: ViewSeries, stepwise: boolean, nextDue: NextDue): number {
+export function heldSinceRank(s: ViewSeries, stepwise: boolean, nextDue: NextDueDay): number {
   if (!stepwise) return 0;
   let r = 0;
   while (r + 1 < s.dates.length && Number(s.values[r + 1]) === Number(s.values[r])) {
-    const due = nextDue(s.dates[r + 1] as string);
-    if (due !== null && due < (s.dates[r] as string)) break;
+    const due = nextDue(dayNumber(s.dates[r + 1] as string));
+    if (due !== null && due < dayNumber(s.dates[r] as string)) break;
     r++;
   }
   return r;
@@ -224,17 +238,16 @@ export interface Standing {
   readonly nextDue: string | null;
 }
 
-/** The standing of sub-series `s`'s newest point by the rule of coverage (src/core/coverage.ts). */
-export function standingOf(s: ViewSeries, indicator: ViewIndicator, nextDue: NextDue, latest: string): Standing | null {
+/** The standing of sub-series `s`'s newest point by the rule of coverage (`coverageOf` its indicator). */
+export function standingOf(s: ViewSeries, stepwise: boolean, coverage: ViewCoverage): Standing | null {
   const date = s.dates[0];
   if (date === undefined) return null;
-  const versionEnd = dateOfDay(versionEndDay(indicator.version, latest === "" ? null : latest));
-  const end = coverageEnd(s.dates, 0, nextDue, versionEnd) ?? versionEnd;
-  const since = s.dates[heldSinceRank(s, indicator.stepwise, nextDue)] as string;
-  const until = dateOfDay(dayNumber(end) - 1);
-  const state = end >= versionEnd ? "current" : date !== latest ? "replaced" : "ended";
-  const due = nextDue(date);
-  return { since, until, state, nextDue: state === "current" && due !== null && due >= versionEnd ? due : null };
+  const { rule } = coverage;
+  const end = coverageEndDay(daySeries(s.dates), 0, rule);
+  const since = s.dates[heldSinceRank(s, stepwise, rule.nextDue)] as string;
+  const state = end >= rule.versionEnd ? "current" : date !== coverage.end ? "replaced" : "ended";
+  const due = rule.nextDue(dayNumber(date));
+  return { since, until: dateOfDay(end - 1), state, nextDue: state === "current" && due !== null && due >= rule.versionEnd ? dateOfDay(due) : null };
 }
 
 /** Where the card links for what is known after the data ends: the declared note, or the notes. */
@@ -289,16 +302,16 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const { m, f, lang } = ctx;
   const date = s.dates[0];
   const value = s.values[0];
-  const standing = standingOf(s, ctx.input.indicator, ctx.nextDue, ctx.end);
+  const standing = standingOf(s, ctx.input.indicator.stepwise, ctx);
   if (date === undefined || value === undefined || standing === null) {
     return html`<article class="card"><h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}<p>${m.noDataSelection}</p></article>`;
   }
-  const held = heldSinceRank(s, ctx.input.indicator.stepwise, ctx.nextDue);
+  const held = heldSinceRank(s, ctx.input.indicator.stepwise, ctx.rule.nextDue);
   const changes: { text: string; rank: number }[] = [];
   const previous = held + 1;
   const yearAgo = addMonths(date, -12);
   // The value covering the same day a year earlier (src/core/coverage.ts), not a point that happens to share the date.
-  const k = coveringRank(s.dates, yearAgo, ctx.nextDue, null);
+  const k = coveringRank(s.dates, yearAgo, ctx.rule);
   const effective = ctx.input.indicator.display.date === "effective";
   const previousValue = s.values[previous];
   const previousDate = s.dates[previous];
@@ -475,7 +488,7 @@ function downloads(ctx: Context, choices: readonly { label: string; series: stri
     ["python", "Python (pandas)", `import pandas as pd\n\ndf = pd.read_csv("${csv}", parse_dates=["date"])`],
     ["r", "R", `df <- read.csv("${csv}")\ndf$date <- as.Date(df$date)`],
   ];
-  // The spreadsheet CSV (`dialect=es`, README "CSV for spreadsheets") of the narrowest choice.
+  // The spreadsheet CSV (`dialect=es`, docs/api.md "CSV for spreadsheets") of the narrowest choice.
   const sheet = `${csv}&dialect=es`;
   return html`<ul class="downloads">${choices.map(
     (c) =>
@@ -508,7 +521,7 @@ ${snippets.map(
  */
 function yearOnYear(ctx: Context, s: ViewSeries, i: number): SafeHtml | string {
   const date = s.dates[i] as string;
-  const k = coveringRank(s.dates, addMonths(date, -12), ctx.nextDue, null);
+  const k = coveringRank(s.dates, addMonths(date, -12), ctx.rule);
   const percent = k <= i ? null : ctx.f.percent(s.values[k] as string, s.values[i] as string);
   if (percent === null) return "—";
   return s.notes[s.dates[k] as string] === undefined ? percent : html`${percent}<sup class="note-mark">*</sup>`;
@@ -720,17 +733,14 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
 
 function contextOf(input: ViewInput): Context {
   const { indicator } = input;
-  const published = publicationsOf(indicator);
   return {
+    ...coverageOf(indicator),
     lang: input.lang,
     m: MESSAGES[input.lang],
     f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null),
     input,
-    end: published.at(-1) ?? "",
-    nextDue: nextDueOf(indicator.rhythm, published),
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
-    versionEnd: dateOfDay(versionEndDay(indicator.version, published.at(-1) ?? null)),
   };
 }
 
@@ -753,14 +763,19 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
   const { indicator } = input;
   const chosen = ids.map((id) => indicator.series.find((s) => s.id === id)).filter((s): s is ViewSeries => s !== undefined);
   const items = chosen.map((s) => {
-    const rank = coveringRank(s.dates, date, ctx.nextDue, ctx.versionEnd);
+    const rank = coveringRank(s.dates, date, ctx.rule);
     if (rank < 0) return html`<li>${s.title[lang]}: ${m.noValueOn}</li>`;
     const value = s.values[rank] as string;
-    const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.nextDue) + rank;
+    const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.rule.nextDue) + rank;
     const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
     return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong> (${since})</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
-  return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul><p class="api-equivalent">${m.sameInApi} <a href="${url}"><code>${url}</code></a></p>`;
+  return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, [url])}`;
+}
+
+/** "The same answer from the API:" and the addresses that give it, each a link, then `after` (text). */
+export function apiEquivalent(m: Messages, urls: readonly string[], after = ""): SafeHtml {
+  return html`<p class="api-equivalent">${m.sameInApi} ${urls.map((url, i) => html`${i === 0 ? "" : " "}<a href="${url}"><code>${url}</code></a>`)}${after}</p>`;
 }
