@@ -4,9 +4,14 @@
 // - `integration`: the real data built in process and answered by the handler in
 //   Node: every prebuilt page against the reference, random windows, properties;
 // - `system`: what only workerd, Chromium, nginx or a child process can show,
-//   against servers started once per run by test/e2e/global-setup.ts.
+//   against servers started once per run by test/e2e/global-setup.ts, two files at
+//   a time; then `system-limits`, the files that time usage-limit windows, alone.
+// The real data is built once per run (test/real-build.ts) for both last layers.
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+/** The system files that count requests in usage-limit windows of seconds (the `tight` and `load` servers). */
+const SERIAL_SYSTEM_FILES = ["test/e2e/api.test.ts", "test/e2e/openapi.test.ts", "test/reliability/load.test.ts"];
 
 export default defineConfig({
   test: {
@@ -35,8 +40,10 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
-          // Its files share nothing (each builds into its own temporary folders, copies
-          // the data it writes to, and starts no server): two at a time.
+          // The real data built once for the files that read it (test/real-build.ts,
+          // shared with the system layer); a file that writes builds or copies its own.
+          // The files share nothing else (no server): two at a time.
+          globalSetup: ["test/integration/global-setup.ts"],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
@@ -46,10 +53,25 @@ export default defineConfig({
         test: {
           name: "system",
           include: ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts"],
+          exclude: SERIAL_SYSTEM_FILES,
           globalSetup: ["test/e2e/global-setup.ts"],
-          // One file at a time: the files share the servers of the global setup (the
-          // usage-limit ones count every request), so two files at once disturb each other.
+          // Two files at a time: they share the servers of the global setup but no
+          // counter (each sends its own CF-Connecting-IP) and no file.
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "system-limits",
+          include: SERIAL_SYSTEM_FILES,
+          // The same servers (the setup starts them once per run).
+          globalSetup: ["test/e2e/global-setup.ts"],
+          // One file at a time, after the others: they time usage-limit windows of a
+          // few seconds, which a busy second worker could stretch.
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -14,6 +14,7 @@
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { runCli, tempDir } from "../helpers.js";
+import { realBuild } from "../real-build.js";
 import { startPagesDev } from "../../scripts/lib/pages-dev.js";
 
 import { EPOCH } from "../epoch.js";
@@ -32,9 +33,9 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** The servers and outputs, started once per run: both system projects ask (vitest.config.ts), the first starts them. */
+async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<void> }> {
   const dir = await tempDir();
-  const mainDir = join(dir, "main");
   const altDir = join(dir, "alt");
   // The servers need the output only: the change report (git) is build-real.test.ts's.
   const build = async (out: string, extra: readonly string[]) => {
@@ -42,7 +43,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (built.code !== 0) throw new Error(`build failed:\n${built.stderr}`);
   };
   const high = { RATE_LIMIT_REQUESTS: "1000000" };
-  await build(mainDir, []);
+  // The main output is the one build of the real data the integration layer reads too.
+  const mainDir = await realBuild();
   // The main build's three servers start (other processes) while this one builds the second output.
   const onMain = Promise.all([
     startPagesDev(mainDir, high),
@@ -54,8 +56,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await build(altDir, ["--limits", "7"]);
   const [[main, tight, load], alt] = await Promise.all([onMain, startPagesDev(altDir, high)]);
   const servers = [main, alt, tight, load];
-  project.provide("system", { mainDir, altDir, urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url } });
-  return async () => {
-    await Promise.all(servers.map((s) => s.stop()));
+  let stopped: Promise<void> | undefined;
+  return {
+    fixtures: { mainDir, altDir, urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url } },
+    stop: () => (stopped ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined)),
   };
+}
+
+const KEY = Symbol.for("open-series-uy.system-fixtures");
+const shared = globalThis as { [KEY]?: ReturnType<typeof start> };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Memoised on globalThis: the setup runs once per project, in vitest's main process.
+  const started = await (shared[KEY] ??= start());
+  project.provide("system", started.fixtures);
+  return started.stop;
 }

@@ -9,12 +9,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
 import { parse } from "csv-parse/sync";
 import {
-  EPOCH,
   HIGH,
   IDS,
   arbitraryQueryString,
@@ -31,7 +30,6 @@ import {
 } from "../api-checks.js";
 import { expectedCsv, refCanonicalUrl, type RefIndicator } from "../reference.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
-import { runCli, tempDir } from "../helpers.js";
 
 let out: string;
 let prebuilt: (path: string) => Promise<Response>;
@@ -42,11 +40,9 @@ function handler(assets: Assets): (path: string) => Promise<Response> {
   return (path) => api.fetch(new Request(`http://api.test${path}`), { ASSETS: assets, ...HIGH });
 }
 
-beforeAll(async () => {
-  out = join(await tempDir(), "dist");
-  // The change report (git) is build-real.test.ts's; here only the output matters.
-  const built = await runCli(["build", "--out", out, "--no-base"], { SOURCE_DATE_EPOCH: EPOCH });
-  expect(built.code, built.stderr).toBe(0);
+beforeAll(() => {
+  // The shared build of the real data (test/real-build.ts); the change report (git) is build-real.test.ts's.
+  out = inject("realDist");
   useOutput(out);
   prebuilt = handler(folderAssets(out));
   computed = handler(computedOnly(folderAssets(out)));

@@ -14,12 +14,11 @@
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { EPOCH } from "../epoch.js";
-import { ROOT, runCli, tempDir } from "../helpers.js";
+import { ROOT } from "../helpers.js";
 
 /** What the docs write for "left out here". */
 const ELLIPSIS = "\u2026";
@@ -312,10 +311,8 @@ function ruleMatches(rule: string, path: string): boolean {
 
 let answer: (path: string, init?: RequestInit) => Promise<Response>;
 
-beforeAll(async () => {
-  const out = join(await tempDir(), "dist");
-  const built = await runCli(["build", "--out", out, "--no-base"], { SOURCE_DATE_EPOCH: EPOCH });
-  expect(built.code, built.stderr).toBe(0);
+beforeAll(() => {
+  const out = inject("realDist");
   const routes = JSON.parse(readFileSync(join(out, "_routes.json"), "utf8")) as { include: string[]; exclude: string[] };
   const assets: Assets = folderAssets(out);
   const api = new Api();
