@@ -22,6 +22,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     view: { default: {}, ratios: [] },
     glossary: [],
     deflates: [],
+    adjusts: [],
     noteTranslations: {},
     display: NEUTRAL_DISPLAY,
     ...overrides,

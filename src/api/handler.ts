@@ -16,6 +16,8 @@ import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, MCP_METHODS, PREFLIGHT_MA
 import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/paths.js";
 import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
+import { serveAdjust } from "./adjust.js";
+import { ADJUST_PATH } from "../core/adjust.js";
 
 /** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
 export interface Env {
@@ -123,6 +125,7 @@ export class Api {
    */
   private route(request: Request, env: Env): Promise<Response> {
     const path = new URL(request.url).pathname;
+    if (path === ADJUST_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveAdjust(request, env.ASSETS, this.store, manifest));
     if (path === SEARCH_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveSearch(request, env.ASSETS, this.store, manifest));
     const match = ENDPOINT_ROUTE.exec(path);
     if (match === null) throw unknownPath(path);

@@ -8,8 +8,8 @@
  */
 import { badRequest } from "./api-error.js";
 import { quote } from "../core/contract.js";
-import { DEFAULT_QUERY, type PageQuery } from "../core/model.js";
-import { DECLARATIONS, PARAMETERS, isInvalid } from "../core/parameters.js";
+import type { PageQuery } from "../core/model.js";
+import { DECLARATIONS, PARAMETERS, isInvalid, readDeclared } from "../core/parameters.js";
 
 export { integerValue } from "../core/parameters.js";
 
@@ -39,19 +39,8 @@ export function rawParameters<N extends string>(params: URLSearchParams, names: 
  * @throws ApiError `bad_request`, detail naming the first faulty parameter.
  */
 export function parseQuery(params: URLSearchParams): PageQuery {
-  const raw: Partial<Record<string, string>> = rawParameters(params, PARAMETERS);
-  const parsed: Record<string, unknown> = { ...DEFAULT_QUERY };
-  for (const p of DECLARATIONS) {
-    const text = raw[p.name];
-    const value = text === undefined ? p.absent : p.parse(text);
-    if (isInvalid(value)) throw badRequest(value.invalid);
-    parsed[p.name] = value;
-  }
-  const query = parsed as unknown as PageQuery;
-  for (const p of DECLARATIONS) {
-    const conflict = p.conflicts?.find((c) => c.when(query));
-    if (conflict !== undefined) throw badRequest(conflict.detail(query));
-  }
+  const query = readDeclared(rawParameters(params, PARAMETERS), DECLARATIONS);
+  if (isInvalid(query)) throw badRequest(query.invalid);
   // `mean` when frequency comes alone: one canonical query (docs/time.md).
   return query.frequency === null ? query : { ...query, aggregation: query.aggregation ?? "mean" };
 }

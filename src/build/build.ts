@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
-import { buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
+import { adjustersOf, buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
 import { searchIndex } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
@@ -169,6 +169,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     earlyScript: input.scripts.early,
     views,
     deflators: deflatorsOf(input.indicators),
+    adjusters: adjustersOf(input.indicators),
   };
   const plan: PlannedFile[] = [];
   const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
@@ -176,6 +177,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   const manifest: Manifest = {
     indicators: {},
     deflators: deflatorsOf(input.indicators),
+    adjusters: adjustersOf(input.indicators),
     site: { baseUrl: config.baseUrl, attribution: config.attributionText },
     search: {
       path: SEARCH_INDEX_PATH,
@@ -240,7 +242,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i, input.versions.get(i.source.meta.id) ?? 0)), lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
-    { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits) },
+    { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits, manifest.adjusters) },
     { path: outputFile(SEARCH_INDEX_PATH), render: () => search },
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
     { path: "_headers", render: () => headersFile(lastModified) },

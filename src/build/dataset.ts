@@ -73,6 +73,11 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
 }
 
 /** By unit, the index that deflates it (`deflates` in `indicator.json`; one per unit, src/source/load.ts). */
+/** The sub-series that adjust amounts (`/api/v1/adjust?by=`), from the indicators' `adjusts`. */
+export function adjustersOf(indicators: readonly BuiltIndicator[]): Manifest["adjusters"] {
+  return indicators.flatMap(({ source }) => source.meta.adjusts.map((a) => ({ indicator: source.meta.id, series: a.series, unit: a.unit ?? null })));
+}
+
 export function deflatorsOf(indicators: readonly BuiltIndicator[]): Manifest["deflators"] {
   const deflators: Record<string, DeflatorRef> = {};
   for (const { source } of indicators) for (const d of source.meta.deflates) deflators[d.unit] = { indicator: source.meta.id, series: d.series };

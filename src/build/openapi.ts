@@ -4,7 +4,7 @@
  */
 import { RHYTHMS } from "../core/coverage.js";
 import type { BuiltIndicator } from "./dataset.js";
-import { ApiError, asApiError, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
+import { ApiError, asApiError, badRequest, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
 import { parseQuery } from "../api/query.js";
 import type { SiteConfig } from "../core/config.js";
 import {
@@ -29,7 +29,9 @@ import { selectPage } from "../core/page.js";
 import { CATALOG_PATH, SEARCH_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
 import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
-import { DECLARATIONS } from "../core/parameters.js";
+import { DECLARATIONS, isInvalid, openApiParameters, readDeclared } from "../core/parameters.js";
+import { ADJUST_DECLARATIONS, ADJUST_PATH } from "../core/adjust.js";
+import type { Manifest } from "../core/manifest.js";
 
 /** How a question about time is answered, stated once for the endpoint's description (docs/time.md). */
 const TIME_QUESTIONS =
@@ -83,7 +85,7 @@ const successHeaders = {
 
 /** The endpoint's query parameters, from their declarations (src/core/parameters.ts), in the canonical order. */
 export function queryParameters() {
-  return DECLARATIONS.map((p) => ({ name: p.name, in: "query", required: false, description: p.description.en, schema: p.schema }));
+  return openApiParameters(DECLARATIONS);
 }
 
 /** The examples of a 200: the first indicator's one-point page as JSON and as CSV, made by the real renderer (none without indicators). */
@@ -141,6 +143,69 @@ function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | un
       description: TIME_QUESTIONS,
       parameters: [indicatorParam, ...queryParameters()],
       responses: endpointResponses(pageExamples(first)),
+    },
+  };
+}
+
+/** The 400 the API sends for an adjustment without an amount, made by the real parser. */
+function adjustBadRequest(): ApiError {
+  const query = readDeclared({}, ADJUST_DECLARATIONS);
+  if (!isInvalid(query)) throw new Error("the adjust parser accepted no parameters");
+  return badRequest(query.invalid);
+}
+
+/** `/api/v1/adjust`: an amount carried between two dates by an index or unit the indicators declare (docs/api.md "Adjusting an amount"). */
+function adjustItem(adjusters: Manifest["adjusters"]) {
+  const end = {
+    type: "object",
+    required: ["date", "point", "value", "covers", "source", "note"],
+    properties: {
+      date: { type: "string", format: "date", description: "The date asked." },
+      point: { type: "string", format: "date", description: "The date of the point whose value covers it." },
+      value: { type: "number", description: "That point's value, as published." },
+      covers: {
+        type: "object",
+        required: ["from", "to"],
+        properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } },
+        description: "The days that point covers (a month of a monthly index, the day of a daily value, the days a stepwise value was in force).",
+      },
+      source: { type: "string", description: "The publication the value was read from." },
+      note: { type: ["string", "null"] },
+    },
+  };
+  return {
+    get: {
+      operationId: "adjustAmount",
+      summary: "An amount of money carried from one date to another by an index or a unit of account",
+      description:
+        `adjusted = amount × the value of \`by\` covering \`to\` / its value covering \`from\`; \`factor\` is that ratio; \`in_units\`, for a unit of account (the UI, the BPC), the amount ÷ its value on \`from\`. ` +
+        `Derived numbers are rounded once to ${DERIVED_DIGITS} significant digits. The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
+      parameters: openApiParameters(ADJUST_DECLARATIONS),
+      responses: {
+        "200": {
+          description: "The adjustment: JSON, or CSV (a header line and one line of the same fields).",
+          headers: successHeaders,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["data", "meta"],
+                properties: {
+                  data: {
+                    type: "object",
+                    required: ["amount", "from", "to", "factor", "adjusted", "in_units"],
+                    properties: { amount: { type: "number" }, from: end, to: end, factor: { type: "number" }, adjusted: { type: "number" }, in_units: { type: ["number", "null"] } },
+                  },
+                  meta: { type: "object" },
+                },
+              },
+            },
+            "text/csv": { schema: { type: "string" } },
+          },
+        },
+        "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
+        "400": errorResponse("Bad request parameters: each names its parameter (an amount that is not a number ≥ 0, a date the index does not cover, a sub-series that does not adjust).", adjustBadRequest()),
+      },
     },
   };
 }
@@ -417,7 +482,7 @@ const errorSchema = {
 };
 
 /** Renders the OpenAPI document (compact, deterministic JSON). */
-export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[]): string {
+export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[], adjusters: Manifest["adjusters"]): string {
   const indicatorParam = indicatorParameter(indicators.map((i) => i.source.meta.id));
   const doc = {
     openapi: "3.1.0",
@@ -434,6 +499,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
     paths: {
       [`${API_BASE}/{indicator}`]: endpointItem(indicatorParam, indicators[0]),
       [SEARCH_PATH]: searchItem(),
+      [ADJUST_PATH]: adjustItem(adjusters),
       ...staticFileItems(indicatorParam, limits),
     },
     components: { schemas: { ...pageSchemas, ...metadataSchemas, Catalog: catalogSchema, Error: errorSchema } },

@@ -306,6 +306,49 @@ export function pagePositions(page: Page<AnswerSeries>, points: number): Uint32A
   return out;
 }
 
+const decoder = new TextDecoder();
+
+/**
+ * The point at global position `g` as `data.csv` writes it: its date, sub-series,
+ * value text, source and note (RFC 4180 fields: a note with a comma or a quote is
+ * quoted, its quotes doubled).
+ */
+export function csvRow(data: AnswerData, g: number): AnswerRow {
+  const line = decoder.decode(data.csv.subarray(g === 0 ? 0 : data.csvEnds[g - 1], data.csvEnds[g])).replace(/\n$/, "");
+  const fields: string[] = [];
+  for (let i = 0; i <= line.length; ) {
+    if (line[i] === '"') {
+      let text = "";
+      let j = i + 1;
+      for (;;) {
+        const q = line.indexOf('"', j);
+        if (q < 0) {
+          text += line.slice(j);
+          j = line.length;
+          break;
+        }
+        text += line.slice(j, q);
+        if (line[q + 1] === '"') {
+          text += '"';
+          j = q + 2;
+        } else {
+          j = q + 1;
+          break;
+        }
+      }
+      fields.push(text);
+      i = j + 1;
+    } else {
+      const comma = line.indexOf(",", i);
+      const end = comma < 0 ? line.length : comma;
+      fields.push(line.slice(i, end));
+      i = end + 1;
+    }
+  }
+  const [date = "", series = "", value = "", source = "", note = ""] = fields;
+  return { date, series, value, source, note };
+}
+
 /**
  * `prefix`, the texts of the points at `positions` (ascending), then `suffix`, in
  * one buffer. Runs of consecutive positions are copied as one range. With

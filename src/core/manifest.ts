@@ -35,6 +35,14 @@ export interface DeflatorRef {
   readonly series: string;
 }
 
+/** A sub-series that adjusts amounts (`/api/v1/adjust?by=`), declared in its `indicator.json` (`adjusts`). */
+export interface AdjusterRef {
+  readonly indicator: string;
+  readonly series: string;
+  /** The unit of account its value prices (`UI`, `BPC`), or `null` (an index). */
+  readonly unit: { readonly es: string; readonly en: string } | null;
+}
+
 export interface Manifest {
   readonly indicators: Record<string, ManifestEntry>;
   /** The site's public base URL and attribution phrase: what the MCP tools cite. */
@@ -43,6 +51,8 @@ export interface Manifest {
   readonly search: { readonly path: string; readonly tag: string; readonly lastModified: string };
   /** By unit (`UYU`): the index that deflates it. A unit not listed is not a currency `real` applies to. */
   readonly deflators: Record<string, DeflatorRef>;
+  /** The sub-series `adjust` takes, in the indicators' order. */
+  readonly adjusters: readonly AdjusterRef[];
 }
 
 /**

@@ -37,6 +37,62 @@ export interface Conflict {
   readonly detail: (query: PageQuery) => string;
 }
 
+/**
+ * What every endpoint's parameter declares (`Q` the endpoint's parsed query): how
+ * its text parses, how the canonical URL echoes it, its JSON Schema, what it does
+ * in both languages, what it conflicts with. `/api/v1/{indicator}`'s add how
+ * `meta` and MCP take them (`ParameterDeclaration`); `/api/v1/adjust`'s are these.
+ */
+export interface Declared<Q> {
+  readonly name: keyof Q & string;
+  /** The value when not given; with `required`, not given is a 400 whose detail says this. */
+  readonly absent: unknown;
+  readonly required?: string;
+  readonly parse: (text: string) => unknown;
+  readonly echo: (query: Q) => string | null;
+  readonly schema: JsonSchema;
+  readonly description: Bilingual;
+  readonly summary: Bilingual;
+  readonly conflicts?: readonly { readonly when: (query: Q) => boolean; readonly detail: (query: Q) => string }[];
+}
+
+/**
+ * The query the raw parameters give, by the declarations: each parameter parsed in
+ * declaration order, then the combinations checked in the same order; the first
+ * fault is the answer, as the detail of a 400 (which begins with the parameter's name).
+ */
+export function readDeclared<Q>(raw: Partial<Record<string, string>>, declarations: readonly Declared<Q>[]): Q | Invalid {
+  const parsed: Record<string, unknown> = {};
+  for (const p of declarations) {
+    const text = raw[p.name];
+    if (text === undefined && p.required !== undefined) return invalid(`${p.name}: required (${p.required})`);
+    const value = text === undefined ? p.absent : p.parse(text);
+    if (isInvalid(value)) return value;
+    parsed[p.name] = value;
+  }
+  const query = parsed as Q;
+  for (const p of declarations) {
+    const conflict = p.conflicts?.find((c) => c.when(query));
+    if (conflict !== undefined) return invalid(conflict.detail(query));
+  }
+  return query;
+}
+
+/** The canonical query string of an endpoint's query (no `?`): every parameter set, in declaration order. */
+export function canonicalOf<Q>(query: Q, declarations: readonly Declared<Q>[]): string {
+  const params: string[] = [];
+  for (const p of declarations) {
+    const value = p.echo(query);
+    if (value !== null) params.push(`${p.name}=${value}`);
+  }
+  return params.join("&");
+}
+
+/** The OpenAPI parameters of an endpoint, from its declarations. */
+export function openApiParameters<Q>(declarations: readonly Declared<Q>[]) {
+  return declarations.map((p) => ({ name: p.name, in: "query", required: p.required !== undefined, description: p.description.en, schema: p.schema }));
+}
+
 /** The declaration of the query parameter `N`; `PageQuery[N]` is its parsed value. */
 export interface ParameterDeclaration<N extends keyof PageQuery = keyof PageQuery> {
   readonly name: N;
@@ -61,7 +117,8 @@ export interface ParameterDeclaration<N extends keyof PageQuery = keyof PageQuer
   readonly mcp: boolean | JsonSchema;
 }
 
-const invalid = (detail: string): Invalid => ({ invalid: detail });
+/** The detail of a 400 as a parse's answer. */
+export const invalid = (detail: string): Invalid => ({ invalid: detail });
 
 /** Whether a parse gave a detail rather than a value. */
 export function isInvalid(value: unknown): value is Invalid {
@@ -69,10 +126,10 @@ export function isInvalid(value: unknown): value is Invalid {
 }
 
 const DATE_EXPECTED = "expected an ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY)";
-const DATE_SCHEMA = { type: "string", pattern: "^\\d{4}(-\\d{2}(-\\d{2})?)?$" } as const;
+export const DATE_SCHEMA = { type: "string", pattern: "^\\d{4}(-\\d{2}(-\\d{2})?)?$" } as const;
 
 /** A date parameter: a day, the first or last of a month or year given with less precision. */
-const dateParse =
+export const dateParse =
   (name: string, edge: "start" | "end") =>
   (text: string): string | Invalid =>
     resolveDate(text, edge) ?? invalid(`${name}: ${DATE_EXPECTED}, got ${quote(text)}`);
@@ -110,7 +167,8 @@ const choiceParse =
 const echoValue = (value: string | number | null): string | null => (value === null ? null : String(value));
 
 const FREQUENCY_NAMES = Object.keys(FREQUENCIES) as (keyof typeof FREQUENCIES)[];
-const PER_PATTERN = /^([a-z0-9][a-z0-9-]*):([a-z0-9][a-z0-9.-]*)$/;
+/** `<indicator>:<sub-series id>`, no patterns (`per`, `by`). */
+export const SERIES_REF = /^([a-z0-9][a-z0-9-]*):([a-z0-9][a-z0-9.-]*)$/;
 
 /** `per` as the URL and `meta.per` carry it: `<indicator>:<sub-series>`. */
 export function perText(query: PageQuery): string | null {
@@ -226,7 +284,7 @@ export const PARAMETER_DECLARATIONS = [
     name: "per",
     absent: null,
     parse: (text) => {
-      const m = PER_PATTERN.exec(text);
+      const m = SERIES_REF.exec(text);
       return m === null ? invalid(`per: expected <indicator>:<sub-series id> (no patterns), got ${quote(text)}`) : { indicator: m[1] as string, series: m[2] as string };
     },
     echo: perText,
@@ -358,12 +416,7 @@ export const DECLARATIONS: readonly ParameterDeclaration[] = PARAMETER_DECLARATI
 
 /** The canonical query string of a query (no `?`): every parameter set, in declaration order. */
 export function canonicalQuery(query: PageQuery): string {
-  const params: string[] = [];
-  for (const p of DECLARATIONS) {
-    const value = p.echo(query);
-    if (value !== null) params.push(`${p.name}=${value}`);
-  }
-  return params.join("&");
+  return canonicalOf(query, DECLARATIONS);
 }
 
 /**

@@ -38,6 +38,8 @@ import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
 import { groupKey, renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
 import type { SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
+import { ADJUST_PATH } from "../core/adjust.js";
+import type { Manifest } from "../core/manifest.js";
 
 /**
  * What the pages are rendered with: the site configuration and the stylesheet,
@@ -57,7 +59,44 @@ export type RenderConfig = SiteConfig & {
   readonly views?: ReadonlyMap<string, ViewIndicator>;
   /** Which indicator's sub-series deflates each unit (the manifest's `deflators`). */
   readonly deflators?: Readonly<Record<string, { readonly indicator: string; readonly series: string }>>;
+  /** The sub-series that adjust amounts (the manifest's `adjusters`): the calculator's choices. */
+  readonly adjusters?: Manifest["adjusters"];
 };
+
+/**
+ * "Adjust an amount" (`/api/v1/adjust`): on the home page every sub-series that
+ * adjusts, on an indicator's page its own. A GET form to the API, so that it
+ * answers without a script; the page script shows the answer in the page
+ * (src/site/client/adjust-view.ts). Each choice bounds the date fields by the
+ * days its data covers.
+ */
+function adjustSection(config: RenderConfig, lang: Lang, only: string | null): SafeHtml | string {
+  const m = MESSAGES[lang];
+  const choices = (config.adjusters ?? []).flatMap((a) => {
+    const view = config.views?.get(a.indicator);
+    const one = view?.series.find((s) => s.id === a.series);
+    const newest = one?.dates[0];
+    const first = one?.dates.at(-1);
+    if (view === undefined || one === undefined || newest === undefined || first === undefined || (only !== null && a.indicator !== only)) return [];
+    const label = view.series.length > 1 ? `${view.title[lang]}: ${one.title[lang]}` : view.title[lang];
+    return [{ value: `${a.indicator}:${a.series}`, label, first, newest, last: view.version }];
+  });
+  const chosen = choices[0];
+  if (chosen === undefined) return "";
+  // By default: five years back to the newest value.
+  const back = `${String(Number(chosen.newest.slice(0, 4)) - 5).padStart(4, "0")}${chosen.newest.slice(4)}`;
+  return html`<section id="adjust" aria-labelledby="h-adjust"><h2 id="h-adjust">${m.adjustHeading}</h2>
+<form id="adjust-form" class="ask" action="${ADJUST_PATH}" method="get" data-base-url="${config.baseUrl}">
+<label for="adjust-amount">${m.adjustAmount}</label> <input id="adjust-amount" name="amount" type="number" min="0" step="any" value="1000" inputmode="decimal" required>
+<label for="adjust-from">${m.adjustFrom}</label> <input id="adjust-from" name="from" type="date" min="${chosen.first}" max="${chosen.last}" value="${back < chosen.first ? chosen.first : back}" required>
+<label for="adjust-to">${m.adjustTo}</label> <input id="adjust-to" name="to" type="date" min="${chosen.first}" max="${chosen.last}" value="${chosen.newest}" required>
+<label for="adjust-by">${m.adjustBy}</label> <select id="adjust-by" name="by">${choices.map((c) => html`<option value="${c.value}" data-first="${c.first}" data-last="${c.last}">${c.label}</option>`)}</select>
+<button type="submit">${m.adjustButton}</button>
+</form>
+<div id="adjust-answer" class="answer-box" aria-live="polite"></div>
+</section>
+`;
+}
 
 /** Where the page script finds one sub-series of an indicator (its group file), with the rule of coverage's inputs. */
 function seriesRef(config: RenderConfig, indicator: string, series: string) {
@@ -77,8 +116,6 @@ function timeConfig(config: RenderConfig, meta: SiteIndicator, lang: Lang) {
       const divisor = seriesRef(config, indicator, series);
       return divisor === null ? [] : [{ ...divisor, parameter: r.per, label: r.label[lang], percent: r.percent }];
     }),
-    // A monthly index that deflates a unit answers "what is $ X of a month worth in its latest month?".
-    calculator: meta.deflates.length > 0 ? { series: meta.deflates[0]?.series, unit: meta.deflates[0]?.unit } : null,
   };
 }
 
@@ -235,7 +272,7 @@ export function renderHome(config: RenderConfig, indicators: readonly SiteIndica
     html`<h1>${config.name}</h1>
 <p class="lead">${m.homeLead}</p>
 ${searchForm(m, null)}
-<section aria-labelledby="indicators"><h2 id="indicators">${m.navIndicators}</h2>
+${adjustSection(config, lang, null)}<section aria-labelledby="indicators"><h2 id="indicators">${m.navIndicators}</h2>
 <ul class="indicator-list">
 ${items}</ul>
 </section>
@@ -357,8 +394,7 @@ function askForm(view: ViewIndicator, carded: readonly string[], m: Messages): S
  * More questions about time, answered by the page script with the API's own code
  * (src/site/client/questions.ts): the chart in other terms (pesos of the latest
  * CPI month, an index with a chosen base, changes, ratios to other indicators),
- * the change since a chosen date (nominal and real), and for an index that
- * deflates a currency, "$ X of a month are $ Y of the latest". Hidden until the script runs.
+ * the change since a chosen date (nominal and real). Hidden until the script runs.
  */
 function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang): SafeHtml {
   const m = MESSAGES[lang];
@@ -375,13 +411,7 @@ function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang)
     ...(view.stepwise ? [] : [["percent_change", m.modePrevious] as [string, string]]),
     ...time.ratios.map((r, i): [string, string] => [`ratio-${String(i)}`, r.label]),
   ];
-  const calculator = time.calculator === null ? "" : html`<h3 id="h-calculator">${m.calculatorHeading}</h3>
-<form id="calculator" class="ask" aria-labelledby="h-calculator">
-<label for="calc-amount">${m.calcAmount}</label> <input id="calc-amount" name="amount" type="number" min="0" step="any" value="1000" inputmode="decimal">
-<label for="calc-month">${m.calcMonth}</label> <input id="calc-month" name="month" type="month" min="${first.slice(0, 7)}" max="${(view.series[0]?.dates[0] ?? view.version).slice(0, 7)}" required>
-<button type="submit">${m.askAtButton}</button>
-</form>
-<div id="calculator-answer" class="answer-box" aria-live="polite"></div>`;
+
   return html`<section id="questions" class="questions" aria-labelledby="h-questions" hidden>
 <h2 id="h-questions">${m.questionsHeading}</h2>
 <form id="chart-mode" class="ask">
@@ -395,7 +425,6 @@ function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang)
 <button type="submit">${m.askAtButton}</button>
 </form>
 <div id="ask-since-answer" class="answer-box" aria-live="polite"></div>
-${calculator}
 </section>`;
 }
 
@@ -444,7 +473,7 @@ ${rendered.charts}
 </section>
 ${askForm(view, rendered.carded, m)}
 ${questionsSection(config, meta, lang)}
-${view.series.length > 1 && view.compare === null ? searchForm(m, view.id) : ""}
+${adjustSection(config, lang, meta.id)}${view.series.length > 1 && view.compare === null ? searchForm(m, view.id) : ""}
 ${
   compared !== null
     ? html`<section aria-labelledby="h-compare"><h2 id="h-compare">${m.compareHeading(view.display.compared?.[lang] ?? null, view.facets.find((x) => x.name === compared)?.title[lang] ?? compared)}</h2>

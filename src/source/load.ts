@@ -89,6 +89,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     view: { default: {}, ratios: [] },
     glossary: [],
     deflates: [],
+    adjusts: [],
     noteTranslations: {},
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),

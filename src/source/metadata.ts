@@ -18,8 +18,8 @@ export const ID_PATTERN = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
  */
 export const INDICATOR_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** Ids an indicator cannot have: paths under /api/v1/ of the API's own (`/api/v1/search`). */
-export const RESERVED_IDS = ["search"] as const;
+/** Ids an indicator cannot have: paths under /api/v1/ of the API's own (`/api/v1/search`, `/api/v1/adjust`). */
+export const RESERVED_IDS = ["search", "adjust"] as const;
 
 const text = z
   .string({ error: (issue) => (issue.input === undefined ? "required" : "expected a string") })
@@ -96,6 +96,21 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       z.strictObject({
         unit: text,
         series: z.string().regex(ID_PATTERN, "expected a sub-series id of this indicator"),
+      }),
+    )
+    .default([]),
+  /**
+   * The sub-series that adjust an amount of money between two dates
+   * (`/api/v1/adjust?by=<indicator>:<series>`, docs/api.md): an amount × the value
+   * covering the later date / the value covering the earlier. `unit`, when the
+   * value is what one unit of account is worth (the UI, the BPC), names that unit,
+   * and the answer also gives the amount in those units.
+   */
+  adjusts: z
+    .array(
+      z.strictObject({
+        series: z.string().regex(ID_PATTERN, "expected a sub-series id of this indicator"),
+        unit: localized.optional(),
       }),
     )
     .default([]),
@@ -197,6 +212,10 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     if (raw.rhythm !== "monthly") issue(`deflates.${i}`, `an index that deflates must be monthly (real=YYYY-MM names a month), this one is ${raw.rhythm}`);
     if (d.unit === raw.unit) issue(`deflates.${i}.unit`, `"${d.unit}" is this indicator's own unit: an index cannot deflate itself`);
   });
+  raw.adjusts.forEach((a, i) => {
+    if (!raw.series.some((s) => s.id === a.series)) issue(`adjusts.${i}.series`, `"${a.series}" is not a sub-series of this file's "series"`);
+    if (raw.adjusts.findIndex((b) => b.series === a.series) !== i) issue(`adjusts.${i}.series`, `"${a.series}" is declared twice`);
+  });
   const endNote = raw.display?.endNote;
   if (endNote !== undefined && endNote > raw.notes.length) issue("display.endNote", `names note ${endNote}, but "notes" has ${raw.notes.length}`);
   const noteLanguage = raw.display?.noteLanguage ?? NEUTRAL_DISPLAY.noteLanguage;
@@ -220,6 +239,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     glossary: raw.glossary,
     importer: raw.importer,
     deflates: raw.deflates,
+    adjusts: raw.adjusts,
     noteTranslations: raw.noteTranslations,
     display: {
       date: raw.display?.date ?? NEUTRAL_DISPLAY.date,

@@ -1,7 +1,7 @@
 /** The page's questions about time as they render (src/site/client/question-views.ts), without a browser. */
 import { describe, expect, it } from "vitest";
 import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
-import { calculatorAnswer, modeQuestion, questionContext, sinceAnswer, type QuestionsConfig } from "../../src/site/client/question-views.js";
+import { modeQuestion, questionContext, sinceAnswer, type QuestionsConfig } from "../../src/site/client/question-views.js";
 import type { ViewIndicator, ViewSeries } from "../../src/site/client/series-view.js";
 
 const series = (id: string, title: string, points: [string, string][]): ViewSeries => ({
@@ -27,7 +27,7 @@ const indicatorOf = (config: QuestionsConfig, one: ViewSeries): ViewIndicator =>
   version: config.version,
 });
 
-const NO_TIME = { deflator: null, ratios: [], calculator: null };
+const NO_TIME = { deflator: null, ratios: [] };
 /** A wage that holds until the next, semiannual: 100 from January 2024, 110 from July, 120 from January 2025. */
 const WAGES: QuestionsConfig = { lang: "en", indicator: "tiny-wages", unit: "UYU", rhythm: "semiannual", stepwise: true, version: "2025-06-30", display: NEUTRAL_DISPLAY, baseUrl: "https://example.test", time: NO_TIME };
 const wage = (title: string) =>
@@ -52,19 +52,6 @@ describe("question views", () => {
     const answer = sinceAnswer(questionContext(WAGES), indicatorOf(WAGES, wage('<script>alert("x")</script>')), ["monthly"], "2024-03-15", null).html;
     expect(answer).not.toContain("<script>");
     expect(answer).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;: from");
-  });
-
-  it("converts an amount of a month into money of the index's newest month, showing the arithmetic", () => {
-    const cpi: QuestionsConfig = { ...WAGES, indicator: "tiny-cpi", unit: "index", rhythm: "monthly", stepwise: false, display: { ...NEUTRAL_DISPLAY, date: "period" } };
-    const index = series("general", "General", [
-      ["2025-03-01", "110"],
-      ["2025-02-01", "105"],
-      ["2025-01-01", "100"],
-    ]);
-    const answer = calculatorAnswer(questionContext(cpi), indicatorOf(cpi, index), { series: "general", unit: "UYU" }, 1000, "2025-01").html;
-    expect(answer).toContain('<p>$1,000.00 of January 2025 are <strong><data value="1100">$1,100.00</data></strong> of March 2025</p>');
-    expect(answer).toContain("</code></a> ($1,000.00 × 110 / 100)</p>");
-    expect(calculatorAnswer(questionContext(cpi), indicatorOf(cpi, index), { series: "general", unit: "UYU" }, 1000, "2024-12").html).toBe("no value covers that day in this data");
   });
 
   it("reads each chart mode's numbers in its own terms", () => {

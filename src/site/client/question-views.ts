@@ -35,8 +35,6 @@ export interface TimeConfig {
   readonly deflator: SeriesRef | null;
   /** The ratios `indicator.json` declares (`per`), each with the divisor's parameter and label. */
   readonly ratios: readonly (SeriesRef & { readonly parameter: string; readonly label: string; readonly percent: boolean })[];
-  /** For an index that deflates a currency: its sub-series and that currency. */
-  readonly calculator: { readonly series: string; readonly unit: string } | null;
 }
 
 /** What the questions read of the page's settings (site.ts `pageConfig`). */
@@ -189,22 +187,4 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
     ...(deflatorMonth === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, { real: deflatorMonth, units: "index", base: date }, 1)]),
   ];
   return html`<ul class="answer">${items}</ul>${apiEquivalent(m, urls)}`;
-}
-
-/**
- * The calculator: `amount` of `month` (`YYYY-MM`) in the money of the newest month
- * of the index `calculator.series` of the loaded `indicator`, with the API address
- * and the arithmetic that give it.
- */
-export function calculatorAnswer(ctx: QuestionContext, indicator: ViewIndicator, calculator: NonNullable<TimeConfig["calculator"]>, amount: number, month: string): SafeHtml {
-  const { m, f, config } = ctx;
-  const question: Question = { units: "index", base: `${month}-01` };
-  const point = answer(indicator.series, ctx.rule, [calculator.series], question, null)[0]?.points[0];
-  const latest = indicator.series.find((s) => s.id === calculator.series)?.dates[0];
-  if (point === undefined || latest === undefined) return html`${m.sinceNone}`;
-  const money = (value: number) => f.computed(value, 2, calculator.unit);
-  const result = (amount * point.value) / 100;
-  const url = questionUrl(config.baseUrl, config.indicator, calculator.series, question, 1);
-  const sentence = slotted(m.calcAnswer(money(amount), f.pointDate(`${month}-01`), SLOT, f.pointDate(latest)), html`<strong><data value="${String(result)}">${money(result)}</data></strong>`);
-  return html`<p>${sentence}</p>${apiEquivalent(m, [url], ` (${money(amount)} × ${f.computed(point.value, 4)} / 100)`)}`;
 }

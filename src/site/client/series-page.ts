@@ -16,7 +16,8 @@ import { viewDataPath } from "../../core/paths.js";
 import { enhanceChart } from "./chart-interaction.js";
 import { fetchJson, type ViewGroupFile } from "./group-files.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
-import { calculatorAnswer, modeAnswer, modeQuestion, questionContext, ratioOf, sinceAnswer, type QuestionContext, type QuestionsConfig, type SeriesRef } from "./question-views.js";
+import { setupAdjust } from "./adjust-view.js";
+import { modeAnswer, modeQuestion, questionContext, ratioOf, sinceAnswer, type QuestionContext, type QuestionsConfig, type SeriesRef } from "./question-views.js";
 import { deflatorOf } from "./questions.js";
 import { groupKey, normaliseSelection, renderView, valueOnDate, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
 
@@ -195,7 +196,6 @@ function setupQuestions(config: PageConfig, current: () => Selection, rendered: 
   };
   setupModes(asking, { mode, base, answer: modeAnswer, charts }, rendered);
   setupSince(asking);
-  setupCalculator(asking);
 }
 
 /** The chart in other terms: the mode's select, the index's base, where its answer goes, the charts it replaces. */
@@ -258,24 +258,6 @@ function setupSince(asking: Asking): void {
       const deflator = asking.ctx.deflatorMonth === null ? null : await asking.deflator();
       answer.innerHTML = sinceAnswer(asking.ctx, indicator, ids, date, deflator).html;
     })().catch(() => (answer.textContent = asking.ctx.m.selectionFailed));
-  });
-}
-
-/** "What are $ X of a month worth in the latest?", on an index that deflates a currency. */
-function setupCalculator(asking: Asking): void {
-  const form = document.getElementById("calculator");
-  const amount = document.getElementById("calc-amount");
-  const month = document.getElementById("calc-month");
-  const answer = document.getElementById("calculator-answer");
-  const calculator = asking.ctx.config.time.calculator;
-  if (calculator === null || !(form instanceof HTMLFormElement) || !(amount instanceof HTMLInputElement) || !(month instanceof HTMLInputElement) || answer === null) return;
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const x = Number(amount.value);
-    if (!/^\d{4}-\d{2}$/.test(month.value) || !Number.isFinite(x)) return;
-    void asking.indicator().then((indicator) => {
-      answer.innerHTML = calculatorAnswer(asking.ctx, indicator, calculator, x, month.value).html;
-    });
   });
 }
 
@@ -433,6 +415,7 @@ function main(): void {
   setupCopyButtons(m);
   setupCharts();
   setupSearch(m, lang);
+  setupAdjust(lang, m);
   const compare = document.getElementById("compare");
   if (compare !== null) setupSorting(compare);
   const configElement = document.getElementById("series-config");

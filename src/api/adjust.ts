@@ -1,0 +1,70 @@
+/**
+ * `GET|HEAD /api/v1/adjust?amount=…&from=…&to=…&by=<indicator>:<sub-series>`: an
+ * amount carried between two dates by a sub-series an indicator declares it
+ * adjusts with (src/core/adjust.ts). The same policy as the data endpoints (the
+ * handler's CORS, methods and usage limit), the same caching, ETag/304, HEAD and
+ * error object; every fault a 400 naming its parameter.
+ */
+import { badRequest } from "./api-error.js";
+import { conditionalAnswer } from "./conditional-answer.js";
+import type { Assets, DataStore } from "./data-store.js";
+import { rawParameters } from "./query.js";
+import { timeSource } from "./time.js";
+import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustEnd, type AdjustQuery } from "../core/adjust.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, quote } from "../core/contract.js";
+import { answerEtag } from "../core/etag.js";
+import { manifestEntry, type Manifest } from "../core/manifest.js";
+import { canonicalOf, isInvalid, readDeclared } from "../core/parameters.js";
+import { metadataPath } from "../core/paths.js";
+
+const NAMES = ADJUST_DECLARATIONS.map((p) => p.name);
+
+/** The canonical URL of an adjustment: its ETag's and the answer's `meta.url`. */
+export function adjustUrl(query: AdjustQuery): string {
+  return `${ADJUST_PATH}?${canonicalOf(query, ADJUST_DECLARATIONS)}`;
+}
+
+/** Answers `/api/v1/adjust`. @throws ApiError 400 naming the faulty parameter. */
+export async function serveAdjust(request: Request, assets: Assets, store: DataStore, manifest: Manifest): Promise<Response> {
+  const url = new URL(request.url);
+  const query = readDeclared(rawParameters(url.searchParams, NAMES), ADJUST_DECLARATIONS);
+  if (isInvalid(query)) throw badRequest(query.invalid);
+  const { indicator, series } = query.by;
+  const adjuster = manifest.adjusters.find((a) => a.indicator === indicator && a.series === series);
+  const entry = manifestEntry(manifest, indicator);
+  if (adjuster === undefined || entry === undefined) {
+    const those = manifest.adjusters.map((a) => `${a.indicator}:${a.series}`).join(", ");
+    throw badRequest(`by: ${quote(`${indicator}:${series}`)} does not adjust amounts; the sub-series that do are ${those === "" ? "none" : those}`);
+  }
+  const data = await store.answers(assets, url, entry.answers, entry.lastModified);
+  const input = { data, rule: timeSource(data, entry.lastModified), adjuster };
+  const s = data.ids.indexOf(series);
+  const from = adjustEnd("from", query.from, input, s);
+  if (typeof from === "string") throw badRequest(from);
+  const to = adjustEnd("to", query.to, input, s);
+  if (typeof to === "string") throw badRequest(to);
+  const canonical = adjustUrl(query);
+  const meta = {
+    by: `${indicator}:${series}`,
+    unit: data.unit,
+    units_of: adjuster.unit,
+    rhythm: data.rhythm,
+    stepwise: data.stepwise,
+    url: canonical,
+    last_updated: data.lastUpdated,
+    license: data.license,
+    attribution: data.attribution,
+    metadata: metadataPath(indicator),
+  };
+  const body = adjustBody(query, input, from, to, meta);
+  const headers = new Headers({
+    "Content-Type": query.format === "csv" ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
+    "Cache-Control": CACHE_CONTROL.success,
+    ETag: answerEtag([entry.tag], canonical),
+    "Last-Modified": entry.lastModified,
+  });
+  const links = [`<${metadataPath(indicator)}>; rel="describedby"`];
+  if (query.format === "csv") links.push(`<${data.attributionUrl}>; rel="cite-as"`);
+  headers.set("Link", links.join(", "));
+  return conditionalAnswer(request, headers, () => body);
+}
