@@ -518,7 +518,7 @@ describe("the pages answer the questions people bring, honestly (both languages,
     });
   }
 
-  it("answers the questions about time with the API's numbers: the wages in real terms, the change since a date, a consultation in hours of the domestic wage, the CPI calculator", async () => {
+  it("answers the questions about time with the API's numbers: the wages in real terms, the change since a date, a consultation in hours of the domestic wage", async () => {
     const { page, problems } = await openPage(1280, 900);
     /** The API's answer at an address the page shows (its public base URL replaced by the test server's). */
     const apiAt = async (href: string | null) => {
@@ -563,18 +563,40 @@ describe("the pages answer the questions people bring, honestly (both languages,
       expect(new URL(perUrl ?? "").searchParams.get("per")).toBe("domestic-worker-wages:hourly");
       expect(Number(await hours.getAttribute("value"))).toBe((await apiAt(perUrl)).find((d) => d.series === CASMU)?.value);
 
-      // "$ 1.000 of January 2019 are $ Y of the latest month": Y = 1000 × the API's index / 100.
-      await visit(page, `${prefix(lang)}/series/consumer-price-index/`);
-      await page.fill("#calc-amount", "1000");
-      await page.fill("#calc-month", "2019-01");
-      await page.locator("#calculator button").click();
-      const result = page.locator("#calculator-answer strong data");
-      await result.waitFor();
-      const index = (await apiAt(await page.locator("#calculator-answer .api-equivalent a").getAttribute("href")))[0]?.value ?? NaN;
-      expect(Number(await result.getAttribute("value"))).toBeCloseTo((1000 * index) / 100, 4);
-      expect(await page.locator("#calculator-answer").textContent()).toContain(lang === "es" ? "de enero de 2019 equivalen a" : "of January 2019 are");
     }
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it.each([390, 1280])("adjusts an amount at %i px, in both languages, on the home page and an adjusting indicator's page: the answer is the API's at the address shown", async (width) => {
+    const { page, problems } = await openPage(width, 900);
+    for (const lang of LANGS) {
+      for (const path of [`${prefix(lang)}/`, `${prefix(lang)}/series/consumer-price-index/`]) {
+        await visit(page, path);
+        await page.selectOption("#adjust-by", "consumer-price-index:general");
+        await page.fill("#adjust-amount", "1000");
+        await page.fill("#adjust-from", "2019-01-15");
+        await page.fill("#adjust-to", "2026-07-01");
+        await page.locator("#adjust-form button").click();
+        const result = page.locator("#adjust-answer strong data");
+        await result.waitFor();
+        const href = (await page.locator("#adjust-answer .api-equivalent a").getAttribute("href")) ?? "";
+        const url = new URL(href);
+        expect(url.pathname + url.search).toBe("/api/v1/adjust?amount=1000&from=2019-01-15&to=2026-07-01&by=consumer-price-index:general");
+        const api = (await (await fetch(`${server.url}${url.pathname}${url.search}`)).json()) as { data: { adjusted: number; factor: number } };
+        expect(Number(await result.getAttribute("value"))).toBe(api.data.adjusted);
+        const text = (await page.locator("#adjust-answer").textContent()) ?? "";
+        expect(text).toMatch(lang === "es" ? /\$\s?1\.618,66/ : /\$1,618\.66/);
+        expect(text).toContain(lang === "es" ? "factor 1,6186562" : "factor 1.6186562");
+        // The answer fits the phone's width: nothing to scroll sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      }
+      // A date the index does not cover: the API's detail, not a number.
+      await page.fill("#adjust-to", "2026-11-01");
+      await page.locator("#adjust-form button").click();
+      await expect.poll(() => page.locator("#adjust-answer").textContent()).toContain("to: no value of consumer-price-index:general covers 2026-11-01");
+    }
+    expect(problems.filter((p) => !p.includes("400"))).toEqual([]);
     await page.close();
   });
 

@@ -39,9 +39,12 @@ function slotted(text: string, slot: SafeHtml): SafeHtml {
  */
 export function adjustAnswerView(lang: Lang, m: Messages, byLabel: string, answer: AdjustAnswer, url: string): SafeHtml {
   const f = new Formatter(lang, "UYU");
+  const months = new Formatter(lang, "UYU", "monthly");
   const { amount, from, to, factor, adjusted } = answer.data;
   const money = (value: number) => f.computed(value, 2, "UYU");
-  const covers = (e: AnswerEnd) => m.adjustCovers(f.date(e.covers.from), f.date(e.covers.to));
+  // A whole calendar month (a monthly index's point) is said as the month.
+  const wholeMonth = (e: AnswerEnd) => e.covers.from.endsWith("-01") && e.covers.to.slice(0, 7) === e.covers.from.slice(0, 7) && new Date(`${e.covers.to}T00:00:00Z`).getUTCDate() === new Date(Date.UTC(Number(e.covers.to.slice(0, 4)), Number(e.covers.to.slice(5, 7)), 0)).getUTCDate();
+  const covers = (e: AnswerEnd) => (wholeMonth(e) ? months.pointDate(e.covers.from) : m.adjustCovers(f.date(e.covers.from), f.date(e.covers.to)));
   const result = html`<strong><data value="${String(adjusted)}">${money(adjusted)}</data></strong>`;
   const unit = answer.meta.units_of?.[lang];
   const units = answer.data.in_units;
