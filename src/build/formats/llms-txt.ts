@@ -12,6 +12,7 @@ import { queryParameters } from "../openapi.js";
 import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/contract.js";
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { Manifest } from "../../core/manifest.js";
+import { ADJUST_PATH } from "../../core/adjust.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
@@ -75,7 +76,7 @@ function searchExample(indicators: readonly BuiltIndicator[]): string {
 }
 
 /** The text of `/llms.txt`. */
-export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): string {
+export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"], adjusters: Manifest["adjusters"]): string {
   const base = config.baseUrl;
   const examples = parameterExamples(indicators, deflators);
   const lines: string[] = [
@@ -108,6 +109,11 @@ export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndi
     lines.push(`- \`${p.name}\`: ${p.description}${example === undefined ? "" : ` Example: ${base}${example}`}`);
   }
   lines.push(
+    "",
+    "## Adjusting an amount",
+    "",
+    `- ${base}${ADJUST_PATH}?amount=…&from=YYYY-MM-DD&to=YYYY-MM-DD&by=<indicator>:<sub-series>: an amount of money carried from one date to another, × the value covering \`to\` / the value covering \`from\` (factor and adjusted, both values with their dates, the days they cover and sources). ` +
+      `The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
     "",
     "## Search",
     "",

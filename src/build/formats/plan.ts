@@ -26,7 +26,7 @@ import { renderParquet } from "./parquet.js";
 import { renderRobots, renderSitemap } from "./sitemap.js";
 import { renderLlmsTxt } from "./llms-txt.js";
 import { renderXlsx } from "./xlsx.js";
-import { deflatorsOf } from "../dataset.js";
+import { adjustersOf, deflatorsOf } from "../dataset.js";
 
 /**
  * The files of the open-data formats, indicator by indicator, then the
@@ -55,7 +55,7 @@ export function planFormats(input: PlanInput): PlannedFile[] {
     { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions) },
     { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
     { path: robots, render: () => renderRobots(config) },
-    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators)) },
+    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators)) },
   );
   return plan;
 }
