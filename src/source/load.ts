@@ -118,6 +118,28 @@ function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: read
   }
 }
 
+/**
+ * The day the source was last checked (`checked` in `indicator.json`) is not
+ * before the newest point, unless the points are dated by when their values take
+ * effect (`display.date` `effective`): a tariff or a legal minimum is announced
+ * before it applies, so a check can find a point dated after it. The value of a
+ * period, or of a day, cannot be found before the period or the day has begun.
+ * The day is not compared with the clock: validation gives the same answer on
+ * any day (the update that writes it takes it from its clock).
+ */
+function checkChecked(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[]): void {
+  if (meta.checked === undefined || meta.display.date === "effective") return;
+  let newest = "";
+  for (const row of rows) if (row.date > newest) newest = row.date;
+  if (newest > meta.checked) {
+    issues.push({
+      file: metaFile,
+      column: "checked",
+      reason: `${meta.checked} is before the newest point, ${newest}: a check cannot predate a point it found (only points dated when they take effect, display.date "effective", may be)`,
+    });
+  }
+}
+
 async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[], pointsOnly: boolean) {
   const folder = join(dataDir, name);
   const metaFile = join(folder, "indicator.json");
@@ -176,6 +198,7 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
   duplicates.sort((a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || (a.line ?? 0) - (b.line ?? 0));
   for (const issue of duplicates) issues.push(issue);
   if (!pointsOnly) checkNoteTranslations(meta, metaFile, rows, issues, warnings);
+  if (!pointsOnly) checkChecked(meta, metaFile, rows, issues);
   meta.series.forEach((s, i) => {
     if (!bySeries.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });
   });

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { LICENSE } from "../core/contract.js";
 import { RHYTHMS } from "../core/coverage.js";
+import { isCalendarDate } from "../core/dates.js";
 import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
 import { LANGS, type Localized } from "../core/i18n.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
@@ -87,6 +88,27 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    * name in src/source/importers.ts); absent when points are added by hand.
    */
   importer: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected an importer name like `atuservicio-prices`").optional(),
+  /**
+   * The publisher's file that `importer` reads, for the unattended update
+   * (`npm run update`, src/source/update.ts): `url` is downloaded and imported,
+   * and every point cites it with its place in the file (`#B<row>`), as
+   * `npm run import --source` does. Only an importer whose publications date their
+   * points can run unattended (src/source/update.ts says why).
+   */
+  publication: z
+    .strictObject({
+      url: httpUrl.refine((url) => !url.includes("#"), "expected a URL without #fragment (the importer adds one per point)"),
+    })
+    .optional(),
+  /**
+   * The day the publisher's source was last checked and found to agree with the
+   * data (`YYYY-MM-DD`): written by `npm run update`, which moves it on every check,
+   * whether or not it found new points. src/source/load.ts bounds it by the points.
+   */
+  checked: z
+    .string({ error: "expected a day YYYY-MM-DD" })
+    .refine(isCalendarDate, { error: (issue) => `expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(issue.input)}` })
+    .optional(),
   /**
    * The units this indicator, a monthly index, deflates: `real=YYYY-MM` on an
    * indicator in that unit divides by the named sub-series (docs/time.md).
@@ -216,6 +238,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     if (!raw.series.some((s) => s.id === a.series)) issue(`adjusts.${i}.series`, `"${a.series}" is not a sub-series of this file's "series"`);
     if (raw.adjusts.findIndex((b) => b.series === a.series) !== i) issue(`adjusts.${i}.series`, `"${a.series}" is declared twice`);
   });
+  if (raw.publication !== undefined && raw.importer === undefined) issue("publication", 'names no importer: add the "importer" that reads this file');
   const endNote = raw.display?.endNote;
   if (endNote !== undefined && endNote > raw.notes.length) issue("display.endNote", `names note ${endNote}, but "notes" has ${raw.notes.length}`);
   const noteLanguage = raw.display?.noteLanguage ?? NEUTRAL_DISPLAY.noteLanguage;
@@ -238,6 +261,8 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     view: raw.view,
     glossary: raw.glossary,
     importer: raw.importer,
+    publication: raw.publication,
+    checked: raw.checked,
     deflates: raw.deflates,
     adjusts: raw.adjusts,
     noteTranslations: raw.noteTranslations,

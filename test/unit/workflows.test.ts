@@ -77,4 +77,16 @@ describe("workflows", () => {
     expect(smokeAt).toBeGreaterThan(deployAt);
     expect(text.slice(smokeAt)).toContain("$GITHUB_STEP_SUMMARY");
   });
+
+  it("the scheduled update runs daily and by hand, publishes with the permissions it needs, and can dispatch a deploy workflow that accepts it", () => {
+    const update = readFileSync(join(ROOT, DIR, "update.yml"), "utf8");
+    expect(update).toMatch(/\n {2}schedule:\n {4}(#.*\n {4})*- cron: "\d+ \d+ \* \* \*"\n/);
+    expect(update).toMatch(/\n {2}workflow_dispatch:\n/);
+    for (const permission of ["contents: write", "pull-requests: write", "actions: write"]) expect(update).toContain(`\n  ${permission}\n`);
+    expect(update).toContain("npm run update -- ");
+    expect(update).toContain("--publish");
+    expect(update).toContain("--dispatch-deploy");
+    // The job dispatches deploy.yml (src/source/update-cli.ts PUBLISH), which must accept it.
+    expect(readFileSync(join(ROOT, DIR, "deploy.yml"), "utf8")).toMatch(/\non:\n(.*\n)*? {2}workflow_dispatch:\n/);
+  });
 });

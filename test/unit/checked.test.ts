@@ -1,0 +1,104 @@
+/**
+ * `publication` and `checked` in indicator.json: the file the unattended update
+ * downloads needs the importer that reads it; the day of the last check is a
+ * real day, not before the newest point unless points are dated when they take
+ * effect (announced ahead). The corpus cases publication-faults and
+ * checked-before-points show the messages through the CLI.
+ */
+import { describe, expect, it } from "vitest";
+import { DataError, formatIssue } from "../../src/source/errors.js";
+import { loadData, type SourceFiles } from "../../src/source/load.js";
+import { parseIndicatorMeta } from "../../src/source/metadata.js";
+
+const TEXT = { es: "x", en: "x" };
+
+function indicator(more: Record<string, unknown>): Record<string, unknown> {
+  return {
+    id: "demo",
+    title: TEXT,
+    description: TEXT,
+    unit: "index",
+    rhythm: "monthly",
+    license: "CC-BY-4.0",
+    source: { name: TEXT, url: "https://example.test/" },
+    series: [{ id: "general", title: TEXT }],
+    ...more,
+  };
+}
+
+/** A data folder of one indicator `demo` in memory. */
+function folder(json: Record<string, unknown>, csv: string): SourceFiles {
+  const files = new Map([
+    ["data/demo/indicator.json", JSON.stringify(json)],
+    ["data/demo/a.csv", csv],
+  ]);
+  return {
+    folders: () => Promise.resolve(["demo"]),
+    csvNames: () => Promise.resolve(["a.csv"]),
+    read: (file) => {
+      const text = files.get(file);
+      return text === undefined ? Promise.reject(Object.assign(new Error(file), { code: "ENOENT" })) : Promise.resolve(new TextEncoder().encode(text));
+    },
+  };
+}
+
+const CSV = "date,series,value\n2026-06-01,general,1\n2026-07-01,general,2\n";
+
+async function faults(json: Record<string, unknown>, csv = CSV): Promise<string[]> {
+  try {
+    await loadData("data", folder(json, csv));
+    return [];
+  } catch (error) {
+    if (!(error instanceof DataError)) throw error;
+    return error.issues.map(formatIssue);
+  }
+}
+
+describe("publication", () => {
+  it("is read with its address", () => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "ine-cpi-workbook", publication: { url: "https://example.test/a.xlsx" } })), "f", "demo");
+    expect(parsed.ok && parsed.value.publication).toEqual({ url: "https://example.test/a.xlsx" });
+  });
+
+  it("needs the importer that reads it", () => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ publication: { url: "https://example.test/a.xlsx" } })), "f", "demo");
+    expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual(['f: publication: names no importer: add the "importer" that reads this file']);
+  });
+
+  it.each([
+    ["ftp://example.test/a.xlsx", "publication.url: expected an http(s) URL"],
+    ["https://example.test/a.xlsx#B2", "publication.url: expected a URL without #fragment (the importer adds one per point)"],
+  ])("refuses the address %s", (url, fault) => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "x", publication: { url } })), "f", "demo");
+    expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual([`f: ${fault}`]);
+  });
+});
+
+describe("checked", () => {
+  it.each([["2026-02-29"], ["2026-7-01"], ["yesterday"], [20260701]])("refuses %s, not a real day", async (checked) => {
+    expect(await faults(indicator({ checked }))).toEqual([
+      typeof checked === "number"
+        ? "data/demo/indicator.json: checked: expected a day YYYY-MM-DD"
+        : `data/demo/indicator.json: checked: expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(checked)}`,
+    ]);
+  });
+
+  it("may be the newest point's day or later", async () => {
+    expect(await faults(indicator({ checked: "2026-07-01", display: { date: "period" } }))).toEqual([]);
+    expect(await faults(indicator({ checked: "2026-11-25" }))).toEqual([]);
+  });
+
+  it.each(["period", "date"])("is not before the newest point when dates are %s dates", async (date) => {
+    expect(await faults(indicator({ checked: "2026-06-30", display: { date } }))).toEqual([
+      'data/demo/indicator.json: checked: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate a point it found (only points dated when they take effect, display.date "effective", may be)',
+    ]);
+  });
+
+  it("may be before the newest point when points are dated when they take effect (announced ahead)", async () => {
+    expect(await faults(indicator({ checked: "2026-06-20", display: { date: "effective" } }))).toEqual([]);
+  });
+
+  it("is optional", async () => {
+    expect(await faults(indicator({}))).toEqual([]);
+  });
+});
