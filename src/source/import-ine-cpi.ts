@@ -23,7 +23,7 @@
  *   and its index (a number in column B, unrounded: INE displays two decimals).
  *
  * The layout and the table are read by `readWorkbookTable`, which the importer of
- * the UI (src/source/import-ui-ley-17761.ts) shares to read the monthly changes
+ * the UI (src/source/import-ine-ui.ts) shares to read the monthly changes
  * of column C.
  */
 import ExcelJS from "exceljs";

@@ -2,7 +2,7 @@
  * The rule of Ley 17.761 (src/source/ley-17761.ts): one day's value rounded
  * half up exactly, ties included; the starts a known end admits going back; and
  * the series forward and backward from an anchor, on small made-up changes.
- * test/integration/import-ui-ley-17761.test.ts checks the real series against
+ * test/integration/import-ine-ui.test.ts checks the real series against
  * INE's published values.
  */
 import fc from "fast-check";
