@@ -15,10 +15,15 @@ export function indicatorIds(dataDir = join(ROOT, "data")): string[] {
 
 export const INDICATOR_IDS: readonly string[] = indicatorIds();
 
+/** The sub-series `indicator.json` declares for `id`, in its order. */
+export function declaredSeries(id: string, dataDir = join(ROOT, "data")): string[] {
+  const meta = JSON.parse(readFileSync(join(dataDir, id, "indicator.json"), "utf8")) as { series: { id: string }[] };
+  return meta.series.map((s) => s.id);
+}
+
 /** The first sub-series `indicator.json` declares for `id`: one every indicator has. */
 export function firstSeries(id: string, dataDir = join(ROOT, "data")): string {
-  const meta = JSON.parse(readFileSync(join(dataDir, id, "indicator.json"), "utf8")) as { series: { id: string }[] };
-  const first = meta.series[0];
+  const first = declaredSeries(id, dataDir)[0];
   if (first === undefined) throw new Error(`${id} declares no sub-series`);
-  return first.id;
+  return first;
 }

@@ -3,25 +3,32 @@
  * as a function of its arguments and its context: it imports one publication into
  * `<data>/<indicator>/` with the importer the indicator's `indicator.json` names
  * (its `importer` key; the importers are registered in `importers.ts`, and nothing
- * here knows an indicator). It parses options, reads indicator.json, runs the
- * importer, keeps the notes of a replaced file and writes atomically; one catch
- * prints the error and returns its exit code (0 ok, 1 data error, 2 usage), with
- * stack traces only under --debug. Nothing is written on error.
+ * here knows an indicator), and into every other indicator of the data folder
+ * whose importer reads the same kind of publication (INE's CPI workbook feeds
+ * the CPI and the UI). It parses options, reads indicator.json, runs the
+ * importers, keeps the notes of replaced files and writes each atomically; one
+ * catch prints the error and returns its exit code (0 ok, 1 data error, 2
+ * usage), with stack traces only under --debug. Nothing is written on error:
+ * every importer runs before any file is written.
  * scripts/import.ts runs it with the process's streams; tests call it in process.
  */
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { isHttpUrl } from "../core/url.js";
-import { DataError, UsageError, formatIssue, runProgram, unwrap } from "./errors.js";
+import { DataError, UsageError, formatIssue, runProgram, unwrap, type DataIssue } from "./errors.js";
 import { formatPointsCsv, keepNotes, type NotesKept } from "./import-points.js";
 import {
   IMPORTERS,
   chooseImporter,
+  fedAlongside,
   isMonth,
   planImport,
+  type Chosen,
   type ImportFiles,
   type ImportableIndicator,
+  type ImportPlan,
+  type Imported,
   type IndicatorFound,
 } from "./importers.js";
 import { INDICATOR_ID_PATTERN, parseIndicatorMeta } from "./metadata.js";
@@ -136,47 +143,109 @@ async function readIndicator(disk: ImportDisk, folder: string, indicator: string
   return { file, meta: unwrap(parseIndicatorMeta(await disk.text(file), file, indicator)) };
 }
 
+/** An indicator of the data folder whose indicator.json names a registered importer, as read. */
+interface Importable extends ImportableIndicator {
+  readonly found: IndicatorFound;
+}
+
 /**
  * The indicators of the data folder whose indicator.json names a registered
- * importer, sorted: only for the usage error, so a folder that cannot be read
- * or validated is left out rather than reported.
+ * importer, sorted: for the usage error and to find the indicators fed by the
+ * same publication, so a folder that cannot be read or validated is left out
+ * rather than reported (the build and `npm run validate` report it).
  */
-async function importableIndicators(disk: ImportDisk, data: string): Promise<ImportableIndicator[]> {
-  const found: ImportableIndicator[] = [];
+async function importableIndicators(disk: ImportDisk, data: string): Promise<Importable[]> {
+  const importable: Importable[] = [];
   for (const indicator of (await disk.folders(data)).sort()) {
-    const meta = await readIndicator(disk, join(data, indicator), indicator).then((f) => f.meta).catch(() => null);
-    if (meta?.importer !== undefined && IMPORTERS.has(meta.importer)) found.push({ indicator, importer: meta.importer });
+    const found = await readIndicator(disk, join(data, indicator), indicator).catch(() => null);
+    const importer = found?.meta?.importer;
+    if (found !== null && importer !== undefined && IMPORTERS.has(importer)) importable.push({ indicator, importer, found });
   }
-  return found;
+  return importable;
+}
+
+/** One indicator an import writes: its importer with the options applied, and where it writes. */
+interface ImportJob {
+  readonly folder: string;
+  readonly indicatorFile: string;
+  readonly chosen: Chosen;
+  readonly plan: ImportPlan;
+  readonly target: string;
+}
+
+/**
+ * The indicators the import writes, the named one first, then those fed by the
+ * same publication in the data folder's order; each with its options applied
+ * (`--date`) and its target file.
+ * @throws UsageError for the named indicator's faults as `chooseImporter` and
+ *   `planImport` find them, a missing publication file, two indicators writing
+ *   one file (`--out-dir`), an existing file without `--force`.
+ */
+async function planJobs(disk: ImportDisk, indicator: string, file: string, opts: Options): Promise<ImportJob[]> {
+  const job = (id: string, found: IndicatorFound, chosen: Chosen): ImportJob => {
+    const folder = join(opts.data, id);
+    const plan = planImport(id, chosen, opts.date);
+    return { folder, indicatorFile: found.file, chosen, plan, target: join(opts.outDir ?? folder, plan.outputFile) };
+  };
+  const found = await readIndicator(disk, join(opts.data, indicator), indicator);
+  const chosen = await chooseImporter(indicator, found, () => importableIndicators(disk, opts.data));
+  const jobs = [job(indicator, found, chosen)];
+  if (!(await disk.exists(file))) throw new UsageError(`cannot read ${file}: no such file`);
+  const importable = await importableIndicators(disk, opts.data);
+  for (const other of fedAlongside(indicator, chosen, importable)) {
+    jobs.push(job(other.indicator, other.found, await chooseImporter(other.indicator, other.found, () => Promise.resolve(importable))));
+  }
+  const targets = new Set<string>();
+  for (const { target } of jobs) {
+    if (targets.has(target)) throw new UsageError(`--out-dir: two indicators fed by ${file} write ${target}; import into the data folder instead`);
+    targets.add(target);
+    if (opts.force !== true && (await disk.exists(target))) {
+      throw new UsageError(`${target} already exists: pass --force to replace it (the notes of points whose value is unchanged are kept)`);
+    }
+  }
+  return jobs;
+}
+
+/**
+ * Runs every job before anything is written. Their data faults are listed
+ * together, each once: importers of one publication find the same faults in it.
+ * @throws DataError with the faults of every job.
+ */
+async function runJobs(disk: ImportDisk, jobs: readonly ImportJob[], file: string, sourceUrl: string): Promise<Imported[]> {
+  const imported: Imported[] = [];
+  const issues = new Map<string, DataIssue>();
+  for (const { plan, folder, indicatorFile, chosen } of jobs) {
+    try {
+      imported.push(await plan.run({ file, sourceUrl, folder, indicatorFile, meta: chosen.meta }, disk));
+    } catch (error) {
+      if (!(error instanceof DataError)) throw error;
+      for (const issue of error.issues) issues.set(formatIssue(issue), issue);
+    }
+  }
+  if (issues.size > 0) throw new DataError([...issues.values()]);
+  return imported;
 }
 
 async function importCommand(indicator: string, file: string, opts: Options, context: ImportContext): Promise<void> {
   const disk = importDisk(context.cwd);
-  const folder = join(opts.data, indicator);
-  const found = await readIndicator(disk, folder, indicator);
-  const chosen = await chooseImporter(indicator, found, () => importableIndicators(disk, opts.data));
-  const plan = planImport(indicator, chosen, opts.date);
-  if (!(await disk.exists(file))) throw new UsageError(`cannot read ${file}: no such file`);
-  const outDir = opts.outDir ?? folder;
-  const target = join(outDir, plan.outputFile);
-  const replacing = await disk.exists(target);
-  if (replacing && opts.force !== true) {
-    throw new UsageError(`${target} already exists: pass --force to replace it (the notes of points whose value is unchanged are kept)`);
+  const jobs = await planJobs(disk, indicator, file, opts);
+  const imported = await runJobs(disk, jobs, file, opts.source);
+  const outputs: { target: string; summary: string; replacing: boolean; kept: NotesKept }[] = [];
+  for (const [i, { target }] of jobs.entries()) {
+    const { points, summary } = imported[i] as Imported;
+    const replacing = await disk.exists(target);
+    const kept: NotesKept = replacing
+      ? unwrap(keepNotes(points, { text: await disk.text(target), file: target }))
+      : { rows: points.map((p) => ({ ...p, note: "" })), dropped: [] };
+    outputs.push({ target, summary, replacing, kept });
   }
-
-  const imported = await plan.run({ file, sourceUrl: opts.source, folder, indicatorFile: found.file, meta: chosen.meta }, disk);
-  const kept: NotesKept = replacing
-    ? unwrap(keepNotes(imported.points, { text: await disk.text(target), file: target }))
-    : { rows: imported.points.map((p) => ({ ...p, note: "" })), dropped: [] };
-
-  await disk.mkdir(outDir);
-  await disk.writeAtomically(target, formatPointsCsv(kept.rows));
-  for (const issue of kept.dropped) context.err(`warning: ${formatIssue(issue)}`);
-  const notes = kept.rows.filter((r) => r.note !== "").length;
-  context.out(
-    `${replacing ? "replaced" : "wrote"} ${target}: ${imported.summary}` +
-      `${replacing ? `; notes kept: ${notes}, dropped: ${kept.dropped.length}` : ""}`,
-  );
+  for (const { target, summary, replacing, kept } of outputs) {
+    await disk.mkdir(dirname(target));
+    await disk.writeAtomically(target, formatPointsCsv(kept.rows));
+    for (const issue of kept.dropped) context.err(`warning: ${formatIssue(issue)}`);
+    const notes = kept.rows.filter((r) => r.note !== "").length;
+    context.out(`${replacing ? "replaced" : "wrote"} ${target}: ${summary}${replacing ? `; notes kept: ${notes}, dropped: ${kept.dropped.length}` : ""}`);
+  }
 }
 
 /** Runs the import on `argv` (the arguments after the script's name) and returns the exit code. */
@@ -185,15 +254,15 @@ export async function runImport(argv: readonly string[], context: ImportContext)
   const program = new Command("import")
     .description(
       "Import a publication into data/ with the importer the indicator's indicator.json names " +
-        `("importer": ${[...IMPORTERS.keys()].join(", ")})`,
+        `("importer": ${[...IMPORTERS.keys()].join(", ")}), and into every other indicator whose importer reads the same kind of publication`,
     )
     .argument("<indicator>", "indicator id: a folder of the data folder whose indicator.json names an importer", parseIndicator)
     .argument("<file>", "the publication file")
     .requiredOption("--source <url>", "the http(s) URL of the publication file, cited with a #fragment by every point", parseSource)
     .option("--date <YYYY-MM>", "the month the publication applies from, for an importer that needs one", parseDate)
     .option("--data <dir>", "data folder (read: indicator.json and the importer's files; written: the CSV)", "data")
-    .option("--out-dir <dir>", "write the CSV into this folder instead of <data>/<indicator>/")
-    .option("--force", "replace an existing file, keeping the notes of points whose value is unchanged")
+    .option("--out-dir <dir>", "write the CSV files into this folder instead of <data>/<indicator>/")
+    .option("--force", "replace existing files, keeping the notes of points whose value is unchanged")
     .option("--debug", "print stack traces of errors")
     .exitOverride()
     .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })

@@ -21,6 +21,10 @@
  *   folded (A5 ends in a stray space; case is not meaning);
  * - the table: see `readTable`. Each row is a month (a date cell in column A)
  *   and its index (a number in column B, unrounded: INE displays two decimals).
+ *
+ * The layout and the table are read by `readWorkbookTable`, which the importer of
+ * the UI (src/source/import-ine-ui.ts) shares to read the monthly changes
+ * of column C.
  */
 import ExcelJS from "exceljs";
 import type { DataIssue, Parsed } from "./errors.js";
@@ -99,7 +103,7 @@ export function gridOf(sheet: ExcelJS.Worksheet): Grid {
 }
 
 /** A cell as an error message quotes it. */
-function describe(cell: Cell): string {
+export function describe(cell: Cell): string {
   switch (cell.kind) {
     case "empty":
       return "an empty cell";
@@ -120,13 +124,13 @@ function wording(text: string): string {
 }
 
 /** Column letter and row, as spreadsheets name a cell (only A to H are ever named). */
-const address = (column: number, row: number): string => `${String.fromCharCode(64 + column)}${row}`;
+export const address = (column: number, row: number): string => `${String.fromCharCode(64 + column)}${row}`;
 
 // ---------------------------------------------------------------------------
 // Months
 
-/** A month as a count of months since year 0, so the next month is `+ 1`. */
-type MonthIndex = number;
+/** A month as a count of months since year 0 (year × 12 + month − 1, as src/core/dates.ts counts), so the next month is `+ 1`. */
+export type MonthIndex = number;
 
 /** The month of a date cell, or `null` when it is not the first day of a month at midnight. */
 function monthOf(date: Date): MonthIndex | null {
@@ -136,7 +140,7 @@ function monthOf(date: Date): MonthIndex | null {
 }
 
 /** `YYYY-MM`. */
-function formatMonth(month: MonthIndex): string {
+export function formatMonth(month: MonthIndex): string {
   return `${String(Math.floor(month / 12)).padStart(4, "0")}-${String((month % 12) + 1).padStart(2, "0")}`;
 }
 
@@ -170,7 +174,7 @@ export interface ImportedCpi {
 }
 
 /** A fault at a cell: spreadsheets name it `file!A4`, which the issue's file carries. */
-const at = (file: string, cell: string, reason: string): DataIssue => ({ file: `${file}!${cell}`, reason });
+export const at = (file: string, cell: string, reason: string): DataIssue => ({ file: `${file}!${cell}`, reason });
 
 /** The faults of the title block and the header row. */
 function checkLayout(grid: Grid, file: string): DataIssue[] {
@@ -187,35 +191,49 @@ function isDataRow(grid: Grid, row: number): boolean {
   return grid.cell(row, 1).kind === "date" || grid.cell(row, 2).kind === "number";
 }
 
+/** How a column of the table is read: a value per row, or why the cell holds none. */
+export interface ColumnReader<T> {
+  /** The column, 1-based (B is 2). */
+  readonly column: number;
+  /** The value of the cell, in the table's first row or another; a string is the fault's reason. */
+  read(cell: Cell, first: boolean): { value: T } | string;
+}
+
+/** A month of the table and the value its row holds in the column read. */
+export interface TableRow<T> {
+  readonly row: number;
+  readonly month: MonthIndex;
+  readonly value: T;
+}
+
 /**
- * The rows of the table, their points and faults. The table is every row from
- * the first to the last one below the header row whose A cell holds a date or
- * whose B cell holds a number; rows above it (two blank rows in the known
- * layout) and below it (the notes, "Fuente: Instituto Nacional de Estadística
- * (INE).") are not read. Ending the table at the first row whose A cell is not a
- * month date would do for the known workbook, but would silently cut the series
- * short at one month typed as text or one cleared cell; with this rule such a
- * row is inside the table, and a fault.
+ * The rows of the table with the value of one column, and their faults. The
+ * table is every row from the first to the last one below the header row whose
+ * A cell holds a date or whose B cell holds a number; rows above it (two blank
+ * rows in the known layout) and below it (the notes, "Fuente: Instituto Nacional
+ * de Estadística (INE).") are not read. Ending the table at the first row whose
+ * A cell is not a month date would do for the known workbook, but would silently
+ * cut the series short at one month typed as text or one cleared cell; with this
+ * rule such a row is inside the table, and a fault.
  *
  * Inside the table, every row must be the month after the row above (a month
  * missing, repeated or out of order is a fault at its A cell, counted on from
- * the nearest readable month above it) and hold a positive finite number in B.
- * Two months swapped are three faults: each row that is not the month after
- * the row above it.
+ * the nearest readable month above it) and its cell in the column read must hold
+ * a value (`reader`). Two months swapped are three faults: each row that is not
+ * the month after the row above it. Faults are listed row by row, A first.
  */
-function readTable(grid: Grid, workbook: Workbook): { points: ImportedPoint[]; issues: DataIssue[] } {
-  const { file, sourceUrl } = workbook;
-  const rows: number[] = [];
-  for (let row = HEADER_ROW + 1; row <= grid.rowCount; row++) if (isDataRow(grid, row)) rows.push(row);
-  const [first, last] = [rows[0], rows.at(-1)];
+export function readTable<T>(grid: Grid, file: string, reader: ColumnReader<T>): { rows: TableRow<T>[]; issues: DataIssue[] } {
+  const dataRows: number[] = [];
+  for (let row = HEADER_ROW + 1; row <= grid.rowCount; row++) if (isDataRow(grid, row)) dataRows.push(row);
+  const [first, last] = [dataRows[0], dataRows.at(-1)];
   if (first === undefined || last === undefined) {
-    return { points: [], issues: [at(file, `A${HEADER_ROW + 1}`, `empty table: no month (a date in column A) below the header row ${HEADER_ROW}`)] };
+    return { rows: [], issues: [at(file, `A${HEADER_ROW + 1}`, `empty table: no month (a date in column A) below the header row ${HEADER_ROW}`)] };
   }
-  const points: ImportedPoint[] = [];
+  const rows: TableRow<T>[] = [];
   const issues: DataIssue[] = [];
   let previous: { month: MonthIndex; row: number } | null = null;
   for (let row = first; row <= last; row++) {
-    const [a, b] = [grid.cell(row, 1), grid.cell(row, 2)];
+    const a = grid.cell(row, 1);
     const month = a.kind === "date" ? monthOf(a.date) : null;
     if (month === null) {
       issues.push(at(file, address(1, row), `expected the month as a date (the first day of a month), got ${describe(a)}`));
@@ -226,17 +244,34 @@ function readTable(grid: Grid, workbook: Workbook): { points: ImportedPoint[]; i
       const after = steps === 1 ? `the month after A${previous.row}` : `${steps} months after A${previous.row}`;
       issues.push(at(file, address(1, row), `expected ${formatMonth(previous.month + steps)} (${after}), got ${formatMonth(month)}`));
     }
-    const value = b.kind === "number" && Number.isFinite(b.value) && b.value > 0 ? b.value : null;
-    if (value === null) issues.push(at(file, address(2, row), `expected the index, a positive number, got ${describe(b)}`));
+    const read = reader.read(grid.cell(row, reader.column), row === first);
+    if (typeof read === "string") issues.push(at(file, address(reader.column, row), read));
     if (month !== null) previous = { month, row };
-    if (month !== null && value !== null) {
-      // String(number): the shortest text that reads back as the same double
-      // (ECMAScript Number::toString), so the value is the cell's, unrounded.
-      points.push({ date: `${formatMonth(month)}-01`, series: CPI_SERIES, value: String(value), source: `${sourceUrl}#${address(2, row)}` });
-    }
+    if (month !== null && typeof read !== "string") rows.push({ row, month, value: read.value });
   }
-  return { points, issues };
+  return { rows, issues };
 }
+
+/**
+ * The table of a workbook read by `reader`, with every fault of the layout (the
+ * title block and header row first) and of the table; a workbook without the
+ * sheet `CPI_SHEET` is that one fault.
+ */
+export function readWorkbookTable<T>(workbook: Workbook, reader: ColumnReader<T>): { rows: TableRow<T>[]; issues: DataIssue[] } {
+  const { grid, file } = workbook;
+  if (grid === null) {
+    const found = workbook.sheets.map((name) => JSON.stringify(name)).join(", ");
+    return { rows: [], issues: [{ file, reason: `expected the sheet ${JSON.stringify(CPI_SHEET)}, found ${found === "" ? "no sheet" : found}` }] };
+  }
+  const table = readTable(grid, file, reader);
+  return { rows: table.rows, issues: [...checkLayout(grid, file), ...table.issues] };
+}
+
+/** The index of column B: a positive finite number, unrounded. */
+const INDEX: ColumnReader<number> = {
+  column: 2,
+  read: (cell) => (cell.kind === "number" && Number.isFinite(cell.value) && cell.value > 0 ? { value: cell.value } : `expected the index, a positive number, got ${describe(cell)}`),
+};
 
 /**
  * Imports the workbook's table: one point per month, dated its first day,
@@ -247,19 +282,24 @@ function readTable(grid: Grid, workbook: Workbook): { points: ImportedPoint[]; i
  * and a `general` sub-series that indicator.json does not declare.
  */
 export function importCpi(workbook: Workbook, context: CpiContext): Parsed<ImportedCpi> {
-  const { grid, file } = workbook;
-  if (grid === null) {
-    const found = workbook.sheets.map((name) => JSON.stringify(name)).join(", ");
-    return { ok: false, issues: [{ file, reason: `expected the sheet ${JSON.stringify(CPI_SHEET)}, found ${found === "" ? "no sheet" : found}` }] };
-  }
-  const table = readTable(grid, workbook);
-  const issues = [...checkLayout(grid, file), ...table.issues];
+  const table = readWorkbookTable(workbook, INDEX);
+  // A missing sheet is the one fault: the sub-series is not checked for a workbook of another kind.
+  if (workbook.grid === null) return { ok: false, issues: table.issues };
+  const issues = [...table.issues];
   if (!context.declared.has(CPI_SERIES)) {
     issues.push({ file: context.indicatorFile, column: "series", reason: `declare the sub-series "${CPI_SERIES}", which the workbook's index is written to` });
   }
-  const [first, last] = [table.points[0], table.points.at(-1)];
+  // String(number): the shortest text that reads back as the same double
+  // (ECMAScript Number::toString), so the value is the cell's, unrounded.
+  const points: ImportedPoint[] = table.rows.map(({ row, month, value }) => ({
+    date: `${formatMonth(month)}-01`,
+    series: CPI_SERIES,
+    value: String(value),
+    source: `${workbook.sourceUrl}#${address(INDEX.column, row)}`,
+  }));
+  const [first, last] = [points[0], points.at(-1)];
   if (issues.length > 0 || first === undefined || last === undefined) return { ok: false, issues };
-  return { ok: true, value: { points: table.points, first: first.date.slice(0, 7), last: last.date.slice(0, 7) } };
+  return { ok: true, value: { points, first: first.date.slice(0, 7), last: last.date.slice(0, 7) } };
 }
 
 /**

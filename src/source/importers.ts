@@ -5,16 +5,20 @@
  * the command line, `scripts/import.ts`) knows an indicator, so a second
  * indicator published the same way needs one key in its indicator.json.
  *
- * Each importer states its options (a `--date YYYY-MM` it needs, or none), the
- * file it writes in the indicator's folder, and a run function that reads what
- * it needs through `ImportFiles` and returns the points; writing them (with the
- * notes kept, atomically) is the command line's, the same for every importer.
+ * Each importer states the publication it reads, its options (a `--date
+ * YYYY-MM` it needs, or none), the file it writes in the indicator's folder, and
+ * a run function that reads what it needs through `ImportFiles` and returns the
+ * points; writing them (with the notes kept, atomically) is the command line's,
+ * the same for every importer. An import writes every indicator whose importer
+ * reads the publication given (`fedBy`): INE's CPI workbook gives the CPI and,
+ * from its monthly changes, the UI, so one command updates both.
  */
 import { join } from "node:path";
 import { DataError, UsageError, unwrap } from "./errors.js";
 import { MAPPING_FILE_NAME, importPrices, parseMapping } from "./import-atuservicio.js";
 import { importCpi, readWorkbook } from "./import-ine-cpi.js";
 import type { ImportedPoint } from "./import-points.js";
+import { ANCHOR_FILE_NAME, importUi, parseAnchor } from "./import-ine-ui.js";
 import type { IndicatorMeta } from "./metadata.js";
 
 /** What an importer reads, passed in: the file system in the command line. */
@@ -45,8 +49,18 @@ export interface Imported {
   readonly summary: string;
 }
 
+/** What every importer states. */
+interface ImporterBase {
+  /**
+   * The kind of publication it reads. Importers reading the same kind run
+   * together: importing one such publication into one of their indicators
+   * writes all of them (src/source/import-cli.ts).
+   */
+  readonly publication: string;
+}
+
 /** An importer of publications that do not state their own date: `--date YYYY-MM` is required. */
-export interface DatedImporter {
+export interface DatedImporter extends ImporterBase {
   /** What the month given with `--date` means, for the usage error when it is missing. */
   readonly date: string;
   /** The file it writes in the indicator's folder, from the month. */
@@ -55,7 +69,7 @@ export interface DatedImporter {
 }
 
 /** An importer of publications that date their points themselves: `--date` is refused. */
-export interface UndatedImporter {
+export interface UndatedImporter extends ImporterBase {
   readonly date: null;
   /** The file it writes in the indicator's folder. */
   readonly outputFile: string;
@@ -68,6 +82,7 @@ const declaredSeries = (meta: IndicatorMeta): ReadonlySet<string> => new Set(met
 
 /** The health ministry's price publications (`precios.csv`): src/source/import-atuservicio.ts. */
 const atuservicioPrices: DatedImporter = {
+  publication: "the health ministry's price publication (precios.csv)",
   date: "the month from which the prices apply (the publication does not say it)",
   outputFile: (month) => `${month}.csv`,
   async run({ file, sourceUrl, folder, indicatorFile, meta }, month, files) {
@@ -85,8 +100,12 @@ const atuservicioPrices: DatedImporter = {
   },
 };
 
+/** The publication of the two importers below. */
+const INE_CPI_WORKBOOK = "INE's consumer price index workbook (IPC gral y variaciones_base 2022.xlsx)";
+
 /** INE's consumer price index workbook (`IPC gral y variaciones_base 2022.xlsx`): src/source/import-ine-cpi.ts. */
 const ineCpiWorkbook: UndatedImporter = {
+  publication: INE_CPI_WORKBOOK,
   date: null,
   outputFile: "cpi.csv",
   async run({ file, sourceUrl, indicatorFile, meta }, files) {
@@ -96,11 +115,37 @@ const ineCpiWorkbook: UndatedImporter = {
   },
 };
 
+/**
+ * The daily UI computed by Ley 17.761 from the same workbook's monthly changes
+ * and the published value in the indicator's `ui-anchor.json`: src/source/import-ine-ui.ts.
+ */
+const uiLey17761: UndatedImporter = {
+  publication: INE_CPI_WORKBOOK,
+  date: null,
+  outputFile: "ui.csv",
+  async run({ file, sourceUrl, folder, indicatorFile, meta }, files) {
+    const anchorFile = join(folder, ANCHOR_FILE_NAME);
+    const anchor = unwrap(parseAnchor(await files.text(anchorFile), anchorFile));
+    const workbook = unwrap(await readWorkbook(await files.bytes(file), file, sourceUrl));
+    return unwrap(importUi(workbook, { anchor, anchorFile, declared: declaredSeries(meta), indicatorFile }));
+  },
+};
+
 /** Every importer, by the name an indicator.json gives in its `importer` key. */
 export const IMPORTERS: ReadonlyMap<string, Importer> = new Map<string, Importer>([
   ["atuservicio-prices", atuservicioPrices],
   ["ine-cpi-workbook", ineCpiWorkbook],
+  ["ui-ley-17761", uiLey17761],
 ]);
+
+/**
+ * The indicators of `importable` other than `indicator` whose importer reads
+ * the same publication as `chosen`: an import writes them too, so a series
+ * computed from a publication never lags behind the one read from it.
+ */
+export function fedAlongside<T extends ImportableIndicator>(indicator: string, chosen: Chosen, importable: readonly T[]): T[] {
+  return importable.filter((other) => other.indicator !== indicator && IMPORTERS.get(other.importer)?.publication === chosen.importer.publication);
+}
 
 // ---------------------------------------------------------------------------
 // Choosing the importer

@@ -238,7 +238,7 @@ describe.concurrent("the registry on the command line", () => {
     const result = await runImport([INDICATOR, FIXTURE, "--source", SOURCE, "--data", data, "--force"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `1 data error:\n${indicatorFile}: importer: unknown importer "ine-cpi-pdf": the importers are atuservicio-prices, ine-cpi-workbook (src/source/importers.ts)\n`,
+      `1 data error:\n${indicatorFile}: importer: unknown importer "ine-cpi-pdf": the importers are atuservicio-prices, ine-cpi-workbook, ui-ley-17761 (src/source/importers.ts)\n`,
     );
     expect(treeDigest(data)).toEqual(before);
   });
@@ -249,11 +249,20 @@ describe.concurrent("the registry on the command line", () => {
       const json = JSON.parse(await readFile(join(ROOT, "data", id, "indicator.json"), "utf8")) as { importer?: string };
       if (json.importer !== undefined) names.set(id, json.importer);
     }
-    expect(Object.fromEntries(names)).toMatchObject({ [INDICATOR]: "ine-cpi-workbook", "health-insurance-prices": "atuservicio-prices" });
+    expect(Object.fromEntries(names)).toMatchObject({ [INDICATOR]: "ine-cpi-workbook", "health-insurance-prices": "atuservicio-prices", "unidad-indexada": "ui-ley-17761" });
     const { IMPORTERS } = await import("../../src/source/importers.js");
     for (const name of names.values()) expect(IMPORTERS.has(name), name).toBe(true);
     // The registry is keyed by importer, never by indicator: no id in the import code.
-    const code = ["scripts/import.ts", "src/source/import-cli.ts", "src/source/importers.ts", "src/source/import-points.ts", "src/source/import-atuservicio.ts", "src/source/import-ine-cpi.ts"];
+    const code = [
+      "scripts/import.ts",
+      "src/source/import-cli.ts",
+      "src/source/importers.ts",
+      "src/source/import-points.ts",
+      "src/source/import-atuservicio.ts",
+      "src/source/import-ine-cpi.ts",
+      "src/source/import-ine-ui.ts",
+      "src/source/ley-17761.ts",
+    ];
     for (const file of code) {
       const text = await readFile(join(ROOT, file), "utf8");
       for (const id of names.keys()) expect(text.includes(id), `${file} names ${id}`).toBe(false);

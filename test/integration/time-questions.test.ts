@@ -301,7 +301,8 @@ describe("/api/v1/search", () => {
     ["", "q: required: the words to find, e.g. q=casmu gineco"],
     ["q=%20%20", 'q: expected 1 to 200 characters with at least one letter or digit, got "  "'],
     ["q=x&provider=CASMU", "provider: unknown parameter; the accepted ones are q, indicator, facet, limit, offset"],
-    ["q=x&indicator=gdp", 'indicator: there is no indicator "gdp"; the ids are consumer-price-index, domestic-worker-wages, health-insurance-prices, national-minimum-wage'],
+    // Every indicator of data/, in the catalog's order.
+    ["q=x&indicator=gdp", `indicator: there is no indicator "gdp"; the ids are ${IDS.join(", ")}`],
     ["q=x&facet=provider", 'facet: expected name:value pairs separated by commas (facet=provider:CASMU), got "provider"'],
     ["q=x&limit=101", 'limit: expected an integer from 1 to 100, got "101"'],
   ])("%j → 400 %j", async (query, detail) => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DataError, UsageError } from "../../src/source/errors.js";
-import { IMPORTERS, chooseImporter, isMonth, planImport, type ImportableIndicator } from "../../src/source/importers.js";
+import { IMPORTERS, chooseImporter, fedAlongside, isMonth, planImport, type ImportableIndicator } from "../../src/source/importers.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "../../src/source/metadata.js";
 
 const TEXT = { es: "x", en: "x" };
@@ -56,7 +56,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 
 describe("choosing the importer", () => {
   it("registers the importers by name", () => {
-    expect([...IMPORTERS.keys()]).toEqual(["atuservicio-prices", "ine-cpi-workbook"]);
+    expect([...IMPORTERS.keys()]).toEqual(["atuservicio-prices", "ine-cpi-workbook", "ui-ley-17761"]);
   });
 
   it("takes the importer indicator.json names, without reading the other indicators", async () => {
@@ -87,8 +87,24 @@ describe("choosing the importer", () => {
     expect(error).toBeInstanceOf(DataError);
     expect((error as DataError).exitCode).toBe(1);
     expect(error.message).toBe(
-      '1 data error:\ndata/demo/indicator.json: importer: unknown importer "ine-cpi-pdf": the importers are atuservicio-prices, ine-cpi-workbook (src/source/importers.ts)',
+      '1 data error:\ndata/demo/indicator.json: importer: unknown importer "ine-cpi-pdf": the importers are atuservicio-prices, ine-cpi-workbook, ui-ley-17761 (src/source/importers.ts)',
     );
+  });
+});
+
+describe("the indicators one publication feeds", () => {
+  const chosen = (name: string) => ({ name, importer: IMPORTERS.get(name)!, meta: meta(name) });
+  const importable: ImportableIndicator[] = [
+    { indicator: "a-prices", importer: "atuservicio-prices" },
+    { indicator: "b-index", importer: "ine-cpi-workbook" },
+    { indicator: "c-unit", importer: "ui-ley-17761" },
+    { indicator: "d-index", importer: "ine-cpi-workbook" },
+  ];
+
+  it("are those whose importer reads the same publication, the named one left out, in the given order", () => {
+    expect(fedAlongside("b-index", chosen("ine-cpi-workbook"), importable).map((i) => i.indicator)).toEqual(["c-unit", "d-index"]);
+    expect(fedAlongside("c-unit", chosen("ui-ley-17761"), importable).map((i) => i.indicator)).toEqual(["b-index", "d-index"]);
+    expect(fedAlongside("a-prices", chosen("atuservicio-prices"), importable)).toEqual([]);
   });
 });
 
@@ -98,6 +114,7 @@ describe("the importers' options", () => {
   it("gives each importer its output file", () => {
     expect(planImport("demo", chosen("atuservicio-prices"), "2026-08").outputFile).toBe("2026-08.csv");
     expect(planImport("demo", chosen("ine-cpi-workbook"), undefined).outputFile).toBe("cpi.csv");
+    expect(planImport("demo", chosen("ui-ley-17761"), undefined).outputFile).toBe("ui.csv");
   });
 
   it("requires --date for an importer of undated publications", () => {
