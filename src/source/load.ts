@@ -120,22 +120,23 @@ function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: read
 
 /**
  * The day the source was last checked (`checked` in `indicator.json`) is not
- * before the newest point, unless the points are dated by when their values take
- * effect (`display.date` `effective`): a tariff or a legal minimum is announced
- * before it applies, so a check can find a point dated after it. The value of a
- * period, or of a day, cannot be found before the period or the day has begun.
- * The day is not compared with the clock: validation gives the same answer on
- * any day (the update that writes it takes it from its clock).
+ * before the newest point of an indicator whose points are periods
+ * (`display.date` `period`: a month's index is measured after the month began).
+ * Others may hold points dated after a check: a tariff or a legal minimum is
+ * announced before it applies (`effective`), and a value fixed ahead by a rule
+ * (the UI of the days to the 5th of next month, computed from a published change)
+ * is known before its day. The day is not compared with the clock: validation
+ * gives the same answer on any day (the update that writes it takes it from its clock).
  */
 function checkChecked(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[]): void {
-  if (meta.checked === undefined || meta.display.date === "effective") return;
+  if (meta.checked === undefined || meta.display.date !== "period") return;
   let newest = "";
   for (const row of rows) if (row.date > newest) newest = row.date;
   if (newest > meta.checked) {
     issues.push({
       file: metaFile,
       column: "checked",
-      reason: `${meta.checked} is before the newest point, ${newest}: a check cannot predate a point it found (only points dated when they take effect, display.date "effective", may be)`,
+      reason: `${meta.checked} is before the newest point, ${newest}: a check cannot predate the period of a point it found (display.date "period")`,
     });
   }
 }

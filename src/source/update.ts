@@ -13,6 +13,11 @@
  *   new data file and `checked`, and the pull request's title and body (the
  *   change report; revisions still need the `data-revision` label in CI).
  *
+ * An indicator computed from the same publication (its importer reads the same
+ * kind, `fedAlongside` in src/source/importers.ts: the UI from INE's CPI
+ * workbook) is imported from the same downloaded bytes in the same run, so it
+ * never lags behind the one the publication names, and its `checked` moves too.
+ *
  * Only an importer whose publications date their own points can run
  * unattended: one that needs `--date` (the month a publication applies from,
  * which the file does not say) needs a person to say it.
@@ -28,7 +33,7 @@ import { basename, dirname, join } from "node:path";
 import { changesMarkdown, diffData, formatChanges, hasRevisions, type IndicatorChanges } from "./changes.js";
 import { DataError, UsageError, formatIssue, type DataIssue } from "./errors.js";
 import { formatPointsCsv, keepNotes } from "./import-points.js";
-import { chooseImporter, type ImportFiles, type UndatedImporter } from "./importers.js";
+import { IMPORTERS, chooseImporter, type ImportFiles, type UndatedImporter } from "./importers.js";
 import { loadData, type IndicatorSource, type SourceFiles } from "./load.js";
 
 /** Where the update reports progress and warnings. */
@@ -241,13 +246,11 @@ async function unattendedImporter(source: IndicatorSource, indicatorFile: string
   return importer;
 }
 
-/** Downloads and imports one indicator's publication: its new data file and indicator.json. */
-async function planIndicator(source: IndicatorSource, url: string, today: string, options: UpdateOptions, effects: UpdateEffects): Promise<Planned> {
+/** Imports one indicator's publication, downloaded (`bytes`) from `url`: its new data file and indicator.json. */
+async function planIndicator(source: IndicatorSource, url: string, bytes: Uint8Array, today: string, effects: UpdateEffects): Promise<Planned> {
   const { meta, folder } = source;
   const indicatorFile = join(folder, "indicator.json");
   const importer = await unattendedImporter(source, indicatorFile);
-  effects.log.info(`${meta.id}: downloading ${url}`);
-  const bytes = await download(url, { indicatorFile, page: meta.source.url }, effects, options.timeoutMs);
   // The importer locates its faults in `file`: the address, so a message names it (`<url>!B12: …`).
   const files: ImportFiles = {
     bytes: (file) => (file === url ? Promise.resolve(bytes) : effects.source.read(file).catch((error: unknown) => Promise.reject(unreadable(file, error)))),
@@ -379,7 +382,18 @@ export async function update(options: UpdateOptions, effects: UpdateEffects): Pr
 
   const plans: Planned[] = [];
   // One after the other: a publisher is asked once per run, and the first fault stops the run.
-  for (const { source, url } of targets) plans.push(await planIndicator(source, url, today, options, effects));
+  for (const { source, url } of targets) {
+    effects.log.info(`${source.meta.id}: downloading ${url}`);
+    const bytes = await download(url, { indicatorFile: join(source.folder, "indicator.json"), page: source.meta.source.url }, effects, options.timeoutMs);
+    plans.push(await planIndicator(source, url, bytes, today, effects));
+    // The indicators computed from the same publication (an importer reading its kind, src/source/importers.ts
+    // `fedAlongside`) are imported from the same bytes, so that none lags behind it.
+    const kind = IMPORTERS.get(source.meta.importer ?? "")?.publication;
+    for (const other of current.indicators) {
+      const fed = other !== source && other.meta.publication === undefined && kind !== undefined && IMPORTERS.get(other.meta.importer ?? "")?.publication === kind;
+      if (fed && !plans.some((p) => p.id === other.meta.id)) plans.push(await planIndicator(other, url, bytes, today, effects));
+    }
+  }
 
   // The whole data folder validated with the new files in place (a date, a
   // sub-series not declared, `checked` before the newest point…).

@@ -91,6 +91,8 @@ const nextRelease = () =>
     month.value = new Date(Date.UTC(2026, 7, 1));
     month.numFmt = sheet.getCell(1079, 1).numFmt;
     sheet.getCell(1080, 2).value = 118.9471230769;
+    // The monthly change as INE publishes it (two decimals): the UI of 6 September to 5 October follows from it.
+    sheet.getCell(1080, 3).value = 0.63;
   });
 
 // ---------------------------------------------------------------------------
@@ -124,6 +126,9 @@ async function repository(): Promise<Repo> {
   json.publication.url = url;
   await writeFile(join(folder, "indicator.json"), `${JSON.stringify(json, null, 2)}\n`);
   await writeFile(join(folder, "cpi.csv"), (await readFile(join(folder, "cpi.csv"), "utf8")).replaceAll(CITED, url));
+  // The UI is computed from the same workbook (imported alongside): its points cite it too.
+  const ui = join(work, "data", UI, "ui.csv");
+  await writeFile(ui, (await readFile(ui, "utf8")).replaceAll(CITED, url));
   await git(work, "add", ".");
   await git(work, "commit", "--quiet", "-m", "published");
   await git(work, "push", "--quiet", "origin", "main");
@@ -158,6 +163,8 @@ async function originLog(repo: Repo, branch: string): Promise<string[]> {
 
 const dataOf = (repo: Repo) => join(repo.work, "data");
 const indicatorFile = `data/${INDICATOR}/indicator.json`;
+/** The indicator computed from the same workbook (its importer reads the same publication). */
+const UI = "unidad-indexada";
 
 // ---------------------------------------------------------------------------
 
@@ -169,54 +176,37 @@ describe("a new publication", () => {
 
     const result = await update(repo, "--publish");
     expect(result.code, result.stderr).toBe(0);
-    const title = `Data update: ${INDICATOR} 1 added, 0 revised (checked ${TODAY})`;
-    expect(result.stdout).toContain(`${INDICATOR}: downloading ${url}\n${INDICATOR}: imported 1070 points, months 1937-07 to 2026-08\n`);
+    const title = `Data update: ${INDICATOR} 1 added, 0 revised; ${UI} 30 added, 0 revised (checked ${TODAY})`;
+    expect(result.stdout).toContain(`${INDICATOR}: downloading ${url}\n${INDICATOR}: imported 1070 points, months 1937-07 to 2026-08\n${UI}: imported 4626 points, 2014-02-05 to 2026-10-05`);
     expect(result.stdout).toContain(`changed: ${title}\n`);
 
     // The data: one point more, citing its cell; `checked` today; nothing else.
     const after = await readFile(join(dataOf(repo), INDICATOR, "cpi.csv"), "utf8");
     expect(after).toBe(`${before}2026-08-01,general,118.9471230769,${url}#B1080\n`);
     expect(JSON.parse(await readFile(join(repo.work, indicatorFile), "utf8"))).toMatchObject({ publication: { url }, checked: TODAY });
-    expect((await git(repo.work, "diff", "--name-only", "main", "HEAD")).trim().split("\n")).toEqual([`data/${INDICATOR}/cpi.csv`, indicatorFile]);
+    // The UI of 6 September to 5 October, from August's change (C1080), in the same change.
+    const ui = (await readFile(join(dataOf(repo), UI, "ui.csv"), "utf8")).trimEnd().split("\n");
+    expect(ui.at(-30)).toBe(`2026-09-06,ui,6.6392,${url}#C1080`);
+    expect(ui.at(-1)).toBe(`2026-10-05,ui,6.6796,${url}#C1080`);
+    expect((await git(repo.work, "diff", "--name-only", "main", "HEAD")).trim().split("\n")).toEqual([`data/${INDICATOR}/cpi.csv`, indicatorFile, `data/${UI}/indicator.json`, `data/${UI}/ui.csv`]);
     expect((await git(repo.work, "diff", "main", "HEAD", "--", indicatorFile)).split("\n").filter((l) => /^[+-] /.test(l))).toEqual([`+  "checked": "${TODAY}",`]);
 
     // Pushed: the branch data-update on top of main; main untouched.
-    expect(await originLog(repo, "data-update")).toEqual([`Data update from the publishers' files, checked ${TODAY}: ${INDICATOR} 1 added, 0 revised`, "published"]);
+    expect(await originLog(repo, "data-update")).toEqual([`Data update from the publishers' files, checked ${TODAY}: ${INDICATOR} 1 added, 0 revised; ${UI} 30 added, 0 revised`, "published"]);
     expect(await originLog(repo, "main")).toEqual(["published"]);
 
     // The pull request: looked for, then opened with the change report as its body.
     expect(repo.gh.map((call) => call.args.slice(0, 2).join(" "))).toEqual(["pr list", "pr create"]);
     const create = repo.gh[1];
     expect(create?.args).toEqual(expect.arrayContaining(["--base", "main", "--head", "data-update", "--title", title]));
-    expect(create?.body).toBe(
-      [
-        `## Data update of ${TODAY}`,
-        "",
-        "`npm run update` (`.github/workflows/update.yml`) downloaded the publications that `indicator.json` names (`publication.url`), " +
-          "imported them with the indicator's `importer` and validated the data folder.",
-        "",
-        "| indicator | publication | imported |",
-        "|---|---|---|",
-        `| \`${INDICATOR}\` | ${url} | 1070 points, months 1937-07 to 2026-08 |`,
-        "",
-        "### Data changes against `HEAD`",
-        "",
-        "| indicator | added | revised | removed |",
-        "|---|---:|---:|---:|",
-        `| \`${INDICATOR}\` | 1 | 0 | 0 |`,
-        "",
-        "No published point changes or disappears.",
-        "",
-        "#### Added",
-        "",
-        `- added \`${INDICATOR}\` \`general\` 2026-08-01: 118.9471230769`,
-        "",
-        "No published point is revised. (Revisions would need the label `data-revision`, added by a maintainer after checking that the publisher revised them.)",
-        "",
-        `\`checked\` moves to ${TODAY} in \`${INDICATOR}\`.`,
-        "",
-      ].join("\n"),
-    );
+    const body = create?.body ?? "";
+    expect(body.startsWith(`## Data update of ${TODAY}\n`)).toBe(true);
+    expect(body).toContain(`| \`${INDICATOR}\` | ${url} | 1070 points, months 1937-07 to 2026-08 |\n`);
+    expect(body).toContain(`| \`${INDICATOR}\` | 1 | 0 | 0 |\n| \`${UI}\` | 30 | 0 | 0 |\n`);
+    expect(body).toContain("No published point changes or disappears.");
+    expect(body).toContain(`- added \`${INDICATOR}\` \`general\` 2026-08-01: 118.9471230769\n- added \`${UI}\` \`ui\` 2026-09-06: 6.6392\n`);
+    expect(body.match(/^- added `unidad-indexada`/gm)).toHaveLength(30);
+    expect(body).toContain(`\`checked\` moves to ${TODAY} in \`${INDICATOR}\`, \`${UI}\`.`);
   });
 
   it("with a revised month, says in the body that the pull request needs the label data-revision", async () => {
@@ -243,16 +233,16 @@ describe("the same publication as committed", () => {
 
     const result = await update(repo, "--publish", "--dispatch-deploy");
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`check only: ${INDICATOR} unchanged; checked ${TODAY}\n`);
+    expect(result.stdout).toContain(`check only: ${INDICATOR}, ${UI} unchanged; checked ${TODAY}\n`);
     expect(await readFile(join(dataOf(repo), INDICATOR, "cpi.csv"))).toEqual(points);
-    expect(await originLog(repo, "main")).toEqual([`Checked ${TODAY}: ${INDICATOR} unchanged`, "published"]);
-    expect((await git(repo.origin, "diff", "--name-only", "main~1", "main")).trim()).toBe(indicatorFile);
-    expect((await git(repo.origin, "diff", "main~1", "main")).split("\n").filter((l) => /^[+-] /.test(l))).toEqual([`+  "checked": "${TODAY}",`]);
+    expect(await originLog(repo, "main")).toEqual([`Checked ${TODAY}: ${INDICATOR}, ${UI} unchanged`, "published"]);
+    expect((await git(repo.origin, "diff", "--name-only", "main~1", "main")).trim().split("\n")).toEqual([indicatorFile, `data/${UI}/indicator.json`]);
+    expect((await git(repo.origin, "diff", "main~1", "main")).split("\n").filter((l) => /^[+-] /.test(l))).toEqual([`+  "checked": "${TODAY}",`, `+  "checked": "${TODAY}",`]);
     expect(repo.gh).toEqual([{ args: ["workflow", "run", "deploy.yml", "--ref", "main"] }]);
 
     const again = await update(repo, "--publish", "--dispatch-deploy");
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain(`check only: ${INDICATOR} unchanged; checked ${TODAY} (already written today: nothing to write)\n`);
+    expect(again.stdout).toContain(`check only: ${INDICATOR}, ${UI} unchanged; checked ${TODAY} (already written today: nothing to write)\n`);
     expect(again.stdout).toContain(`nothing to publish: already checked ${TODAY}\n`);
     expect(await originLog(repo, "main")).toHaveLength(2);
     expect(repo.gh).toHaveLength(1);
@@ -290,7 +280,11 @@ describe("a failure touches nothing", () => {
           }),
         ),
       [],
-      [`data/${INDICATOR}/cpi.csv: would remove general 2026-07-01 (was 118.20343852): the file at {url} no longer has it`],
+      [
+        `data/${INDICATOR}/cpi.csv: would remove general 2026-07-01 (was 118.20343852): the file at {url} no longer has it`,
+        // The UI computed from July's change (6 August to 5 September) goes with it: all listed.
+        ...Array.from({ length: 31 }, () => /^data\/unidad-indexada\/ui\.csv: would remove ui 2026-0[89]-\d\d \(was \d\.\d{4}\): the file at \{url\} no longer has it$/),
+      ],
     ],
     ["a server that does not answer", () => Promise.resolve(() => undefined), ["--timeout", "0.5"], [`${indicatorFile}: publication.url: cannot download {url}: no complete answer within 0.5 s`]],
   ])("%s: exit 1, every fault named with the address, the data folder and the repository untouched", async (_, handler, args, faults) => {

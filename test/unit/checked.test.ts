@@ -88,14 +88,14 @@ describe("checked", () => {
     expect(await faults(indicator({ checked: "2026-11-25" }))).toEqual([]);
   });
 
-  it.each(["period", "date"])("is not before the newest point when dates are %s dates", async (date) => {
-    expect(await faults(indicator({ checked: "2026-06-30", display: { date } }))).toEqual([
-      'data/demo/indicator.json: checked: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate a point it found (only points dated when they take effect, display.date "effective", may be)',
+  it("is not before the newest point when points are periods (a month is measured after it began)", async () => {
+    expect(await faults(indicator({ checked: "2026-06-30", display: { date: "period" } }))).toEqual([
+      'data/demo/indicator.json: checked: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate the period of a point it found (display.date "period")',
     ]);
   });
 
-  it("may be before the newest point when points are dated when they take effect (announced ahead)", async () => {
-    expect(await faults(indicator({ checked: "2026-06-20", display: { date: "effective" } }))).toEqual([]);
+  it.each(["effective", "date"])("may be before the newest point when points are %s dates (announced, or fixed by a rule, ahead)", async (date) => {
+    expect(await faults(indicator({ checked: "2026-06-20", display: { date } }))).toEqual([]);
   });
 
   it("is optional", async () => {
