@@ -591,7 +591,21 @@ describe("the pages answer the questions people bring, honestly (both languages,
         // The answer fits the phone's width: nothing to scroll sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       }
+      // A unit of account (the UI): the amount also in UI, the API's in_units.
+      await visit(page, `${prefix(lang)}/series/unidad-indexada/`);
+      await page.selectOption("#adjust-by", "unidad-indexada:ui");
+      await page.fill("#adjust-amount", "1000");
+      await page.fill("#adjust-from", "2020-01-15");
+      await page.fill("#adjust-to", "2026-09-05");
+      await page.locator("#adjust-form button").click();
+      await page.locator("#adjust-answer strong data").waitFor();
+      const ui = (await (await fetch(`${server.url}/api/v1/adjust?amount=1000&from=2020-01-15&to=2026-09-05&by=unidad-indexada:ui`)).json()) as { data: { adjusted: number; in_units: number } };
+      expect(Number(await page.locator("#adjust-answer strong data").getAttribute("value"))).toBe(ui.data.adjusted);
+      const inUnits = new Intl.NumberFormat(lang === "es" ? "es-UY" : "en-US", { maximumFractionDigits: 4 }).format(ui.data.in_units);
+      expect(await page.locator("#adjust-answer").textContent()).toContain(`${inUnits} UI`);
       // A date the index does not cover: the API's detail, not a number.
+      await visit(page, `${prefix(lang)}/series/consumer-price-index/`);
+      await page.fill("#adjust-from", "2019-01-15");
       await page.fill("#adjust-to", "2026-11-01");
       await page.locator("#adjust-form button").click();
       await expect.poll(() => page.locator("#adjust-answer").textContent()).toContain("to: no value of consumer-price-index:general covers 2026-11-01");
