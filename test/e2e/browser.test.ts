@@ -599,10 +599,13 @@ describe("the pages answer the questions people bring, honestly (both languages,
       await page.fill("#adjust-to", "2026-09-05");
       await page.locator("#adjust-form button").click();
       await page.locator("#adjust-answer strong data").waitFor();
-      const ui = (await (await fetch(`${server.url}/api/v1/adjust?amount=1000&from=2020-01-15&to=2026-09-05&by=unidad-indexada:ui`)).json()) as { data: { adjusted: number; in_units: number } };
+      const ui = (await (await fetch(`${server.url}/api/v1/adjust?amount=1000&from=2020-01-15&to=2026-09-05&by=unidad-indexada:ui`)).json()) as { data: { adjusted: number; in_units: number; to: { value: number } } };
       expect(Number(await page.locator("#adjust-answer strong data").getAttribute("value"))).toBe(ui.data.adjusted);
       const inUnits = new Intl.NumberFormat(lang === "es" ? "es-UY" : "en-US", { maximumFractionDigits: 4 }).format(ui.data.in_units);
       expect(await page.locator("#adjust-answer").textContent()).toContain(`${inUnits} UI`);
+      // And back: 1,000 UI of the second date in pesos, × the API's value of that day.
+      const back = new Intl.NumberFormat(lang === "es" ? "es-UY" : "en-US", { style: "currency", currency: "UYU", currencyDisplay: "narrowSymbol", maximumFractionDigits: 2 }).format(1000 * ui.data.to.value);
+      expect(await page.locator("#adjust-answer").textContent()).toContain(back);
       // A date the index does not cover: the API's detail, not a number.
       await visit(page, `${prefix(lang)}/series/consumer-price-index/`);
       await page.fill("#adjust-from", "2019-01-15");

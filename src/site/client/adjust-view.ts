@@ -50,7 +50,10 @@ export function adjustAnswerView(lang: Lang, m: Messages, byLabel: string, answe
   const units = answer.data.in_units;
   return html`<p>${slotted(m.adjustAnswer(money(amount), f.date(from.date), SLOT, f.date(to.date)), result)}</p>
 <p class="note">${m.adjustValues(byLabel, f.computed(from.value, 4), covers(from), f.computed(to.value, 4), covers(to), f.computed(factor, 7))}</p>${
-    unit === undefined || units === null ? "" : html`<p>${m.adjustInUnits(money(amount), f.computed(units, 4), unit)}</p>`
+    unit === undefined || units === null
+      ? ""
+      : // The amount in units on the first date, and the same number of units in pesos on the second (× its value there).
+        html`<p>${m.adjustInUnits(money(amount), f.computed(units, 4), unit)} ${m.adjustFromUnits(f.computed(amount, 4), unit, f.date(to.date), money(amount * to.value))}</p>`
   }${apiEquivalent(m, [url])}`;
 }
 

@@ -95,6 +95,7 @@ export const en = {
   adjustValues: (by: string, fromValue: string, fromCovers: string, toValue: string, toCovers: string, factor: string) => `${by}: ${fromValue} (${fromCovers}) and ${toValue} (${toCovers}); factor ${factor}.`,
   adjustCovers: (from: string, to: string) => (from === to ? `on ${from}` : `${from} to ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} are ${units} ${unit}.`,
+  adjustFromUnits: (units: string, unit: string, date: string, money: string) => `And back: ${units} ${unit} of ${date} are ${money}.`,
   adjustFailed: (detail: string) => `Could not adjust: ${detail}`,
   dataHeading: "Data",
   showTable: "Show the table of values",

@@ -89,6 +89,7 @@ export const es: Messages = {
   adjustValues: (by: string, fromValue: string, fromCovers: string, toValue: string, toCovers: string, factor: string) => `${by}: ${fromValue} (${fromCovers}) y ${toValue} (${toCovers}); factor ${factor}.`,
   adjustCovers: (from: string, to: string) => (from === to ? `el ${from}` : `del ${from} al ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} son ${units} ${unit}.`,
+  adjustFromUnits: (units: string, unit: string, date: string, money: string) => `Y al revés: ${units} ${unit} del ${date} son ${money}.`,
   adjustFailed: (detail: string) => `No se pudo actualizar: ${detail}`,
   dataHeading: "Datos",
   showTable: "Ver la tabla de valores",
