@@ -178,7 +178,7 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
       operationId: "adjustAmount",
       summary: "An amount of money carried from one date to another by an index or a unit of account",
       description:
-        `adjusted = amount × the value of \`by\` covering \`to\` / its value covering \`from\`; \`factor\` is that ratio; \`in_units\`, for a unit of account (the UI, the BPC), the amount ÷ its value on \`from\`. ` +
+        `adjusted = amount × the value of \`by\` covering \`to\` / its value covering \`from\`; \`factor\` is that ratio; \`in_units\`, for a unit of account, the amount ÷ its value on \`from\`. ` +
         `Derived numbers are rounded once to ${DERIVED_DIGITS} significant digits. The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
       parameters: openApiParameters(ADJUST_DECLARATIONS),
       responses: {

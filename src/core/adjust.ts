@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1/adjust`: an amount of money carried from one date to another by an
- * index or a unit of account (the CPI, the UI, the BPC): amount × the value
+ * index or a unit of account (an index of the cost of living, an indexed unit): amount × the value
  * covering `to` / the value covering `from`, each value found by the rule of
  * coverage (src/core/coverage.ts), as `at=` finds it. Which sub-series adjust is
  * data (`adjusts` in `indicator.json`, the manifest's `adjusters`).

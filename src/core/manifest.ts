@@ -39,7 +39,7 @@ export interface DeflatorRef {
 export interface AdjusterRef {
   readonly indicator: string;
   readonly series: string;
-  /** The unit of account its value prices (`UI`, `BPC`), or `null` (an index). */
+  /** The unit of account its value is the worth of (an indexed unit), or `null` (an index). */
   readonly unit: { readonly es: string; readonly en: string } | null;
 }
 

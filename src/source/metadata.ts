@@ -125,7 +125,7 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    * The sub-series that adjust an amount of money between two dates
    * (`/api/v1/adjust?by=<indicator>:<series>`, docs/api.md): an amount × the value
    * covering the later date / the value covering the earlier. `unit`, when the
-   * value is what one unit of account is worth (the UI, the BPC), names that unit,
+   * value is what one unit of account is worth (an indexed unit), names that unit,
    * and the answer also gives the amount in those units.
    */
   adjusts: z

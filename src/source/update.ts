@@ -383,6 +383,8 @@ export async function update(options: UpdateOptions, effects: UpdateEffects): Pr
   const plans: Planned[] = [];
   // One after the other: a publisher is asked once per run, and the first fault stops the run.
   for (const { source, url } of targets) {
+    // An importer that needs a person (a --date) is refused before anything is asked of the publisher.
+    await unattendedImporter(source, join(source.folder, "indicator.json"));
     effects.log.info(`${source.meta.id}: downloading ${url}`);
     const bytes = await download(url, { indicatorFile: join(source.folder, "indicator.json"), page: source.meta.source.url }, effects, options.timeoutMs);
     plans.push(await planIndicator(source, url, bytes, today, effects));
