@@ -239,8 +239,8 @@ describe("series view", () => {
     expect(es.compare.html).toContain("sin costo");
     // The data table holds the chosen sub-series only.
     expect(es.table.html.match(/<tr/g)?.length).toBe(3);
-    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=p2.ticket&amp;format=csv");
-    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=*.ticket&amp;format=csv");
+    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv");
+    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv");
     const en = renderView({ lang: "en", indicator: view, selection: { provider: "P1", item: "consult" }, baseUrl: "https://example.test" });
     expect(sp(en.card.html)).toContain('<data value="120">$120</data>');
     expect(en.card.html).toContain("In force since January 1, 2024");
@@ -331,6 +331,37 @@ describe("series view of large indicators", () => {
     expect(v.charts.html).not.toContain('<circle class="point');
     expect(v.charts.html).toContain("1 period without data");
     expect(v.charts.html.length).toBeLessThan(400_000);
+  });
+
+  it("links every download to the whole history: limit=5000 on each API link, the static whole files past that", () => {
+    const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => (m[1] as string).replaceAll("&amp;", "&"));
+    const codes = (html: string): Record<string, string> => Object.fromEntries([...html.matchAll(/<code id="([^"]+)">([^<]*)<\/code>/g)].map((m) => [m[1] as string, (m[2] as string).replaceAll("&amp;", "&").replaceAll("&quot;", '"')]));
+    // 600 points: more than the API's default limit (500), which would stop the download at the newest 500.
+    const fits = view([daily("long", 600)]).downloads.html;
+    expect(hrefs(fits)).toEqual([
+      "https://example.test/api/v1/big?limit=5000&format=csv",
+      "https://example.test/api/v1/big?limit=5000&format=csv&dialect=es",
+      "https://example.test/api/v1/big?limit=5000",
+    ]);
+    const code = codes(fits);
+    expect(code["api-url"]).toBe("https://example.test/api/v1/big?limit=5000");
+    expect(code["sheet-url"]).toBe("https://example.test/api/v1/big?limit=5000&format=csv&dialect=es");
+    expect(code["sheet-formula"]).toBe('=IMPORTDATA("https://example.test/api/v1/big?limit=5000&format=csv&dialect=es"; ";"; "es_UY")');
+    for (const key of ["snippet-curl", "snippet-python", "snippet-r"]) expect(code[key]).toContain("https://example.test/api/v1/big?limit=5000&format=csv");
+    expect(code["snippet-js"]).toContain("https://example.test/api/v1/big?limit=5000");
+    // 5,001 points: more than one answer holds; the CSV links are the whole files, the JSON pages (meta.next).
+    const over = view([daily("longer", 5_001), daily("short", 3)]).downloads.html;
+    expect(hrefs(over)).toEqual(["https://example.test/api/v1/big/data.csv", "https://example.test/api/v1/big/data.es.csv", "https://example.test/api/v1/big?limit=5000"]);
+    expect(codes(over)["sheet-url"]).toBe("https://example.test/api/v1/big/data.es.csv");
+  });
+
+  it("links a compared selection's downloads by the points of the sub-series each one holds", () => {
+    const view = viewIndicator(faceted(), VERSION);
+    // The script has loaded one group; the build says how long the longest sub-series of all is.
+    const over = renderView({ lang: "en", indicator: { ...view, longest: 5_001 }, selection: view.defaults, baseUrl: "https://example.test" }).downloads.html;
+    expect(over).toContain('<a href="https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(over).toContain('<a href="https://example.test/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(over).toContain('<a href="https://example.test/api/v1/evil/data.csv" download>');
   });
 
   it("draws at most MAX_LINES sub-series, shows at most MAX_CARDS cards, and says so", () => {
