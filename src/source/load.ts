@@ -91,6 +91,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     deflates: [],
     adjusts: [],
     noteTranslations: {},
+    search: { keywords: { es: [], en: [] }, equivalents: {} },
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
   };

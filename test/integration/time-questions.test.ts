@@ -267,6 +267,22 @@ describe("/api/v1/search", () => {
     expect((await get(body.data[0]?.url as string)).status).toBe(200);
   });
 
+  it.each([
+    ["casmu gynecology", "health-insurance-prices", "casmu.consult-gynaecology.fonasa"],
+    ["casmu pediatrics", "health-insurance-prices", "casmu.consult-paediatrics.fonasa"],
+    ["inflation", "consumer-price-index", "general"],
+    ["inflación", "consumer-price-index", "general"],
+    ["sueldo mínimo", "national-minimum-wage", "monthly"],
+  ])("finds by the words indicator.json declares for search: '%s' → %s %s first", async (q, indicator, series) => {
+    const { body } = await find(`q=${encodeURIComponent(q)}&limit=100`);
+    expect(body.data[0]).toMatchObject({ indicator, series });
+    // An American spelling finds what the British one does, no more, no less.
+    if (q.startsWith("casmu ")) {
+      const british = await find(`q=${encodeURIComponent(q.replace("gynecology", "gynaecology").replace("pediatrics", "paediatrics"))}&limit=100`);
+      expect(body.data.map((d) => d.series)).toEqual(british.body.data.map((d) => d.series));
+    } else expect(body.data.every((d) => d.indicator === indicator)).toBe(true);
+  });
+
   it("is accent- and case-blind: 'Médica Uruguaya' and 'medica uruguaya' are the same answer, bytes and ETag", async () => {
     const [a, b] = [await find("q=M%C3%A9dica%20Uruguaya"), await find("q=medica%20uruguaya")];
     expect(a.r.bytes.equals(b.r.bytes)).toBe(true);
