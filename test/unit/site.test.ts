@@ -265,6 +265,28 @@ describe("series view", () => {
     expect(view.charts.html).toContain('class="point zero');
   });
 
+  it("shows a note without a translation as written, marked with its language, on the other language's page only", () => {
+    const built = indicator({ stepwise: true, display: PRICES, noteTranslations: { es: { "free since February": "gratis desde febrero" } } }, [
+      { id: "a", title: "A", points: [["2024-02-01", "0", "free since February"], ["2024-01-01", "10", "not yet translated"]] },
+    ]);
+    const view = viewIndicator(built, VERSION);
+    expect(view.series[0]?.untranslated).toEqual({ "2024-01-01": ["es"] });
+    const es = renderView({ lang: "es", indicator: view, selection: {}, baseUrl: "https://example.test" });
+    expect(es.table.html).toContain('Nota: <span lang="en">not yet translated</span>');
+    expect(es.table.html).toContain("Nota: gratis desde febrero");
+    // The card's note on the change against that point, folded under it.
+    expect(es.card.html).toContain('<span lang="en">not yet translated</span></details>');
+    // The chart's point carries the language for its tooltip.
+    expect(es.charts.html).toMatch(/data-note="not yet translated" data-note-lang="en"/);
+    expect(es.charts.html).not.toMatch(/data-note="gratis desde febrero" data-note-lang/);
+    const en = renderView({ lang: "en", indicator: view, selection: {}, baseUrl: "https://example.test" });
+    expect(en.table.html).toContain("Note: not yet translated");
+    expect(en.table.html + en.card.html + en.charts.html).not.toMatch(/lang="|data-note-lang/);
+    // The group file the page script loads carries the same.
+    const group = JSON.parse(new TextDecoder().decode(renderViewGroup(view, view.series))) as { series: ViewSeries[] };
+    expect(group.series[0]?.untranslated).toEqual({ "2024-01-01": ["es"] });
+  });
+
   it("gives each row of the data table its change on the value covering the same day a year earlier, marked when that one has a note", () => {
     const months = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2024, i, 1)).toISOString().slice(0, 10)).reverse();
     const points = months.map((date, i): [string, string, string?] => [date, String(200 - i * 5), date === "2024-02-01" ? "odd" : undefined]);

@@ -38,6 +38,11 @@ export interface ViewSeries {
   readonly values: readonly string[];
   /** The note of each point that has one, by date, in every language (`noteTranslations` in `indicator.json`). */
   readonly notes: Readonly<Record<string, Localized>>;
+  /**
+   * By date, the languages a point's note has no translation into: their pages
+   * show it as written, in `display.noteLanguage`, and mark it so (`lang`). Absent: none.
+   */
+  readonly untranslated?: Readonly<Record<string, readonly Lang[]>>;
 }
 
 /** A facet as `indicator.json` declares it: values in display order with their labels. */
@@ -212,6 +217,18 @@ interface Context extends ViewCoverage {
   readonly zero: string | null;
 }
 
+/** The language of the note of `s` at `date` on this page when it is not the page's (no translation): null when it is. */
+function noteLang(ctx: Context, s: ViewSeries, date: string): Lang | null {
+  return s.untranslated?.[date]?.includes(ctx.lang) === true ? ctx.input.indicator.display.noteLanguage : null;
+}
+
+/** The note of `s` at `date` in the page's language, or as written and marked with its language (WCAG 3.1.2) when it has no translation. */
+function noteText(ctx: Context, s: ViewSeries, date: string): SafeHtml | string {
+  const text = s.notes[date]?.[ctx.lang] ?? "";
+  const lang = noteLang(ctx, s, date);
+  return lang === null ? text : html`<span lang="${lang}">${text}</span>`;
+}
+
 function valueText(ctx: Context, value: string): string {
   return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
 }
@@ -343,7 +360,7 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   ];
   // Each note folded under its line ("* Note on the value of …"): the card stays short on a phone.
   const noteLines = notes.map(
-    (n) => html`<details class="note"><summary><span class="note-mark">*</span> ${m.noteOf(f.pointShortDate(n.date))}</summary>${n.note?.[lang] ?? ""}</details>`,
+    (n) => html`<details class="note"><summary><span class="note-mark">*</span> ${m.noteOf(f.pointShortDate(n.date))}</summary>${noteText(ctx, s, n.date)}</details>`,
   );
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
@@ -376,7 +393,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date) };
   });
 }
 
@@ -580,7 +597,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
     (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.pointShortDate(r.date)}</time></td>${
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
-      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${r.note[lang]}</span>`
+      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.s, r.date)}</span>`
     }</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
