@@ -159,6 +159,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       chart: z.strictObject({ scale: z.enum(SCALES, { error: `expected one of ${SCALES.join(", ")}` }).optional() }).optional(),
       /** The note (1 for the first of \`notes\`) that says what is known after the data's newest values (src/core/display.ts). */
       endNote: z.number({ error: "expected the number of a note, 1 for the first" }).int().min(1).optional(),
+      /** The decimals of a relative change on the page (src/core/display.ts). */
+      changeDecimals: z.number({ error: "expected a number of decimals from 0 to 4" }).int("expected a number of decimals from 0 to 4").min(0, "expected a number of decimals from 0 to 4").max(4, "expected a number of decimals from 0 to 4").optional(),
     })
     .optional(),
   /**
@@ -326,6 +328,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
       noteLanguage,
       endNote: endNote === undefined ? null : endNote - 1,
       scale: raw.display?.chart?.scale ?? NEUTRAL_DISPLAY.scale,
+      changeDecimals: raw.display?.changeDecimals ?? NEUTRAL_DISPLAY.changeDecimals,
     },
     facets,
     series,

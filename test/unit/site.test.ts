@@ -329,6 +329,29 @@ describe("series view", () => {
     const en = renderView({ lang: "en", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
     expect(en.card.html).toContain("Refers to July 2026");
   });
+
+  it("shows changes with the decimals the indicator declares (display.changeDecimals), on the card and in the table", () => {
+    const months = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2025, 5 + i, 1)).toISOString().slice(0, 10)).reverse();
+    const points = months.map((d, i) => [d, String(120 - i * 0.5 + 0.00343852)] as [string, string]);
+    const view = (changeDecimals: number | null, lang: Lang) => {
+      const display: Display = { ...NEUTRAL_DISPLAY, date: "period", changeDecimals };
+      const built = indicator({ stepwise: false, unit: "index", rhythm: "monthly", display }, [{ id: "general", title: "General", points }]);
+      const v = renderView({ lang, indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
+      return { card: sp(v.card.html), table: sp(v.table.html) };
+    };
+    // 120 / 114 on a year earlier: +5.26 %, as INE publishes its variations; +0.42 % on the month.
+    const es = view(2, "es");
+    expect(es.card).toContain("+6,00 (+5,26%) respecto a un año antes");
+    expect(es.card).toContain("+0,50 (+0,42%) respecto al valor anterior");
+    expect(es.table).toMatch(/<time datetime="2026-07-01">jul\. 2026<\/time>.*?<td class="num">\+5,26%<\/td><\/tr>/);
+    expect(view(2, "en").card).toContain("+6.00 (+5.26%) on a year earlier");
+    // Fixed decimals: a whole change keeps them; none declared, one (two under 1 %) as before.
+    expect(new Formatter("es", "index", null, 2).changeRatio(0.05)).toBe("+5,00%");
+    expect(new Formatter("es", "index", null, 0).changeRatio(0.0427)).toBe("+4%");
+    const neutral = view(null, "es");
+    expect(neutral.card).toContain("+6,00 (+5,3%) respecto a un año antes");
+    expect(neutral.table).toMatch(/<td class="num">\+5,3%<\/td><\/tr>/);
+  });
 });
 
 describe("series view of large indicators", () => {

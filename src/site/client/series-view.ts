@@ -792,7 +792,7 @@ function contextOf(input: ViewInput): Context {
     ...coverageOf(indicator),
     lang: input.lang,
     m: MESSAGES[input.lang],
-    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null),
+    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null, indicator.display.changeDecimals),
     input,
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
