@@ -229,7 +229,7 @@ describe("/llms.txt", () => {
     // llmstxt.org: an H1, a blockquote summary, then H2 sections.
     expect(text.split("\n")[0]).toBe("# Open Series UY");
     expect(text).toMatch(/^> .+CC-BY-4\.0/m);
-    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Search", "Credit", "Machine-readable descriptions", "Optional"]);
+    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Adjusting an amount", "Search", "Credit", "Machine-readable descriptions", "Optional"]);
     const search = /Example: (\/api\/v1\/search\S+)/.exec(text)?.[1] as string;
     expect((JSON.parse((await get(search)).text) as { meta: { total: number } }).meta.total).toBeGreaterThan(0);
     for (const id of IDS) expect(text).toContain(`id \`${id}\``);
