@@ -188,6 +188,9 @@ describe("the site in Chromium, in Spanish and English", () => {
       expect(changes[0]).toContain(lang === "es" ? "respecto al valor anterior (118,13, jun. 2026)" : "on the previous value (118.13, Jun 2026)");
       expect(changes[1]).toContain(lang === "es" ? "respecto a un año antes" : "on a year earlier");
       expect(changes[1]).toContain(lang === "es" ? "jul. 2025" : "Jul 2025");
+      // With the decimals INE publishes its variations with (display.changeDecimals: 2 in indicator.json).
+      expect(changes[0]).toContain(lang === "es" ? "(+0,07%)" : "(+0.07%)");
+      expect(changes[1]).toContain(lang === "es" ? "(+4,27%)" : "(+4.27%)");
     }
     expect(problems).toEqual([]);
     await page.close();
