@@ -10,19 +10,29 @@ import type { SiteIndicator } from "../site/model.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { datasetJsonLd } from "./formats/schema-org.js";
 
-/** The sub-series of an indicator with their labels, points and notes, in the dataset's order. */
+/**
+ * The sub-series of an indicator with their labels, points and notes, in the
+ * dataset's order. A note without a translation into a language (a warning of
+ * src/source/load.ts) is shown there as written, and listed in `untranslated`
+ * so that the page marks its language.
+ */
 export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSeries[] {
   const notes = new Map<string, Record<string, Localized>>();
+  const untranslated = new Map<string, Record<string, Lang[]>>();
   const { noteLanguage } = source.meta.display;
-  // Loading checked that every note has a translation (src/source/load.ts).
-  const translated = (note: string, lang: Lang) => (lang === noteLanguage ? note : (source.meta.noteTranslations[lang]?.[note] ?? note));
+  const translation = (note: string, lang: Lang) => (lang === noteLanguage ? note : source.meta.noteTranslations[lang]?.[note]);
   for (const row of source.rows) {
     if (row.note === "") continue;
     const byDate = notes.get(row.series) ?? {};
-    byDate[row.date] = Object.fromEntries(LANGS.map((lang) => [lang, translated(row.note, lang)])) as Localized;
+    byDate[row.date] = Object.fromEntries(LANGS.map((lang) => [lang, translation(row.note, lang) ?? row.note])) as Localized;
     notes.set(row.series, byDate);
+    const missing = LANGS.filter((lang) => translation(row.note, lang) === undefined);
+    if (missing.length > 0) untranslated.set(row.series, { ...untranslated.get(row.series), [row.date]: missing });
   }
-  return plain.map((s, i) => ({ ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {} }));
+  return plain.map((s, i) => {
+    const missing = untranslated.get(s.id);
+    return { ...(labels[i] as (typeof labels)[number]), dates: s.dates, values: s.values, notes: notes.get(s.id) ?? {}, ...(missing === undefined ? {} : { untranslated: missing }) };
+  });
 }
 
 /** What the view needs of an indicator; `version`: its data version (Unix seconds). */

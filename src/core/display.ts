@@ -38,7 +38,12 @@ export interface Display {
    * a value's coverage has ended. Null: the page links the notes.
    */
   readonly endNote: number | null;
+  /**
+   * The decimals of a relative change ("+4,27 %"), as the publisher gives its own
+   * variations; null: one, and two under 1 % ("+0,07 %").
+   */
+  readonly changeDecimals: number | null;
 }
 
 /** The neutral display: what an indicator without a `display` block gets. */
-export const NEUTRAL_DISPLAY: Display = { date: "date", zero: null, compared: null, value: null, unit: null, noteLanguage: "en", scale: "linear", endNote: null };
+export const NEUTRAL_DISPLAY: Display = { date: "date", zero: null, compared: null, value: null, unit: null, noteLanguage: "en", scale: "linear", endNote: null, changeDecimals: null };

@@ -316,6 +316,8 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
     defaults: view.defaults,
     baseUrl: config.baseUrl,
     publications: publications(view.series.map((s) => s.dates)),
+    // The script loads one group of sub-series; whether every sub-series fits one download is the build's to say.
+    longest: view.series.reduce((max, s) => Math.max(max, s.dates.length), 0),
     version: view.version,
   });
   return html`<script type="application/json" id="series-config">${json}</script>`;

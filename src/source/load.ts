@@ -91,24 +91,33 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     deflates: [],
     adjusts: [],
     noteTranslations: {},
+    search: { keywords: { es: [], en: [] }, equivalents: {} },
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
   };
 }
 
 /**
- * Every point's note has a translation into each of the site's other languages
- * (\`noteTranslations\` in \`indicator.json\`): a missing one stops the build at the
- * note's row; one no note uses is a warning.
+ * Every point's note should have a translation into each of the site's other
+ * languages (\`noteTranslations\` in \`indicator.json\`). A missing one is a warning
+ * at the note's row, never a stop: an update must not wait for a translation, and
+ * the page shows the note as written, marked with its language
+ * (src/build/site-model.ts). A translation no note uses is a warning too.
  */
-function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[], warnings: DataIssue[]): void {
+function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], warnings: DataIssue[]): void {
   const used = new Set<string>();
+  const written = meta.display.noteLanguage;
   for (const row of rows) {
     if (row.note === "") continue;
     used.add(row.note);
     for (const lang of LANGS) {
-      if (lang === meta.display.noteLanguage || meta.noteTranslations[lang]?.[row.note] !== undefined) continue;
-      issues.push({ file: row.file, line: row.line, column: "note", reason: `no ${lang} translation of this note in ${metaFile} noteTranslations.${lang} (the site shows notes in the page's language)` });
+      if (lang === written || meta.noteTranslations[lang]?.[row.note] !== undefined) continue;
+      warnings.push({
+        file: row.file,
+        line: row.line,
+        column: "note",
+        reason: `no ${lang} translation of this note in ${metaFile} noteTranslations.${lang}: the ${lang} pages show it in ${written}, as written`,
+      });
     }
   }
   for (const [lang, translations] of Object.entries(meta.noteTranslations)) {
@@ -198,7 +207,7 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
   const fileOrder = new Map(files.map((f, i) => [f, i]));
   duplicates.sort((a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || (a.line ?? 0) - (b.line ?? 0));
   for (const issue of duplicates) issues.push(issue);
-  if (!pointsOnly) checkNoteTranslations(meta, metaFile, rows, issues, warnings);
+  if (!pointsOnly) checkNoteTranslations(meta, metaFile, rows, warnings);
   if (!pointsOnly) checkChecked(meta, metaFile, rows, issues);
   meta.series.forEach((s, i) => {
     if (!bySeries.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });

@@ -6,7 +6,8 @@ import { LICENSE } from "../core/contract.js";
 import { RHYTHMS } from "../core/coverage.js";
 import { isCalendarDate } from "../core/dates.js";
 import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
-import { LANGS, type Localized } from "../core/i18n.js";
+import { LANGS, type Lang, type Localized } from "../core/i18n.js";
+import { foldedWords, queryWords } from "../core/search.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
 import { httpUrl } from "./zod-fields.js";
@@ -36,6 +37,10 @@ const localized = z.strictObject(
 const valueLabel = z.union([text.transform((t): Localized => ({ es: t, en: t })), localized], {
   error: 'expected a name or {"es": "…", "en": "…"}',
 });
+/** A list of words or phrases (search keywords, equivalents), at least one. */
+const wordList = z
+  .array(text, { error: (issue) => (issue.input === undefined ? "required" : 'expected a list of words, ["…"]') })
+  .min(1, "list at least one");
 const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `region`");
 
 
@@ -154,6 +159,24 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       chart: z.strictObject({ scale: z.enum(SCALES, { error: `expected one of ${SCALES.join(", ")}` }).optional() }).optional(),
       /** The note (1 for the first of \`notes\`) that says what is known after the data's newest values (src/core/display.ts). */
       endNote: z.number({ error: "expected the number of a note, 1 for the first" }).int().min(1).optional(),
+      /** The decimals of a relative change on the page (src/core/display.ts). */
+      changeDecimals: z.number({ error: "expected a number of decimals from 0 to 4" }).int("expected a number of decimals from 0 to 4").min(0, "expected a number of decimals from 0 to 4").max(4, "expected a number of decimals from 0 to 4").optional(),
+    })
+    .optional(),
+  /**
+   * What search finds this indicator by besides its labels (docs/api.md "Search"):
+   * `keywords`, the words people type for it that its labels lack (the everyday name
+   * of what an index measures), in every language; `equivalents`, for a word of its
+   * labels, the other spellings and synonyms that find what it finds ("color" for
+   * "colour").
+   */
+  search: z
+    .strictObject({
+      keywords: z.strictObject(
+        { es: wordList, en: wordList },
+        { error: (issue) => (issue.input === undefined ? "required" : 'expected {"es": ["…"], "en": ["…"]}') },
+      ).optional(),
+      equivalents: z.record(text, wordList).default({}),
     })
     .optional(),
   /** Terms the indicator's page explains. */
@@ -180,8 +203,17 @@ export interface SeriesMeta {
   readonly facets: Readonly<Record<string, string>>;
 }
 
-export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle" | "display"> {
+/** What search finds an indicator by besides its labels (`search` in `indicator.json`). */
+export interface SearchMeta {
+  /** Words or phrases per language, as written. */
+  readonly keywords: Readonly<Record<Lang, readonly string[]>>;
+  /** A word of the labels → the words that find it too, as written. */
+  readonly equivalents: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle" | "display" | "search"> {
   readonly display: Display;
+  readonly search: SearchMeta;
   readonly facets: readonly FacetMeta[];
   readonly series: readonly SeriesMeta[];
 }
@@ -248,6 +280,26 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
   for (const [name, value] of Object.entries(chosen)) {
     if (labelOf(name, value) === undefined) issue(`view.default.${name}`, `"${value}" is not among facets.${name}.values`);
   }
+  // An equivalent of a word the labels lack would find nothing: a typo must not pass silently.
+  const equivalents = raw.search?.equivalents ?? {};
+  if (Object.keys(equivalents).length > 0) {
+    const labelWords = new Set(
+      foldedWords(raw.title.es, raw.title.en, ...series.flatMap((s) => [s.id, s.title.es, s.title.en]), ...facets.flatMap((f) => f.values.flatMap((v) => [v.value, v.label.es, v.label.en]))).split(" "),
+    );
+    for (const [word, others] of Object.entries(equivalents)) {
+      const folded = queryWords(word);
+      if (folded.length !== 1) issue(`search.equivalents.${word}`, `expected one word, got ${JSON.stringify(word)}`);
+      else if (!labelWords.has(folded[0] as string)) issue(`search.equivalents.${word}`, `"${word}" is not a word of this indicator's titles, sub-series ids or facet labels: an equivalent of it would find nothing`);
+      others.forEach((other, i) => {
+        if (queryWords(other).length !== 1) issue(`search.equivalents.${word}.${i}`, `expected one word, got ${JSON.stringify(other)}`);
+      });
+    }
+  }
+  for (const lang of LANGS) {
+    raw.search?.keywords?.[lang].forEach((keyword, i) => {
+      if (queryWords(keyword).length === 0) issue(`search.keywords.${lang}.${i}`, `expected a word or words, got ${JSON.stringify(keyword)}`);
+    });
+  }
   const meta: IndicatorMeta = {
     id: raw.id,
     title: raw.title,
@@ -266,6 +318,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     deflates: raw.deflates,
     adjusts: raw.adjusts,
     noteTranslations: raw.noteTranslations,
+    search: { keywords: raw.search?.keywords ?? { es: [], en: [] }, equivalents },
     display: {
       date: raw.display?.date ?? NEUTRAL_DISPLAY.date,
       zero: raw.display?.zero ?? NEUTRAL_DISPLAY.zero,
@@ -275,6 +328,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
       noteLanguage,
       endNote: endNote === undefined ? null : endNote - 1,
       scale: raw.display?.chart?.scale ?? NEUTRAL_DISPLAY.scale,
+      changeDecimals: raw.display?.changeDecimals ?? NEUTRAL_DISPLAY.changeDecimals,
     },
     facets,
     series,

@@ -188,6 +188,9 @@ describe("the site in Chromium, in Spanish and English", () => {
       expect(changes[0]).toContain(lang === "es" ? "respecto al valor anterior (118,13, jun. 2026)" : "on the previous value (118.13, Jun 2026)");
       expect(changes[1]).toContain(lang === "es" ? "respecto a un año antes" : "on a year earlier");
       expect(changes[1]).toContain(lang === "es" ? "jul. 2025" : "Jul 2025");
+      // With the decimals INE publishes its variations with (display.changeDecimals: 2 in indicator.json).
+      expect(changes[0]).toContain(lang === "es" ? "(+0,07%)" : "(+0.07%)");
+      expect(changes[1]).toContain(lang === "es" ? "(+4,27%)" : "(+4.27%)");
     }
     expect(problems).toEqual([]);
     await page.close();
@@ -281,8 +284,8 @@ describe("the site in Chromium, in Spanish and English", () => {
     // The data table is the chosen sub-series: as many rows as the API has points.
     const all = (await (await fetch(`${server.url}/api/v1/health-insurance-prices?series=${chosen}`)).json()) as { data: unknown[] };
     expect(await page.locator("#data-table tbody tr").count()).toBe(all.data.length);
-    expect(await page.locator("#downloads").textContent()).toContain(`series=${chosen}&format=csv`);
-    expect(await page.locator('#downloads a[href$="series=*.medicine-general.no-fonasa&format=csv"]').count()).toBe(1);
+    expect(await page.locator("#downloads").textContent()).toContain(`series=${chosen}&limit=5000&format=csv`);
+    expect(await page.locator('#downloads a[href$="series=*.medicine-general.no-fonasa&limit=5000&format=csv"]').count()).toBe(1);
     // The choice is in the address, so it can be shared.
     expect(new URL(page.url()).hash).toContain("provider=Asociaci");
     const shared = await browser.newPage();
@@ -305,7 +308,7 @@ describe("the site in Chromium, in Spanish and English", () => {
     await first.click();
     await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[name="provider"]')?.value.startsWith("Médica Uruguaya") === true);
     expect(await page.locator('select[name="item"]').inputValue()).toBe("orden consulta ginecologia");
-    expect(await page.locator("#downloads").textContent()).toContain("series=medica-uruguaya.consult-gynaecology.fonasa&format=csv");
+    expect(await page.locator("#downloads").textContent()).toContain("series=medica-uruguaya.consult-gynaecology.fonasa&limit=5000&format=csv");
     // From the English home page, the same sub-series by its English words.
     await visit(page, "/en/");
     await page.fill("#search-q", "casmu gynaecology");

@@ -29,7 +29,7 @@ import {
   useOutput,
 } from "../api-checks.js";
 import { declaredSeries } from "../indicators.js";
-import { expectedCsv, refCanonicalUrl, type RefIndicator } from "../reference.js";
+import { expectedCsv, refCanonicalUrl, refMatches, type RefIndicator } from "../reference.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 
 let out: string;
@@ -119,6 +119,32 @@ describe("the handler in Node on the real data", () => {
     for (const id of IDS) {
       const csv = await fetched(await computed(`/api/v1/${id}?format=csv&limit=5000`));
       expect(csv.bytes.equals(readFileSync(join(out, `api/v1/${id}/data.csv`)))).toBe(true);
+    }
+  });
+
+  it.each(IDS)("%s: every download link of its pages gives the whole history of what it names, the CPI's 1,069 months included", async (id) => {
+    const ref = refs.get(id) as RefIndicator;
+    for (const page of [`series/${id}/index.html`, `en/series/${id}/index.html`]) {
+      const html = readFileSync(join(out, page), "utf8");
+      const list = /<ul class="downloads">([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? "";
+      const links = [...list.matchAll(/<a href="([^"]+)"/g)].map((m) => new URL((m[1] as string).replaceAll("&amp;", "&")));
+      // CSV, the spreadsheet CSV and JSON of each choice (the chosen sub-series, its comparison, every sub-series).
+      expect(links.length, page).toBeGreaterThanOrEqual(3);
+      for (const url of links) {
+        const series = url.searchParams.get("series")?.split(",") ?? null;
+        const expected = ref.points.filter((p) => series === null || series.some((pattern) => refMatches(pattern, p.series))).length;
+        const r = await fetched(await prebuilt(`${url.pathname}${url.search}`));
+        expect(r.status, url.href).toBe(200);
+        const rows = url.searchParams.get("format") === "csv" ? r.text.split(/\r?\n/).filter((line) => line !== "").length - 1 : (JSON.parse(r.text) as { data: unknown[] }).data.length;
+        expect(rows, `${page}: ${url.href}`).toBe(expected);
+      }
+      if (id === "consumer-price-index") {
+        const csv = links.find((url) => url.searchParams.get("format") === "csv" && !url.searchParams.has("dialect")) as URL;
+        const r = await fetched(await prebuilt(`${csv.pathname}${csv.search}`));
+        // Every month since July 1937 (1,069 in data/), where the API's default limit stops at the newest 500.
+        expect(r.text.trimEnd().split("\n").length - 1).toBe(ref.points.length);
+        expect(ref.points.length).toBeGreaterThan(1000);
+      }
     }
   });
 

@@ -229,7 +229,7 @@ describe("/llms.txt", () => {
     // llmstxt.org: an H1, a blockquote summary, then H2 sections.
     expect(text.split("\n")[0]).toBe("# Open Series UY");
     expect(text).toMatch(/^> .+CC-BY-4\.0/m);
-    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Search", "Credit", "Machine-readable descriptions", "Optional"]);
+    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(["Indicators", "Parameters", "Adjusting an amount", "Search", "Credit", "Machine-readable descriptions", "Optional"]);
     const search = /Example: (\/api\/v1\/search\S+)/.exec(text)?.[1] as string;
     expect((JSON.parse((await get(search)).text) as { meta: { total: number } }).meta.total).toBeGreaterThan(0);
     for (const id of IDS) expect(text).toContain(`id \`${id}\``);
@@ -265,6 +265,22 @@ describe("/api/v1/search", () => {
     expect(english.body.data[0]?.series).toBe("casmu.consult-gynaecology.fonasa");
     // Each result's URL answers its sub-series.
     expect((await get(body.data[0]?.url as string)).status).toBe(200);
+  });
+
+  it.each([
+    ["casmu gynecology", "health-insurance-prices", "casmu.consult-gynaecology.fonasa"],
+    ["casmu pediatrics", "health-insurance-prices", "casmu.consult-paediatrics.fonasa"],
+    ["inflation", "consumer-price-index", "general"],
+    ["inflación", "consumer-price-index", "general"],
+    ["sueldo mínimo", "national-minimum-wage", "monthly"],
+  ])("finds by the words indicator.json declares for search: '%s' → %s %s first", async (q, indicator, series) => {
+    const { body } = await find(`q=${encodeURIComponent(q)}&limit=100`);
+    expect(body.data[0]).toMatchObject({ indicator, series });
+    // An American spelling finds what the British one does, no more, no less.
+    if (q.startsWith("casmu ")) {
+      const british = await find(`q=${encodeURIComponent(q.replace("gynecology", "gynaecology").replace("pediatrics", "paediatrics"))}&limit=100`);
+      expect(body.data.map((d) => d.series)).toEqual(british.body.data.map((d) => d.series));
+    } else expect(body.data.every((d) => d.indicator === indicator)).toBe(true);
   });
 
   it("is accent- and case-blind: 'Médica Uruguaya' and 'medica uruguaya' are the same answer, bytes and ETag", async () => {

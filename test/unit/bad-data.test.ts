@@ -54,4 +54,22 @@ describe.concurrent("bad data corpus", () => {
     expect(onlyMonthly.code).toBe(0);
     expect(onlyMonthly.stderr).toContain('warning: test/fixtures/warn/data/tiny/indicator.json: series.1: sub-series "hourly" has no points');
   });
+
+  it("warns at its row, without stopping the build, about a note without a translation; the page shows it as written, marked with its language", async () => {
+    const warning =
+      "warning: test/fixtures/warn/data/tiny/a.csv:2: note: no es translation of this note in test/fixtures/warn/data/tiny/indicator.json noteTranslations.es: the es pages show it in en, as written";
+    const validated = await runCli(["validate", "--data", "test/fixtures/warn/data"]);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stderr).toContain(warning);
+    const out = join(await tempDir(), "dist");
+    const built = await runCli(["build", "--data", "test/fixtures/warn/data", "--out", out, "--no-base"], EPOCH);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toContain(warning);
+    const es = readFileSync(join(out, "series/tiny/index.html"), "utf8");
+    expect(es).toContain('<span lang="en">Provisional figure</span>');
+    // The English page shows it as its own language's: nothing to mark.
+    const en = readFileSync(join(out, "en/series/tiny/index.html"), "utf8");
+    expect(en).toContain("Provisional figure");
+    expect(en).not.toContain('<span lang="en">');
+  });
 });

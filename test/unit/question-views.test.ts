@@ -62,4 +62,10 @@ describe("question views", () => {
     // `real` without a deflator is the level.
     expect(modeQuestion(ctx, "real", "", null).question).toEqual({});
   });
+
+  it("reads the indicator's own changes with the decimals it declares (display.changeDecimals)", () => {
+    const ctx = questionContext({ ...WAGES, display: { ...NEUTRAL_DISPLAY, changeDecimals: 2 } });
+    expect(modeQuestion(ctx, "percent_change_a_year_ago", "", null).reading.text(4.26987)).toBe("+4.27%");
+    expect(modeQuestion(ctx, "percent_change", "", null).reading.text(5)).toBe("+5.00%");
+  });
 });

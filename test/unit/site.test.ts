@@ -239,8 +239,8 @@ describe("series view", () => {
     expect(es.compare.html).toContain("sin costo");
     // The data table holds the chosen sub-series only.
     expect(es.table.html.match(/<tr/g)?.length).toBe(3);
-    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=p2.ticket&amp;format=csv");
-    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=*.ticket&amp;format=csv");
+    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv");
+    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv");
     const en = renderView({ lang: "en", indicator: view, selection: { provider: "P1", item: "consult" }, baseUrl: "https://example.test" });
     expect(sp(en.card.html)).toContain('<data value="120">$120</data>');
     expect(en.card.html).toContain("In force since January 1, 2024");
@@ -263,6 +263,28 @@ describe("series view", () => {
     expect(es.card.html).toContain("gratis desde febrero");
     expect(es.card.html).not.toContain("free since February");
     expect(view.charts.html).toContain('class="point zero');
+  });
+
+  it("shows a note without a translation as written, marked with its language, on the other language's page only", () => {
+    const built = indicator({ stepwise: true, display: PRICES, noteTranslations: { es: { "free since February": "gratis desde febrero" } } }, [
+      { id: "a", title: "A", points: [["2024-02-01", "0", "free since February"], ["2024-01-01", "10", "not yet translated"]] },
+    ]);
+    const view = viewIndicator(built, VERSION);
+    expect(view.series[0]?.untranslated).toEqual({ "2024-01-01": ["es"] });
+    const es = renderView({ lang: "es", indicator: view, selection: {}, baseUrl: "https://example.test" });
+    expect(es.table.html).toContain('Nota: <span lang="en">not yet translated</span>');
+    expect(es.table.html).toContain("Nota: gratis desde febrero");
+    // The card's note on the change against that point, folded under it.
+    expect(es.card.html).toContain('<span lang="en">not yet translated</span></details>');
+    // The chart's point carries the language for its tooltip.
+    expect(es.charts.html).toMatch(/data-note="not yet translated" data-note-lang="en"/);
+    expect(es.charts.html).not.toMatch(/data-note="gratis desde febrero" data-note-lang/);
+    const en = renderView({ lang: "en", indicator: view, selection: {}, baseUrl: "https://example.test" });
+    expect(en.table.html).toContain("Note: not yet translated");
+    expect(en.table.html + en.card.html + en.charts.html).not.toMatch(/lang="|data-note-lang/);
+    // The group file the page script loads carries the same.
+    const group = JSON.parse(new TextDecoder().decode(renderViewGroup(view, view.series))) as { series: ViewSeries[] };
+    expect(group.series[0]?.untranslated).toEqual({ "2024-01-01": ["es"] });
   });
 
   it("gives each row of the data table its change on the value covering the same day a year earlier, marked when that one has a note", () => {
@@ -307,6 +329,29 @@ describe("series view", () => {
     const en = renderView({ lang: "en", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
     expect(en.card.html).toContain("Refers to July 2026");
   });
+
+  it("shows changes with the decimals the indicator declares (display.changeDecimals), on the card and in the table", () => {
+    const months = Array.from({ length: 14 }, (_, i) => new Date(Date.UTC(2025, 5 + i, 1)).toISOString().slice(0, 10)).reverse();
+    const points = months.map((d, i) => [d, String(120 - i * 0.5 + 0.00343852)] as [string, string]);
+    const view = (changeDecimals: number | null, lang: Lang) => {
+      const display: Display = { ...NEUTRAL_DISPLAY, date: "period", changeDecimals };
+      const built = indicator({ stepwise: false, unit: "index", rhythm: "monthly", display }, [{ id: "general", title: "General", points }]);
+      const v = renderView({ lang, indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
+      return { card: sp(v.card.html), table: sp(v.table.html) };
+    };
+    // 120 / 114 on a year earlier: +5.26 %, as INE publishes its variations; +0.42 % on the month.
+    const es = view(2, "es");
+    expect(es.card).toContain("+6,00 (+5,26%) respecto a un año antes");
+    expect(es.card).toContain("+0,50 (+0,42%) respecto al valor anterior");
+    expect(es.table).toMatch(/<time datetime="2026-07-01">jul\. 2026<\/time>.*?<td class="num">\+5,26%<\/td><\/tr>/);
+    expect(view(2, "en").card).toContain("+6.00 (+5.26%) on a year earlier");
+    // Fixed decimals: a whole change keeps them; none declared, one (two under 1 %) as before.
+    expect(new Formatter("es", "index", null, 2).changeRatio(0.05)).toBe("+5,00%");
+    expect(new Formatter("es", "index", null, 0).changeRatio(0.0427)).toBe("+4%");
+    const neutral = view(null, "es");
+    expect(neutral.card).toContain("+6,00 (+5,3%) respecto a un año antes");
+    expect(neutral.table).toMatch(/<td class="num">\+5,3%<\/td><\/tr>/);
+  });
 });
 
 describe("series view of large indicators", () => {
@@ -331,6 +376,37 @@ describe("series view of large indicators", () => {
     expect(v.charts.html).not.toContain('<circle class="point');
     expect(v.charts.html).toContain("1 period without data");
     expect(v.charts.html.length).toBeLessThan(400_000);
+  });
+
+  it("links every download to the whole history: limit=5000 on each API link, the static whole files past that", () => {
+    const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => (m[1] as string).replaceAll("&amp;", "&"));
+    const codes = (html: string): Record<string, string> => Object.fromEntries([...html.matchAll(/<code id="([^"]+)">([^<]*)<\/code>/g)].map((m) => [m[1] as string, (m[2] as string).replaceAll("&amp;", "&").replaceAll("&quot;", '"')]));
+    // 600 points: more than the API's default limit (500), which would stop the download at the newest 500.
+    const fits = view([daily("long", 600)]).downloads.html;
+    expect(hrefs(fits)).toEqual([
+      "https://example.test/api/v1/big?limit=5000&format=csv",
+      "https://example.test/api/v1/big?limit=5000&format=csv&dialect=es",
+      "https://example.test/api/v1/big?limit=5000",
+    ]);
+    const code = codes(fits);
+    expect(code["api-url"]).toBe("https://example.test/api/v1/big?limit=5000");
+    expect(code["sheet-url"]).toBe("https://example.test/api/v1/big?limit=5000&format=csv&dialect=es");
+    expect(code["sheet-formula"]).toBe('=IMPORTDATA("https://example.test/api/v1/big?limit=5000&format=csv&dialect=es"; ";"; "es_UY")');
+    for (const key of ["snippet-curl", "snippet-python", "snippet-r"]) expect(code[key]).toContain("https://example.test/api/v1/big?limit=5000&format=csv");
+    expect(code["snippet-js"]).toContain("https://example.test/api/v1/big?limit=5000");
+    // 5,001 points: more than one answer holds; the CSV links are the whole files, the JSON pages (meta.next).
+    const over = view([daily("longer", 5_001), daily("short", 3)]).downloads.html;
+    expect(hrefs(over)).toEqual(["https://example.test/api/v1/big/data.csv", "https://example.test/api/v1/big/data.es.csv", "https://example.test/api/v1/big?limit=5000"]);
+    expect(codes(over)["sheet-url"]).toBe("https://example.test/api/v1/big/data.es.csv");
+  });
+
+  it("links a compared selection's downloads by the points of the sub-series each one holds", () => {
+    const view = viewIndicator(faceted(), VERSION);
+    // The script has loaded one group; the build says how long the longest sub-series of all is.
+    const over = renderView({ lang: "en", indicator: { ...view, longest: 5_001 }, selection: view.defaults, baseUrl: "https://example.test" }).downloads.html;
+    expect(over).toContain('<a href="https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(over).toContain('<a href="https://example.test/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(over).toContain('<a href="https://example.test/api/v1/evil/data.csv" download>');
   });
 
   it("draws at most MAX_LINES sub-series, shows at most MAX_CARDS cards, and says so", () => {

@@ -99,7 +99,12 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
     }
     const texts = describe(point);
     const lines = [line("strong", "tooltip-label", texts.label), line("span", "tooltip-date", texts.date), line("span", "tooltip-value", texts.value)];
-    if (texts.note !== "") lines.push(line("span", "tooltip-note", texts.note));
+    if (texts.note !== "") {
+      const note = line("span", "tooltip-note", texts.note);
+      // A note without a translation, in the language it is written in.
+      if (point.dataset.noteLang !== undefined) note.lang = point.dataset.noteLang;
+      lines.push(note);
+    }
     tooltip.replaceChildren(...lines);
     tooltip.hidden = false;
     place(point);

@@ -47,15 +47,20 @@ export class Formatter {
   private readonly _period: Intl.DateTimeFormat | null;
   private readonly _shortPeriod: Intl.DateTimeFormat | null;
 
+  private readonly _declaredPercent: Intl.NumberFormat | null;
+
   /**
    * `period`: the rhythm of an indicator whose dates name the period a value refers
    * to (`display.date` "period"): its dates then read as that period ("julio de
-   * 2026"), not as its first day. Null for dates that are days.
+   * 2026"), not as its first day. Null for dates that are days. `changeDecimals`:
+   * the decimals of a relative change the indicator declares (`display.changeDecimals`:
+   * the CPI's two, as INE publishes its variations); null: one, two under 1 %.
    */
   constructor(
     readonly lang: Lang,
     readonly unit: string,
     readonly period: string | null = null,
+    readonly changeDecimals: number | null = null,
   ) {
     this.locale = LOCALES[lang];
     this.money = isCurrency(unit);
@@ -65,6 +70,8 @@ export class Formatter {
     this._percent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 1, signDisplay: "exceptZero" });
     // A monthly change of an index is a fraction of a percent: two decimals, as INE gives.
     this._smallPercent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 2, signDisplay: "exceptZero" });
+    this._declaredPercent =
+      changeDecimals === null ? null : new Intl.NumberFormat(this.locale, { style: "percent", minimumFractionDigits: changeDecimals, maximumFractionDigits: changeDecimals, signDisplay: "exceptZero" });
     const months = period === "monthly" || period === "quarterly" || period === "semiannual";
     this._period = months ? new Intl.DateTimeFormat(this.locale, { month: "long", year: "numeric", timeZone: "UTC" }) : null;
     this._shortPeriod = months ? new Intl.DateTimeFormat(this.locale, { month: "short", year: "numeric", timeZone: "UTC" }) : null;
@@ -106,8 +113,15 @@ export class Formatter {
   percent(from: string, to: string): string | null {
     const base = Number(from);
     if (base === 0) return null;
-    const ratio = (Number(to) - base) / base;
-    return (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent).format(ratio);
+    return this.changeRatio((Number(to) - base) / base);
+  }
+
+  /**
+   * A relative change given as a ratio (0.0427): with the declared decimals
+   * ("+4,27 %"), else one, and two under 1 % ("+3,1 %", "+0,07 %").
+   */
+  changeRatio(ratio: number): string {
+    return (this._declaredPercent ?? (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent)).format(ratio);
   }
 
   /**

@@ -65,7 +65,7 @@ export interface QuestionContext {
 }
 
 export function questionContext(config: QuestionsConfig): QuestionContext {
-  const f = new Formatter(config.lang, config.unit, config.display.date === "period" ? config.rhythm : null);
+  const f = new Formatter(config.lang, config.unit, config.display.date === "period" ? config.rhythm : null, config.display.changeDecimals);
   return {
     m: MESSAGES[config.lang],
     f,
@@ -110,7 +110,9 @@ export function modeQuestion(ctx: QuestionContext, mode: string, base: string, d
   if (mode === "real" && deflatorMonth !== null) return { question: { real: deflatorMonth }, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
   if (mode === "index") return { question: { units: "index", base }, reading: { text: (v) => f.computed(v, 1), axis: `100 = ${f.date(base)}` } };
   if (mode === "percent_change_a_year_ago" || mode === "percent_change") {
-    return { question: { units: mode }, reading: { text: (v) => f.computedPercent(v, mode === "percent_change" ? 2 : 1), axis: "%" } };
+    // The indicator's own changes: with the decimals it declares, as on its card and table.
+    const text = f.changeDecimals === null ? (v: number) => f.computedPercent(v, mode === "percent_change" ? 2 : 1) : (v: number) => f.changeRatio(v / 100);
+    return { question: { units: mode }, reading: { text, axis: "%" } };
   }
   const ratio = ratioOf(ctx, mode);
   if (ratio !== undefined && divisor !== null) {

@@ -28,6 +28,7 @@ interface PageConfig extends QuestionsConfig {
   readonly compare: string | null;
   readonly defaults: Selection;
   readonly publications: string[];
+  readonly longest: number;
 }
 
 /** A date field's value when it holds a day. */
@@ -139,6 +140,7 @@ function indicatorOf(config: PageConfig): ViewIndicator {
     version: config.version,
     publications: config.publications,
     groupParameter: (key) => parameters.get(key),
+    longest: config.longest,
   };
 }
 

@@ -25,7 +25,8 @@ import { html, raw, type SafeHtml } from "../../core/html.js";
 import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { byCodeUnits } from "../../core/order.js";
-import { endpointPath, seriesPagePath } from "../../core/paths.js";
+import { LIMIT } from "../../core/contract.js";
+import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/paths.js";
 import { questionUrl } from "./questions.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
@@ -37,6 +38,11 @@ export interface ViewSeries {
   readonly values: readonly string[];
   /** The note of each point that has one, by date, in every language (`noteTranslations` in `indicator.json`). */
   readonly notes: Readonly<Record<string, Localized>>;
+  /**
+   * By date, the languages a point's note has no translation into: their pages
+   * show it as written, in `display.noteLanguage`, and mark it so (`lang`). Absent: none.
+   */
+  readonly untranslated?: Readonly<Record<string, readonly Lang[]>>;
 }
 
 /** A facet as `indicator.json` declares it: values in display order with their labels. */
@@ -71,6 +77,12 @@ export interface ViewIndicator {
   readonly publications?: readonly string[];
   /** The `series` parameter naming a whole group (the build's, where `series` holds only some); absent: worked out from `series`. */
   readonly groupParameter?: (key: string) => string | null | undefined;
+  /**
+   * The most points any one sub-series of the indicator has (the build's, where
+   * `series` holds only some): whether a download of every sub-series fits in
+   * one answer of the API. Absent: worked out from `series`.
+   */
+  readonly longest?: number;
 }
 
 /** Every publication of the indicator, ascending. */
@@ -205,6 +217,18 @@ interface Context extends ViewCoverage {
   readonly zero: string | null;
 }
 
+/** The language of the note of `s` at `date` on this page when it is not the page's (no translation): null when it is. */
+function noteLang(ctx: Context, s: ViewSeries, date: string): Lang | null {
+  return s.untranslated?.[date]?.includes(ctx.lang) === true ? ctx.input.indicator.display.noteLanguage : null;
+}
+
+/** The note of `s` at `date` in the page's language, or as written and marked with its language (WCAG 3.1.2) when it has no translation. */
+function noteText(ctx: Context, s: ViewSeries, date: string): SafeHtml | string {
+  const text = s.notes[date]?.[ctx.lang] ?? "";
+  const lang = noteLang(ctx, s, date);
+  return lang === null ? text : html`<span lang="${lang}">${text}</span>`;
+}
+
 function valueText(ctx: Context, value: string): string {
   return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
 }
@@ -336,7 +360,7 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   ];
   // Each note folded under its line ("* Note on the value of …"): the card stays short on a phone.
   const noteLines = notes.map(
-    (n) => html`<details class="note"><summary><span class="note-mark">*</span> ${m.noteOf(f.pointShortDate(n.date))}</summary>${n.note?.[lang] ?? ""}</details>`,
+    (n) => html`<details class="note"><summary><span class="note-mark">*</span> ${m.noteOf(f.pointShortDate(n.date))}</summary>${noteText(ctx, s, n.date)}</details>`,
   );
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
@@ -369,7 +393,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date) };
   });
 }
 
@@ -467,33 +491,63 @@ export function seriesParameter(ids: readonly string[], all: readonly string[]):
   return ids.length <= 100 ? [...ids].sort(byCodeUnits).join(",") : null;
 }
 
-/** The API address of `series` (null: every sub-series) in `format`. */
-function apiUrl(ctx: Context, series: string | null, format: "json" | "csv"): string {
-  const params = new URLSearchParams();
-  if (series !== null) params.set("series", series);
-  if (format === "csv") params.set("format", "csv");
-  const query = params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*");
-  return `${ctx.input.baseUrl}${endpointPath(ctx.input.indicator.id)}${query === "" ? "" : `?${query}`}`;
+/** The most points of one sub-series among `series`. */
+function longestOf(series: readonly ViewSeries[]): number {
+  return series.reduce((max, s) => Math.max(max, s.dates.length), 0);
+}
+
+/** A download the page offers: what it holds, its `series` parameter (null: every sub-series) and the most points one of them has. */
+interface DownloadChoice {
+  readonly label: string;
+  readonly series: string | null;
+  readonly longest: number;
+}
+
+/** The API address of `series` (null: every sub-series) with `params` after it, in the API's canonical order. */
+function apiUrl(ctx: Context, series: string | null, params: readonly [string, string][]): string {
+  const query = new URLSearchParams([...(series === null ? [] : [["series", series] as [string, string]]), ...params]);
+  const text = query.toString().replace(/%2C/g, ",").replace(/%2A/g, "*");
+  return `${ctx.input.baseUrl}${endpointPath(ctx.input.indicator.id)}${text === "" ? "" : `?${text}`}`;
+}
+
+/**
+ * The whole history of a choice as CSV, spreadsheet CSV and JSON. The API gives
+ * `limit` points per sub-series, 500 unless asked (docs/api.md): a download asks
+ * for the most it allows, so no link stops at 500 points without saying so (the
+ * CPI has more than a thousand months). Where some chosen sub-series has more
+ * points than even that, the CSV links are the indicator's static whole files
+ * (`data.csv`, `data.es.csv`: every sub-series, every point) and the JSON pages
+ * (`meta.next`).
+ */
+function downloadUrls(ctx: Context, choice: DownloadChoice): { csv: string; sheet: string; json: string } {
+  const limit: [string, string] = ["limit", String(LIMIT.max)];
+  const json = apiUrl(ctx, choice.series, [limit]);
+  if (choice.longest > LIMIT.max) {
+    const { baseUrl, indicator } = ctx.input;
+    return { csv: `${baseUrl}${csvPath(indicator.id)}`, sheet: `${baseUrl}${csvEsPath(indicator.id)}`, json };
+  }
+  return {
+    csv: apiUrl(ctx, choice.series, [limit, ["format", "csv"]]),
+    // The spreadsheet CSV (`dialect=es`, docs/api.md "CSV for spreadsheets").
+    sheet: apiUrl(ctx, choice.series, [limit, ["format", "csv"], ["dialect", "es"]]),
+    json,
+  };
 }
 
 /** Downloads and code snippets for the chosen `series` parameters (first: the narrowest). */
-function downloads(ctx: Context, choices: readonly { label: string; series: string | null }[]): SafeHtml {
+function downloads(ctx: Context, choices: readonly DownloadChoice[]): SafeHtml {
   const { m, prefix } = ctx;
-  const main = choices[0] ?? { label: "", series: null };
-  const csv = apiUrl(ctx, main.series, "csv");
-  const json = apiUrl(ctx, main.series, "json");
+  const { csv, sheet, json } = downloadUrls(ctx, choices[0] ?? { label: "", series: null, longest: 0 });
   const snippets: [string, string, string][] = [
     ["curl", "curl", `curl '${csv}'`],
     ["js", "JavaScript (fetch)", `const response = await fetch("${json}");\nconst { data, meta } = await response.json();\n// data: [{ date, series, value }], newest first; meta.next: the next page or null`],
     ["python", "Python (pandas)", `import pandas as pd\n\ndf = pd.read_csv("${csv}", parse_dates=["date"])`],
     ["r", "R", `df <- read.csv("${csv}")\ndf$date <- as.Date(df$date)`],
   ];
-  // The spreadsheet CSV (`dialect=es`, docs/api.md "CSV for spreadsheets") of the narrowest choice.
-  const sheet = `${csv}&dialect=es`;
-  return html`<ul class="downloads">${choices.map(
-    (c) =>
-      html`<li>${c.label}: <a href="${apiUrl(ctx, c.series, "csv")}" download>CSV</a> · <a href="${apiUrl(ctx, c.series, "csv")}&dialect=es" download>${m.spreadsheetLink}</a> · <a href="${apiUrl(ctx, c.series, "json")}">JSON</a></li>`,
-  )}</ul>
+  return html`<ul class="downloads">${choices.map((c) => {
+    const urls = downloadUrls(ctx, c);
+    return html`<li>${c.label}: <a href="${urls.csv}" download>CSV</a> · <a href="${urls.sheet}" download>${m.spreadsheetLink}</a> · <a href="${urls.json}">JSON</a></li>`;
+  })}</ul>
 <p>${m.apiAddress}</p>
 <pre><code id="${prefix}api-url">${json}</code></pre>
 <button type="button" data-copy="${prefix}api-url" hidden>${m.copy}</button>
@@ -543,7 +597,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
     (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.pointShortDate(r.date)}</time></td>${
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
-      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${r.note[lang]}</span>`
+      r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.s, r.date)}</span>`
     }</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
@@ -631,13 +685,14 @@ function comparedView(ctx: Context, compare: string): View {
     full: new Map(ordered.map((s) => [s.id, s])),
   });
   const all = indicator.series.map((s) => s.id);
-  const choices = [
-    ...(chosen === null ? [] : [{ label: m.downloadChosen(chosenLabel, context), series: chosen.id }]),
+  const choices: DownloadChoice[] = [
+    ...(chosen === null ? [] : [{ label: m.downloadChosen(chosenLabel, context), series: chosen.id, longest: chosen.dates.length }]),
     {
       label: m.downloadCompared(context, nouns(ctx).compared, title),
       series: indicator.groupParameter?.(groupKey(indicator, selection)) ?? seriesParameter(shown.map((s) => s.id), all),
+      longest: longestOf(shown),
     },
-    { label: m.downloadAll, series: null },
+    { label: m.downloadAll, series: null, longest: indicator.longest ?? longestOf(indicator.series) },
   ];
   return {
     card,
@@ -683,7 +738,7 @@ function plainView(ctx: Context): View {
     compare: html``,
     // The table holds the points of the drawn sub-series (all of them, unless there are more than MAX_LINES).
     table: dataTable(ctx, drawable.slice(0, MAX_LINES), true, indicator.title[lang]),
-    downloads: downloads(ctx, [{ label: m.downloadAll, series: null }]),
+    downloads: downloads(ctx, [{ label: m.downloadAll, series: null, longest: indicator.longest ?? longestOf(indicator.series) }]),
     shown: groups.flat().map((s) => s.id),
     chosen: null,
     carded: inForce.slice(0, MAX_CARDS).map((s) => s.id),
@@ -737,7 +792,7 @@ function contextOf(input: ViewInput): Context {
     ...coverageOf(indicator),
     lang: input.lang,
     m: MESSAGES[input.lang],
-    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null),
+    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null, indicator.display.changeDecimals),
     input,
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
