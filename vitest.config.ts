@@ -11,7 +11,7 @@ import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /** The system files that count requests in usage-limit windows of seconds (the `tight` and `load` servers). */
-const SERIAL_SYSTEM_FILES = ["test/e2e/api.test.ts", "test/e2e/openapi.test.ts", "test/reliability/load.test.ts"];
+const SERIAL_SYSTEM_FILES = ["test/e2e/usage-limit.test.ts", "test/e2e/openapi.test.ts", "test/reliability/load.test.ts"];
 
 export default defineConfig({
   test: {

@@ -2,8 +2,8 @@
  * End to end, through the real runtime: the real data built by the CLI, served by
  * `wrangler pages dev` (workerd) with the project's functions, checked over HTTP
  * (servers of test/e2e/global-setup.ts): `main` (the default build), `alt` (a
- * build prebuilding only limit 7, so every other page is computed there) and
- * `tight` (5 requests per 3 s). The 200 random windows per indicator and the
+ * build prebuilding only limit 7, so every other page is computed there); the
+ * usage limit's 429s are test/e2e/usage-limit.test.ts's. The 200 random windows per indicator and the
  * arbitrary-query property run in process against the same handler
  * (test/unit/api-real-data.test.ts); here a sample of the windows proves workerd
  * answers the same.
@@ -34,7 +34,6 @@ const { mainDir, altDir, urls } = inject("system");
 useOutput(mainDir);
 const main = urls.main;
 const alt = urls.alt;
-const tight = urls.tight;
 
 async function get(server: string, path: string, init: RequestInit = {}): Promise<Fetched> {
   return fetched(await fetch(server + path, init));
@@ -238,34 +237,5 @@ describe("the API through wrangler pages dev", () => {
       expect(r.headers.get("access-control-allow-origin")).toBe("*");
       expect(r.headers.get("last-modified")).toBe(LAST_MODIFIED);
     }
-  });
-});
-
-describe("the usage limit through wrangler pages dev (5 requests per 3 s)", () => {
-  it("answers 429 with Retry-After over the limit, on every endpoint, and serves again once the window has passed", async () => {
-    const paths = ["/api/v1/domestic-worker-wages?limit=1", "/api/v1/health-insurance-prices?limit=1", "/api/v1/nope", "/api/v1/domestic-worker-wages", "/api/x"];
-    // The isolate loads the answer files first, for another client: the counted requests must
-    // fall in one 3 s window, and a cold load of the 10 MB health insurance answer file through
-    // the local asset server took longer than that on a loaded machine (a new window opened mid-way).
-    for (const path of paths.slice(0, 2)) await get(tight, path, { headers: { "CF-Connecting-IP": "192.0.2.7" } });
-    let last: Fetched | undefined;
-    for (const path of paths) {
-      last = await get(tight, path);
-      expect(last.status, path).not.toBe(429);
-    }
-    expect(last?.headers.get("ratelimit")).toMatch(/^"default";r=0;t=[1-3]$/);
-    const refused = await get(tight, "/api/v1/domestic-worker-wages?limit=2");
-    expectError(refused, 429, "too_many_requests");
-    const retryAfter = Number(refused.headers.get("retry-after"));
-    expect(Number.isInteger(retryAfter)).toBe(true);
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(3);
-    expect(refused.headers.get("ratelimit-policy")).toBe('"default";q=5;w=3');
-    // Other endpoints share the counter.
-    expectError(await get(tight, "/api/v1/health-insurance-prices"), 429, "too_many_requests");
-    await new Promise((r) => setTimeout(r, retryAfter * 1000 + 100));
-    const again = await get(tight, "/api/v1/domestic-worker-wages?limit=2");
-    expect(again.status).toBe(200);
-    expect(again.headers.get("ratelimit")).toMatch(/^"default";r=4;t=3$/);
   });
 });

@@ -185,6 +185,7 @@ describe("npm run build on the real data", () => {
     const pages = IDS.flatMap((id) => ["", "en/"].flatMap((lang) => [`${lang}series/${id}/index.html`, `${lang}series/${id}/embed/index.html`]));
     for (const page of pages) expect(differing, page).toContain(page);
     const others = differing.filter((k) => !pages.includes(k) && !/^(en\/)?series\/[^/]+\/preview\.png$/.test(k));
-    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", ...formats].sort());
+    // The home pages' calculator bounds its date fields by the data version (a value in force reaches it).
+    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", "index.html", "en/index.html", ...formats].sort());
   });
 });
