@@ -127,11 +127,11 @@ export async function serveIndicator(request: Request, indicator: string, assets
   const tooMuch = overBudget(inputs);
   if (tooMuch !== null) throw badRequest(budgetDetail(query, tooMuch));
   const page = derivePage(inputs);
-  if (page.ids.length > MAX_DERIVED_POINTS) {
-    const series = new Set(page.ids).size;
+  if (page.days.length > MAX_DERIVED_POINTS) {
+    const series = new Set(page.series).size;
     const limit = Math.floor(MAX_DERIVED_POINTS / series);
     throw badRequest(
-      `limit: this answer would hold ${grouped(page.ids.length)} points, over the ${grouped(MAX_DERIVED_POINTS)} a derived answer may hold; ` +
+      `limit: this answer would hold ${grouped(page.days.length)} points, over the ${grouped(MAX_DERIVED_POINTS)} a derived answer may hold; ` +
         (limit >= 1 ? `ask for at most limit=${limit} per sub-series (and page with offset), or select fewer sub-series (series)` : `select at most ${grouped(MAX_DERIVED_POINTS)} sub-series (series)`),
     );
   }

@@ -51,11 +51,12 @@ export const DERIVED_DIGITS = 8;
 /**
  * Most values one derived answer may compute (points read and periods made, over
  * every selected sub-series, lookback and divisor included), and most points it
- * may write: what fits well inside the 10 ms of CPU of a request (README
- * "Performance"). A question over either is a 400 saying how to narrow it.
+ * may write: what fits well inside the 10 ms of CPU of a request (docs/performance.md,
+ * "Questions about time": about 0.06 µs of CPU per value and 0.22 µs per point, the
+ * widest admitted answer about 4 ms). A question over either is a 400 saying how to narrow it.
  */
-export const MAX_DERIVED_VALUES = 10_000;
-export const MAX_DERIVED_POINTS = 2_000;
+export const MAX_DERIVED_VALUES = 30_000;
+export const MAX_DERIVED_POINTS = 8_000;
 
 /** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
 export const ERRORS = {

@@ -215,13 +215,13 @@ const QUERIES: Query[] = [
   { indicator: DWW, params: { series: "monthly,nope", frequency: "year" } },
   { indicator: DWW, params: { at: "2023-02-29" } },
   // docs/time.md's cap (not in the specification): a derived answer of more than MAX_DERIVED_POINTS points is a
-  // 400 naming limit. CASMU's 42 sub-series per CPI hold 5,440 points, each at least 60: with limit=L they
-  // write 42 × L while L ≤ 60, so the cap's edge is limit=⌊cap/42⌋ (under) and one more (over).
+  // 400 naming limit. Four providers' 42 sub-series each per CPI hold at least 60 points a sub-series: with
+  // limit=L they write 168 × L while L ≤ 60, so the cap's edge is limit=⌊cap/168⌋ (under) and one more (over).
   { indicator: HIP, params: { series: "casmu.*", per: `${CPI}:general` } },
-  ...(Math.floor(MAX_DERIVED_POINTS / 42) + 1 <= 60
-    ? [String(Math.floor(MAX_DERIVED_POINTS / 42)), String(Math.floor(MAX_DERIVED_POINTS / 42) + 1)].map((limit) => ({
+  ...(Math.floor(MAX_DERIVED_POINTS / 168) + 1 <= 60
+    ? [String(Math.floor(MAX_DERIVED_POINTS / 168)), String(Math.floor(MAX_DERIVED_POINTS / 168) + 1)].map((limit) => ({
         indicator: HIP,
-        params: { series: "casmu.*", per: `${CPI}:general`, limit },
+        params: { series: "casmu.*,cudam.*,smi.*,universal.*", per: `${CPI}:general`, limit },
       }))
     : []),
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCalendarDate, resolveDate } from "../../src/core/dates.js";
+import { addMonths, addMonthsToDay, dateOfDay, dayNumber, dayOfMonth, isCalendarDate, monthOfDay, resolveDate, writeDate } from "../../src/core/dates.js";
 
 describe("isCalendarDate", () => {
   it.each([
@@ -44,5 +44,38 @@ describe("resolveDate", () => {
     ["", "end", null],
   ] as const)("%j as %s → %j", (text, edge, expected) => {
     expect(resolveDate(text, edge)).toBe(expected);
+  });
+});
+
+describe("day numbers by months", () => {
+  // Inside the month table (1800–2399) and outside it, both edges included.
+  const first = dayNumber("1795-01-01");
+  const last = dayNumber("2405-12-31");
+  /** Every day next to the table's edges, every seventh between. */
+  const next = (day: number) => (day < dayNumber("1805-01-01") || day > dayNumber("2395-01-01") ? day + 1 : day + 7);
+
+  it("splits every day into its month and writes its date, as the calendar does", () => {
+    const bytes = new Uint8Array(10);
+    const decoder = new TextDecoder();
+    for (let day = first; day <= last; day = next(day)) {
+      const date = dateOfDay(day);
+      const month = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+      if (monthOfDay(day) !== month) expect(monthOfDay(day), date).toBe(month);
+      if (dayOfMonth(month) !== dayNumber(`${date.slice(0, 7)}-01`)) expect(dayOfMonth(month), date).toBe(dayNumber(`${date.slice(0, 7)}-01`));
+      writeDate(bytes, 0, day);
+      if (decoder.decode(bytes) !== date) expect(decoder.decode(bytes)).toBe(date);
+    }
+  });
+
+  it("moves a day by months as addMonths moves its date, the day clamped", () => {
+    for (let day = first; day <= last; day = next(day)) {
+      for (const months of [-12, 1, 6]) {
+        const expected = dayNumber(addMonths(dateOfDay(day), months));
+        if (addMonthsToDay(day, months) !== expected) expect(addMonthsToDay(day, months), `${dateOfDay(day)} ${months}`).toBe(expected);
+      }
+    }
+    expect(dateOfDay(addMonthsToDay(dayNumber("2024-02-29"), -12))).toBe("2023-02-28");
+    expect(dateOfDay(addMonthsToDay(dayNumber("2399-12-31"), 2))).toBe("2400-02-29");
+    expect(dateOfDay(addMonthsToDay(dayNumber("1800-03-31"), -1))).toBe("1800-02-28");
   });
 });

@@ -93,11 +93,12 @@ export function answer(series: readonly ViewSeries[], rule: Rhythm, ids: readonl
   const divisor = question.per === undefined ? null : { source: timeSourceOf([question.per.series], question.per.rule), series: 0 };
   const page = derivePage({ source, chosen: null, query, divisor, deflator: question.real === undefined ? null : deflator });
   const out = new Map<string, { date: string; value: number }[]>();
-  page.ids.forEach((id, k) => {
+  for (let k = 0; k < page.days.length; k++) {
+    const id = page.ids[page.series[k] as number] as string;
     const points = out.get(id) ?? [];
     points.push({ date: dateOfDay(page.days[k] as number), value: page.values[k] as number });
     out.set(id, points);
-  });
+  }
   return ids.map((id) => ({ id, points: out.get(id) ?? [] }));
 }
 
