@@ -117,37 +117,36 @@ const textsOutside = (page: Page | Frame) =>
     return { out, checked };
   });
 
-describe("the site in Chromium, in Spanish and English", () => {
-  it("names its language on every page and links its translation (hreflang pairs and a visible switch)", async () => {
-    const { page, problems } = await openPage(1280, 900);
-    for (const path of PAGES) {
-      await page.goto(`${server.url}${path}`);
-      const lang = path.startsWith("/en/") ? "en" : "es";
-      const other = lang === "es" ? "en" : "es";
-      expect(await page.locator("html").getAttribute("lang"), path).toBe(lang);
-      const pairs = await page.locator('link[rel="alternate"][hreflang]').evaluateAll((links) =>
-        links.map((l): [string, string] => [l.getAttribute("hreflang") ?? "", new URL(l.getAttribute("href") ?? "").pathname]),
-      );
-      const alternates: Record<string, string> = Object.fromEntries(pairs);
-      const self = new URL(page.url()).pathname;
-      expect(alternates[lang], path).toBe(self);
-      expect(alternates["x-default"], path).toBe(alternates.es);
-      const translation = alternates[other] ?? "";
-      expect(translation, path).toBe(self.startsWith("/en/") ? self.slice(3) : `/en${self}`);
-      expect(new URL((await page.locator('link[rel="canonical"]').getAttribute("href")) ?? "").pathname).toBe(self);
-      if (!path.includes("/embed/")) {
-        // The visible switch leads to the translation, whose own alternates point back.
-        await page.locator(`a.lang-switch[hreflang="${other}"]`).click();
-        await page.waitForURL(`**${translation}`);
-        expect(await page.locator("html").getAttribute("lang")).toBe(other);
-        const back = await page.locator(`link[rel="alternate"][hreflang="${lang}"]`).getAttribute("href");
-        expect(new URL(back ?? "").pathname).toBe(self);
-      }
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+/**
+ * The page at `path`, open in `page`, names its language and links its translation:
+ * hreflang pairs pointing at each other, the canonical address, and the visible
+ * switch leading to the translation (which this follows, leaving `page` there).
+ */
+async function languageAndTranslation(page: Page, path: string): Promise<void> {
+  const lang = path.startsWith("/en/") ? "en" : "es";
+  const other = lang === "es" ? "en" : "es";
+  expect(await page.locator("html").getAttribute("lang"), path).toBe(lang);
+  const pairs = await page.locator('link[rel="alternate"][hreflang]').evaluateAll((links) =>
+    links.map((l): [string, string] => [l.getAttribute("hreflang") ?? "", new URL(l.getAttribute("href") ?? "").pathname]),
+  );
+  const alternates: Record<string, string> = Object.fromEntries(pairs);
+  const self = new URL(page.url()).pathname;
+  expect(alternates[lang], path).toBe(self);
+  expect(alternates["x-default"], path).toBe(alternates.es);
+  const translation = alternates[other] ?? "";
+  expect(translation, path).toBe(self.startsWith("/en/") ? self.slice(3) : `/en${self}`);
+  expect(new URL((await page.locator('link[rel="canonical"]').getAttribute("href")) ?? "").pathname).toBe(self);
+  if (!path.includes("/embed/")) {
+    // The visible switch leads to the translation, whose own alternates point back.
+    await page.locator(`a.lang-switch[hreflang="${other}"]`).click();
+    await page.waitForURL(`**${translation}`);
+    expect(await page.locator("html").getAttribute("lang")).toBe(other);
+    const back = await page.locator(`link[rel="alternate"][hreflang="${lang}"]`).getAttribute("href");
+    expect(new URL(back ?? "").pathname).toBe(self);
+  }
+}
 
+describe("the site in Chromium, in Spanish and English", () => {
   it("shows the value in force first: each card equals the newest data point, formatted for the page's locale", async () => {
     const { page, problems } = await openPage(1280, 900);
     for (const lang of LANGS) {
@@ -429,25 +428,17 @@ describe("the site in Chromium, in Spanish and English", () => {
     }
   });
 
-  it("passes the axe-core accessibility rules (WCAG 2.1 A and AA) on every page in both languages", async () => {
-    const { page, problems } = await openPage(1280, 900);
-    for (const path of [...PAGES, "/no-such-page"]) {
-      await visit(page, path);
-      await page.addScriptTag({ path: join(ROOT, "node_modules/axe-core/axe.min.js") });
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
-        const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
-        return result.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
-      });
-      expect(violations, path).toEqual([]);
-    }
-    // The 404 page's own status is expected (as the response and as Chromium's console line).
-    const expected = [`404: ${server.url}/no-such-page`, "console: Failed to load resource: the server responded with a status of 404 (Not Found)"];
-    expect(problems.filter((p) => !expected.includes(p))).toEqual([]);
-    await page.close();
-  });
+  /** The axe-core rules of WCAG 2.1 A and AA that the page in `page` breaks. */
+  const axeViolations = async (page: Page) => {
+    await page.addScriptTag({ path: join(ROOT, "node_modules/axe-core/axe.min.js") });
+    return page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+      const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+      return result.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
+    });
+  };
 
-  it("fits phones and desktops: no SVG text outside its SVG, chart in the first screen, dates on one line (screenshots saved)", async () => {
+  it("every page, one visit per width: its language and translation (hreflang pairs, canonical, the visible switch), axe-core's WCAG 2.1 A and AA rules, no SVG text outside its SVG, the chart in the first screen, dates on one line (screenshots saved)", async () => {
     // The two widths in two pages side by side: Chromium renders them in parallel.
     const widths = [
       ["desktop", 1280, 900],
@@ -471,8 +462,18 @@ describe("the site in Chromium, in Spanish and English", () => {
         const slug = path === "/" ? "home-es" : path.replace(/^\/|\/$/g, "").replace(/\//g, "_");
         // JPEG: a full page of 9,000–18,000 px at phone width encodes in about half the time of PNG.
         await page.screenshot({ path: join(SHOTS, `${slug}-${name}.jpg`), fullPage: true, type: "jpeg", quality: 85 });
+        if (name !== "desktop") continue;
+        // Once per page (at desktop width): accessibility, then the language and its translation.
+        expect(await axeViolations(page), path).toEqual([]);
+        await languageAndTranslation(page, path);
       }
-      expect(problems).toEqual([]);
+      if (name === "desktop") {
+        await visit(page, "/no-such-page");
+        expect(await axeViolations(page), "/no-such-page").toEqual([]);
+      }
+      // The 404 page's own status is expected (as the response and as Chromium's console line).
+      const expected = [`404: ${server.url}/no-such-page`, "console: Failed to load resource: the server responded with a status of 404 (Not Found)"];
+      expect(problems.filter((p) => !expected.includes(p))).toEqual([]);
       await page.close();
     }));
   });
