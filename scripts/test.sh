@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `npm test`: the static checks (scripts/check.sh: the type-check and the lint) and
+# vitest's layers, side by side. The checks take one core each for about twenty
+# seconds, during the unit and integration layers, which leave a core idle most of
+# the time; so they cost the run little wall time. The checks' output is printed
+# after vitest's, and the exit code is 1 if either failed: ready to merge means both.
+set -u
+cd "$(dirname "$0")/.."
+checks=$(mktemp)
+bash scripts/check.sh > "$checks" 2>&1 &
+pid=$!
+npx vitest run
+tests=$?
+wait "$pid"
+static=$?
+echo
+echo "type-check and lint (scripts/check.sh): $([ "$static" -eq 0 ] && echo ok || echo FAILED)"
+cat "$checks"
+rm -f "$checks"
+exit $((tests != 0 || static != 0))
