@@ -58,7 +58,9 @@ export default defineConfig({
           // Two files at a time: they share the servers of the global setup but no
           // counter (each sends its own CF-Connecting-IP) and no file.
           maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          // The same group as the integration layer: one pool of two workers for both,
+          // so neither layer's last long file leaves a core idle.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -71,7 +73,7 @@ export default defineConfig({
           // One file at a time, after the others: they time usage-limit windows of a
           // few seconds, which a busy second worker could stretch.
           maxWorkers: 1,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -13,6 +13,7 @@ import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { PARAMETERS } from "../../src/core/parameters.js";
+import { MAX_DERIVED_POINTS } from "../../src/core/contract.js";
 import { prng } from "../../scripts/bench/generate.js";
 import { HIGH, IDS, fetched, refs, type Fetched } from "../api-checks.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
@@ -198,6 +199,23 @@ describe("properties of questions about time (fast-check)", () => {
       { numRuns: 250, seed: 20261123 },
     );
   }, 240_000);
+});
+
+describe("the cap on a derived answer's points (docs/time.md)", () => {
+  it("answers exactly MAX_DERIVED_POINTS points, and refuses one more with a 400 naming limit", async () => {
+    // Four providers' 42 sub-series each, per the monthly CPI: at least 60 points a sub-series, so
+    // with limit=L they write 168 × L while L ≤ 60: the edge is limit=⌊cap/168⌋ and one more.
+    const series = "casmu.*,cudam.*,smi.*,universal.*";
+    const path = (limit: number) => `/api/v1/health-insurance-prices?series=${series}&per=consumer-price-index:general&limit=${limit}`;
+    const under = Math.floor(MAX_DERIVED_POINTS / 168);
+    expect(under + 1).toBeLessThanOrEqual(60);
+    const ok = await get(path(under));
+    expect(ok.status).toBe(200);
+    expect((JSON.parse(ok.text) as { data: unknown[] }).data).toHaveLength(168 * under);
+    const over = await get(path(under + 1));
+    expect(over.status).toBe(400);
+    expect(over.text).toMatch(/"detail":"limit: this answer would hold [\d,]+ points, over the [\d,]+ a derived answer may hold/);
+  });
 });
 
 describe("a derived answer's HTTP", () => {
