@@ -17,6 +17,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for what a page or a server does next (a group file fetched and
+    // drawn): with two system files at a time a render can take seconds, not the default 1 s.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         extends: true,

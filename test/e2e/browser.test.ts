@@ -307,7 +307,8 @@ describe("the site in Chromium, in Spanish and English", () => {
     await first.click();
     await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[name="provider"]')?.value.startsWith("Médica Uruguaya") === true);
     expect(await page.locator('select[name="item"]').inputValue()).toBe("orden consulta ginecologia");
-    expect(await page.locator("#downloads").textContent()).toContain("series=medica-uruguaya.consult-gynaecology.fonasa&limit=5000&format=csv");
+    // The selects move first; the cards, charts and downloads once the chosen group's data has arrived.
+    await expect.poll(() => page.locator("#downloads").textContent(), { timeout: 15_000 }).toContain("series=medica-uruguaya.consult-gynaecology.fonasa&limit=5000&format=csv");
     // From the English home page, the same sub-series by its English words.
     await visit(page, "/en/");
     await page.fill("#search-q", "casmu gynaecology");
