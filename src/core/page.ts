@@ -6,7 +6,7 @@
  * within the window `[from, to]`. Each sub-series is sorted newest first, so its
  * window is found with two binary searches and the page is a slice: no full scan.
  */
-import { coveringRankDay, type CoverageRule } from "./coverage.js";
+import { coveringRankDay, latestOnOrBefore, type CoverageRule } from "./coverage.js";
 import { dayNumber } from "./dates.js";
 import type { PageQuery, SeriesIndex } from "./model.js";
 
@@ -34,14 +34,9 @@ export interface Page<S extends SeriesIndex = SeriesIndex> extends PageSummary {
 
 /** First rank `i` of the newest-first `series` with `day(i) <= day` (or its length). */
 export function firstAtOrBefore(series: SeriesIndex, day: number): number {
-  let lo = 0;
-  let hi = series.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (series.day(mid) > day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  // The binary search of the rule of coverage (src/core/coverage.ts), which answers -1 for none.
+  const rank = latestOnOrBefore(series, day);
+  return rank < 0 ? series.length : rank;
 }
 
 /** First rank `i` of the newest-first `series` with `day(i) < day` (or its length). */
