@@ -7,6 +7,7 @@
  * context and return what they render; the page script (src/site/client/series-page.ts)
  * loads what they read and puts what they return on the page.
  */
+import type { Frequency } from "../../core/contract.js";
 import { derivedText, type Deflator } from "../../core/derive.js";
 import type { Display } from "../../core/display.js";
 import { html, type SafeHtml } from "../../core/html.js";
@@ -107,7 +108,13 @@ export function ratioOf(ctx: QuestionContext, mode: string): TimeConfig["ratios"
  */
 export function modeQuestion(ctx: QuestionContext, mode: string, base: string, divisor: ViewSeries | null): { question: Question; reading: Reading } {
   const { f, money, deflatorMonth } = ctx;
-  if (mode === "real" && deflatorMonth !== null) return { question: { real: deflatorMonth }, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+  if (mode === "real" && deflatorMonth !== null) {
+    // A value that holds until the next buys less each month prices rise while it holds: in real
+    // terms it is a new number every month. `real` alone deflates a point once, by its first month (docs/time.md), so
+    // the chart asks month by month, each month's value in force deflated by that month's index.
+    const question: Question = ctx.rule.stepwise ? { real: deflatorMonth, frequency: "month" } : { real: deflatorMonth };
+    return { question, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+  }
   if (mode === "index") return { question: { units: "index", base }, reading: { text: (v) => f.computed(v, 1), axis: `100 = ${f.date(base)}` } };
   if (mode === "percent_change_a_year_ago" || mode === "percent_change") {
     // The indicator's own changes: with the decimals it declares, as on its card and table.
@@ -136,23 +143,31 @@ export interface ModeAsked {
  * them; `deflator` for `real`.
  */
 export function modeAnswer(ctx: QuestionContext, on: ModeAsked, asked: { question: Question; reading: Reading }, deflator: Deflator | null): { charts: SafeHtml; answer: SafeHtml } {
-  const { m, f, config } = ctx;
+  const { m, f, config, deflatorMonth } = ctx;
   const { indicator, ids } = on;
-  const lines = answer(indicator.series, ctx.rule, ids, asked.question, deflator).map((a) => ({
+  const { question } = asked;
+  const lines = answer(indicator.series, ctx.rule, ids, question, deflator).map((a) => ({
     id: a.id,
     label: titleOf(ctx, indicator, a.id),
     points: a.points.map((p) => ({ ...p, text: asked.reading.text(p.value) })),
   }));
-  const charts = derivedFigure({ lang: config.lang, indicator, selection: on.selection, baseUrl: config.baseUrl }, lines, on.label, asked.reading.axis);
+  const period = question.frequency === undefined ? null : PERIOD_RHYTHMS[question.frequency];
+  // Dates of one value per period read as the period ("julio de 2019"), as the chart's.
+  const dates = period === null ? f : new Formatter(config.lang, config.unit, period, config.display.changeDecimals);
+  const about = question.real !== undefined && period !== null && deflatorMonth !== null ? m.realByMonth(f.pointDate(`${deflatorMonth}-01`)) : null;
+  const charts = derivedFigure({ lang: config.lang, indicator, selection: on.selection, baseUrl: config.baseUrl }, lines, { caption: on.label, unit: asked.reading.axis, period, about });
   const latest = lines.map((line) => {
     const p = line.points[0];
     if (p === undefined) return html`<li>${line.label}: ${m.sinceNone}</li>`;
     const value = html`<data value="${derivedText(p.value) ?? ""}">${p.text}</data>`;
-    return html`<li data-series="${line.id}">${slotted(m.latestOf(line.label, SLOT, f.pointShortDate(p.date)), value)}</li>`;
+    return html`<li data-series="${line.id}">${slotted(m.latestOf(line.label, SLOT, dates.pointShortDate(p.date)), value)}</li>`;
   });
-  const url = questionUrl(config.baseUrl, config.indicator, ids.join(","), asked.question, 1);
+  const url = questionUrl(config.baseUrl, config.indicator, ids.join(","), question, 1);
   return { charts, answer: html`<ul class="answer">${latest}</ul>${apiEquivalent(m, [url])}` };
 }
+
+/** The rhythm whose periods a `frequency` makes: how its points' dates read and what each covers. */
+const PERIOD_RHYTHMS: Readonly<Record<Frequency, string>> = { month: "monthly", quarter: "quarterly", semester: "semiannual", year: "annual" };
 
 /** A change of an index on 100, as a percentage with its exact value (`class`: "real" for the change in real terms). */
 function changeOn100(ctx: QuestionContext, index: number, className: string | null): SafeHtml {
