@@ -63,6 +63,8 @@ export interface QuestionContext {
   readonly money: string | null;
   /** The deflator's newest month (`YYYY-MM`), whose pesos `real` answers are in; null without a deflator. */
   readonly deflatorMonth: string | null;
+  /** That month as a reader says it ("julio de 2026"), whatever the indicator's own dates mean; null without a deflator. */
+  readonly deflatorMonthText: string | null;
 }
 
 export function questionContext(config: QuestionsConfig): QuestionContext {
@@ -74,6 +76,7 @@ export function questionContext(config: QuestionsConfig): QuestionContext {
     rule: { rhythm: config.rhythm, stepwise: config.stepwise, version: config.version },
     money: f.money ? config.unit : null,
     deflatorMonth: config.time.deflator?.newest?.slice(0, 7) ?? null,
+    deflatorMonthText: config.time.deflator?.newest === undefined || config.time.deflator.newest === null ? null : new Formatter(config.lang, config.unit, "monthly").pointDate(config.time.deflator.newest),
   };
 }
 
@@ -143,7 +146,7 @@ export interface ModeAsked {
  * them; `deflator` for `real`.
  */
 export function modeAnswer(ctx: QuestionContext, on: ModeAsked, asked: { question: Question; reading: Reading }, deflator: Deflator | null): { charts: SafeHtml; answer: SafeHtml } {
-  const { m, f, config, deflatorMonth } = ctx;
+  const { m, f, config, deflatorMonthText } = ctx;
   const { indicator, ids } = on;
   const { question } = asked;
   const lines = answer(indicator.series, ctx.rule, ids, question, deflator).map((a) => ({
@@ -154,7 +157,7 @@ export function modeAnswer(ctx: QuestionContext, on: ModeAsked, asked: { questio
   const period = question.frequency === undefined ? null : PERIOD_RHYTHMS[question.frequency];
   // Dates of one value per period read as the period ("julio de 2019"), as the chart's.
   const dates = period === null ? f : new Formatter(config.lang, config.unit, period, config.display.changeDecimals);
-  const about = question.real !== undefined && period !== null && deflatorMonth !== null ? m.realByMonth(f.pointDate(`${deflatorMonth}-01`)) : null;
+  const about = question.real !== undefined && period !== null && deflatorMonthText !== null ? m.realByMonth(deflatorMonthText) : null;
   const charts = derivedFigure({ lang: config.lang, indicator, selection: on.selection, baseUrl: config.baseUrl }, lines, { caption: on.label, unit: asked.reading.axis, period, about });
   const latest = lines.map((line) => {
     const p = line.points[0];
@@ -183,7 +186,7 @@ function changeOn100(ctx: QuestionContext, index: number, className: string | nu
  * terms; with the API addresses that give both.
  */
 export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids: readonly string[], date: string, deflator: Deflator | null): SafeHtml {
-  const { m, f, rule, money, deflatorMonth, config } = ctx;
+  const { m, f, rule, money, deflatorMonth, deflatorMonthText, config } = ctx;
   const then = answer(indicator.series, rule, ids, { at: date }, null);
   const nominal = answer(indicator.series, rule, ids, { units: "index", base: date }, null);
   const real = deflatorMonth === null ? null : answer(indicator.series, rule, ids, { units: "index", base: date, real: deflatorMonth }, deflator);
@@ -195,7 +198,7 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
     if (one === undefined || from === undefined || index === undefined) return html`<li>${title}: ${m.sinceNone}</li>`;
     const nominalLine = slotted(m.sinceNominal(f.computed(from.value, 2, money), f.value(one.values[0] as string), SLOT), changeOn100(ctx, index.value, null));
     const r = real?.[k]?.points[0];
-    const realLine = r === undefined || deflatorMonth === null ? "" : html`; ${slotted(m.sinceReal(SLOT, f.pointDate(`${deflatorMonth}-01`)), changeOn100(ctx, r.value, "real"))}`;
+    const realLine = r === undefined || deflatorMonthText === null ? "" : html`; ${slotted(m.sinceReal(SLOT, deflatorMonthText), changeOn100(ctx, r.value, "real"))}`;
     return html`<li data-series="${id}">${title}: ${nominalLine}${realLine}</li>`;
   });
   const series = ids.join(",");
