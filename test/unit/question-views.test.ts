@@ -38,6 +38,17 @@ const wage = (title: string) =>
     ["2024-01-01", "100"],
   ]);
 
+/** A monthly index rising by 1 a month from 100 in January 2024 to 114 in March 2025, the deflator's newest month. */
+const index = series(
+  "general",
+  "Index",
+  Array.from({ length: 15 }, (_, i): [string, string] => [`${String(2024 + Math.floor(i / 12))}-${String((i % 12) + 1).padStart(2, "0")}-01`, String(100 + i)]).reverse(),
+);
+const WITH_INDEX: QuestionsConfig = {
+  ...WAGES,
+  time: { deflator: { indicator: "tiny-index", series: "general", path: "/x.json", rhythm: "monthly", stepwise: false, version: WAGES.version, title: { es: "Índice", en: "Index" }, newest: "2025-03-01" }, ratios: [] },
+};
+
 describe("question views", () => {
   it("says the change since a day from the value covering it, with the API address that gives it", () => {
     const ctx = questionContext(WAGES);
@@ -47,6 +58,15 @@ describe("question views", () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ series: "monthly", units: "index", base: "2024-03-15", limit: "1" });
     // Before the first point nothing covers the day: no number is made up.
     expect(sinceAnswer(ctx, indicatorOf(WAGES, wage("Monthly")), ["monthly"], "2023-06-01", null).html).toContain("<li>Monthly: no value covers that day in this data</li>");
+  });
+
+  it("says the change since a day in real terms from that day's month to the index's latest, month by month", () => {
+    const answer = sinceAnswer(questionContext(WITH_INDEX), indicatorOf(WITH_INDEX, wage("Monthly")), ["monthly"], "2024-03-15", deflatorOf(index, "2025-03")).html;
+    // March 2024's 100 is 100 × 114/102 in pesos of March 2025; March 2025's 120 is 120: +7.4 %. (Deflating each step
+    // once, by its first month, would compare January 2024's 114 with January 2025's 120 × 114/112: +7.1 %.)
+    expect(answer).toContain('<data value="7.3684211" class="real">+7.4%</data> in real terms (pesos of March 2025)');
+    const urls = [...answer.matchAll(/<a href="([^"]+)">/g)].map((m) => Object.fromEntries(new URL((m[1] as string).replace(/&amp;/g, "&")).searchParams));
+    expect(urls[1]).toEqual({ series: "monthly", frequency: "month", real: "2025-03", units: "index", base: "2024-03-15", limit: "1" });
   });
 
   it("escapes the data's words in an answer", () => {
@@ -65,11 +85,7 @@ describe("question views", () => {
   });
 
   it("draws a stepwise value in real terms month by month: each month its value in force × the index's last month / that month's", () => {
-    // A monthly index rising by 1 a month from 100 in January 2024 to 114 in March 2025, the deflator's newest month.
-    const months = Array.from({ length: 15 }, (_, i): [string, string] => [`${String(2024 + Math.floor(i / 12))}-${String((i % 12) + 1).padStart(2, "0")}-01`, String(100 + i)]).reverse();
-    const index = series("general", "Index", months);
-    const deflator = { indicator: "tiny-index", series: "general", path: "/x.json", rhythm: "monthly", stepwise: false, version: WAGES.version, title: { es: "Índice", en: "Index" }, newest: "2025-03-01" };
-    const config: QuestionsConfig = { ...WAGES, time: { deflator, ratios: [] } };
+    const config = WITH_INDEX;
     const ctx = questionContext(config);
     const asked = modeQuestion(ctx, "real", "", null);
     expect(asked.question).toEqual({ real: "2025-03", frequency: "month" });

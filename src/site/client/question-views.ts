@@ -111,13 +111,7 @@ export function ratioOf(ctx: QuestionContext, mode: string): TimeConfig["ratios"
  */
 export function modeQuestion(ctx: QuestionContext, mode: string, base: string, divisor: ViewSeries | null): { question: Question; reading: Reading } {
   const { f, money, deflatorMonth } = ctx;
-  if (mode === "real" && deflatorMonth !== null) {
-    // A value that holds until the next buys less each month prices rise while it holds: in real
-    // terms it is a new number every month. `real` alone deflates a point once, by its first month (docs/time.md), so
-    // the chart asks month by month, each month's value in force deflated by that month's index.
-    const question: Question = ctx.rule.stepwise ? { real: deflatorMonth, frequency: "month" } : { real: deflatorMonth };
-    return { question, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
-  }
+  if (mode === "real" && deflatorMonth !== null) return { question: realQuestion(ctx, deflatorMonth), reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
   if (mode === "index") return { question: { units: "index", base }, reading: { text: (v) => f.computed(v, 1), axis: `100 = ${f.date(base)}` } };
   if (mode === "percent_change_a_year_ago" || mode === "percent_change") {
     // The indicator's own changes: with the decimals it declares, as on its card and table.
@@ -130,6 +124,18 @@ export function modeQuestion(ctx: QuestionContext, mode: string, base: string, d
     return { question: { per }, reading: ratio.percent ? { text: (v) => f.computedPercent(v * 100, 2, false), axis: "%" } : { text: (v) => f.computed(v, 2), axis: ratio.label } };
   }
   return { question: {}, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+}
+
+/**
+ * The question "in pesos of `month`" for the page's indicator. A value that holds
+ * until the next buys less each month prices rise while it holds: in real terms it
+ * is a new number every month. `real` alone deflates a point once, by its first
+ * month (docs/time.md), so a stepwise indicator is asked month by month
+ * (`frequency=month`), each month's value in force deflated by that month's index;
+ * a periodic one's points are already each of its own month.
+ */
+function realQuestion(ctx: QuestionContext, month: string): Question {
+  return ctx.rule.stepwise ? { real: month, frequency: "month" } : { real: month };
 }
 
 /** What a chart mode is asked of: the loaded indicator, the selection shown, the sub-series on the cards and the mode's label. */
@@ -189,7 +195,9 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
   const { m, f, rule, money, deflatorMonth, deflatorMonthText, config } = ctx;
   const then = answer(indicator.series, rule, ids, { at: date }, null);
   const nominal = answer(indicator.series, rule, ids, { units: "index", base: date }, null);
-  const real = deflatorMonth === null ? null : answer(indicator.series, rule, ids, { units: "index", base: date, real: deflatorMonth }, deflator);
+  // In real terms, from the month of `date` to the deflator's latest, each as the month's value (`realQuestion`).
+  const realIndex: Question | null = deflatorMonth === null ? null : { ...realQuestion(ctx, deflatorMonth), units: "index", base: date };
+  const real = realIndex === null ? null : answer(indicator.series, rule, ids, realIndex, deflator);
   const items = ids.map((id, k) => {
     const title = titleOf(ctx, indicator, id);
     const one = indicator.series.find((s) => s.id === id);
@@ -204,7 +212,7 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
   const series = ids.join(",");
   const urls = [
     questionUrl(config.baseUrl, config.indicator, series, { units: "index", base: date }, 1),
-    ...(deflatorMonth === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, { real: deflatorMonth, units: "index", base: date }, 1)]),
+    ...(realIndex === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, realIndex, 1)]),
   ];
   return html`<ul class="answer">${items}</ul>${apiEquivalent(m, urls)}`;
 }
