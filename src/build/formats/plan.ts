@@ -55,7 +55,7 @@ export function planFormats(input: PlanInput): PlannedFile[] {
     { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions) },
     { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
     { path: robots, render: () => renderRobots(config) },
-    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators)) },
+    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators), versions) },
   );
   return plan;
 }
