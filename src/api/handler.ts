@@ -18,6 +18,8 @@ import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
 import { serveAdjust } from "./adjust.js";
 import { ADJUST_PATH } from "../core/adjust.js";
+import { CHANGES_ROUTE } from "../core/changes.js";
+import { serveChanges } from "./changes.js";
 
 /** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
 export interface Env {
@@ -127,6 +129,8 @@ export class Api {
     const path = new URL(request.url).pathname;
     if (path === ADJUST_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveAdjust(request, env.ASSETS, this.store, manifest));
     if (path === SEARCH_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveSearch(request, env.ASSETS, this.store, manifest));
+    const changes = CHANGES_ROUTE.exec(path);
+    if (changes !== null) return serveChanges(request, changes[1] as string, env.ASSETS, this.store, now);
     const match = ENDPOINT_ROUTE.exec(path);
     if (match === null) throw unknownPath(path);
     return serveIndicator(request, match[1] as string, env.ASSETS, this.store, now);
