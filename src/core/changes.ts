@@ -113,9 +113,20 @@ function valueText(history: HistoryData, g: number): string {
 /**
  * The changes between version `since` and the current one (the table's last),
  * newest change first; on the same day in the answers' order (date descending,
- * sub-series ascending).
+ * sub-series ascending). Made once per decoded table and version (every page
+ * of the list reads it).
  */
-export function changesSince(history: HistoryData, since: number): PointChange[] {
+export function changesSince(history: HistoryData, since: number): readonly PointChange[] {
+  let made = listsOf.get(history);
+  if (made === undefined) listsOf.set(history, (made = new Map<number, readonly PointChange[]>()));
+  let list = made.get(since);
+  if (list === undefined) made.set(since, (list = listChanges(history, since)));
+  return list;
+}
+
+const listsOf = new WeakMap<HistoryData, Map<number, readonly PointChange[]>>();
+
+function listChanges(history: HistoryData, since: number): PointChange[] {
   const { union, from, to, versions } = history;
   const current = versions.length - 1;
   const day = (v: number) => versionDay(versions[v] as (typeof versions)[number]);
@@ -126,26 +137,22 @@ export function changesSince(history: HistoryData, since: number): PointChange[]
     while (end < union.points && union.global.day(end) === union.global.day(g) && union.global.series(end) === union.global.series(g)) end++;
     let before = -1;
     let now = -1;
-    let gone = 0;
+    // The last version in which the point's value text or presence changed: the day it changed.
+    let last = 0;
     for (let e = g; e < end; e++) {
       if ((from[e] as number) <= since && since < (to[e] as number)) before = e;
       if ((to[e] as number) > current) now = e;
-      gone = Math.max(gone, to[e] as number);
+      const joined = e > g && to[e - 1] === from[e];
+      if (!joined || valueText(history, e - 1) !== valueText(history, e)) last = Math.max(last, from[e] as number);
+      const continued = e + 1 < end && from[e + 1] === to[e];
+      if (!continued && (to[e] as number) <= current) last = Math.max(last, to[e] as number);
     }
-    const row = { date: dateOfDay(union.global.day(g)), series: union.ids[union.global.series(g)] as string };
-    if (before < 0 && now >= 0) {
-      changes.push({ ...row, change: "added", value: valueText(history, now), previous: null, changed: day(from[now] as number) });
-    } else if (before >= 0 && now < 0) {
-      changes.push({ ...row, change: "removed", value: null, previous: valueText(history, before), changed: day(gone) });
-    } else if (before >= 0 && now >= 0) {
-      const value = valueText(history, now);
-      const previous = valueText(history, before);
-      if (value !== previous) {
-        // The day the value became what it is: the first of the entries, back to back up to now, with this value text.
-        let first = now;
-        while (first > g && to[first - 1] === from[first] && valueText(history, first - 1) === value) first--;
-        changes.push({ ...row, change: "revised", value, previous, changed: day(from[first] as number) });
-      }
+    // The same entry then and now (most points): unchanged, no text read.
+    const value = now < 0 || now === before ? null : valueText(history, now);
+    const previous = before < 0 || now === before ? null : valueText(history, before);
+    if (value !== previous) {
+      const change = previous === null ? "added" : value === null ? "removed" : "revised";
+      changes.push({ date: dateOfDay(union.global.day(g)), series: union.ids[union.global.series(g)] as string, change, value, previous, changed: day(last) });
     }
     g = end;
   }

@@ -52,7 +52,7 @@ let daily: SyntheticCommit[];
 
 const build = (sources: readonly IndicatorSource[]) => sources.map((s) => buildIndicator(s, `<a>${s.meta.id}</a>`, `https://example.test/${s.meta.id}`));
 
-async function sourcesAt(commit: string): Promise<IndicatorSource[]> {
+async function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
   return (await loadData(repo.data, (await gitSourceFiles(repo.data, commit)) as SourceFiles)).indicators;
 }
 
@@ -136,7 +136,7 @@ describe("changes over a synthetic history", () => {
           for (const [id, table] of tables) {
             const v = versionOn(table.versions.map(versionDay), since.day);
             if (v < 0) continue; // not published yet then: a 400
-            const listed = changesSince(decodeHistory(table.file), v)
+            const listed = [...changesSince(decodeHistory(table.file), v)]
               .map(({ changed: _, ...rest }) => rest)
               .sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
             expect(listed, `${id} since ${since.day} (${since.step}) until ${now.day} (${now.step})`).toEqual(reportOf(before, after, id));
