@@ -143,6 +143,13 @@ export interface AnswerData extends AnswerFields {
   readonly csvEnds: Uint32Array;
   readonly csvEs: Uint8Array;
   readonly csvEsEnds: Uint32Array;
+  /**
+   * Where each point's text begins, by global position, when the texts are not
+   * back to back: a past version (src/core/history.ts) views the texts of the
+   * history table, where points of other versions lie between its own. Absent,
+   * a point's text begins where the one before ends.
+   */
+  readonly starts?: { readonly json: Uint32Array; readonly csv: Uint32Array; readonly csvEs: Uint32Array };
 }
 
 const encoder = new TextEncoder();
@@ -328,7 +335,8 @@ const decoder = new TextDecoder();
  * quoted, its quotes doubled).
  */
 export function csvRow(data: AnswerData, g: number): AnswerRow {
-  const line = decoder.decode(data.csv.subarray(g === 0 ? 0 : data.csvEnds[g - 1], data.csvEnds[g])).replace(/\n$/, "");
+  const start = data.starts === undefined ? (g === 0 ? 0 : data.csvEnds[g - 1]) : data.starts.csv[g];
+  const line = decoder.decode(data.csv.subarray(start, data.csvEnds[g])).replace(/\n$/, "");
   const fields: string[] = [];
   for (let i = 0; i <= line.length; ) {
     if (line[i] === '"') {
@@ -365,8 +373,10 @@ export function csvRow(data: AnswerData, g: number): AnswerRow {
 
 /**
  * `prefix`, the texts of the points at `positions` (ascending), then `suffix`, in
- * one buffer. Runs of consecutive positions are copied as one range. With
- * `dropLastByte`, the last point's final byte (its separating comma) is left out.
+ * one buffer. Runs of consecutive positions whose texts are back to back are
+ * copied as one range. With `dropLastByte`, the last point's final byte (its
+ * separating comma) is left out. `starts`: where each text begins, when the texts
+ * are not back to back (`AnswerData.starts`).
  */
 export function assemble(
   text: Uint8Array,
@@ -375,8 +385,9 @@ export function assemble(
   prefix: Uint8Array,
   suffix: Uint8Array,
   dropLastByte: boolean,
+  starts?: Uint32Array,
 ): Uint8Array<ArrayBuffer> {
-  const startOf = (g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+  const startOf = starts === undefined ? (g: number) => (g === 0 ? 0 : (ends[g - 1] as number)) : (g: number) => starts[g] as number;
   let size = 0;
   for (let m = 0; m < positions.length; m++) {
     const g = positions[m] as number;
@@ -389,7 +400,7 @@ export function assemble(
   for (let m = 0; m < positions.length; ) {
     const first = positions[m] as number;
     let last = first;
-    while (m + 1 < positions.length && positions[m + 1] === last + 1) last = positions[++m] as number;
+    while (m + 1 < positions.length && positions[m + 1] === last + 1 && startOf(last + 1) === ends[last]) last = positions[++m] as number;
     m++;
     const from = startOf(first);
     const to = Math.min(ends[last] as number, from + (prefix.length + size - at));

@@ -17,7 +17,7 @@ import { ADJUST_PATH } from "../../core/adjust.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
-export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): Record<string, string> {
+export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"], currentDay?: (id: string) => string): Record<string, string> {
   const withPoints = indicators.filter((i) => i.answers.points > 0);
   const first = withPoints[0];
   if (first === undefined) return {};
@@ -47,6 +47,7 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
     per: url(numerator.source.meta.id, `series=${perSeries}&per=${other.source.meta.id}:${divisor}`),
     units: url(id, `series=${series.id}&units=percent_change_a_year_ago`),
     base: url(id, `series=${series.id}&units=index&base=${oldest}`),
+    ...(currentDay === undefined ? {} : { as_of: url(id, `series=${series.id}&as_of=${currentDay(id)}`) }),
     limit: url(id, "limit=1"),
     offset: url(id, "limit=1&offset=1"),
     format: url(id, `series=${series.id}&format=csv`),
@@ -83,10 +84,21 @@ function freshnessText(indicator: BuiltIndicator, version: number): string {
   return `; checked ${f.checked}, ${next}`;
 }
 
-/** The text of `/llms.txt`; `versions`: each indicator's data version (seconds), the last check's fallback. */
-export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"], adjusters: Manifest["adjusters"], versions: ReadonlyMap<string, number>): string {
+/**
+ * The text of `/llms.txt`; `versions`: each indicator's data version (seconds), the
+ * last check's fallback; `currentDay`: each indicator's current version day (the
+ * `as_of` example).
+ */
+export function renderLlmsTxt(
+  config: SiteConfig,
+  indicators: readonly BuiltIndicator[],
+  deflators: Manifest["deflators"],
+  adjusters: Manifest["adjusters"],
+  versions: ReadonlyMap<string, number>,
+  currentDay?: (id: string) => string,
+): string {
   const base = config.baseUrl;
-  const examples = parameterExamples(indicators, deflators);
+  const examples = parameterExamples(indicators, deflators, currentDay);
   const lines: string[] = [
     `# ${config.name}`,
     "",

@@ -17,7 +17,7 @@
  * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
+import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
 import { successorDueDay, type Schedule } from "../../core/schedule.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
@@ -26,6 +26,7 @@ import { html, raw, type SafeHtml } from "../../core/html.js";
 import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { byCodeUnits } from "../../core/order.js";
+import { derivedText } from "../../core/derive.js";
 import { LIMIT } from "../../core/contract.js";
 import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/paths.js";
 import { questionUrl } from "./questions.js";
@@ -400,6 +401,8 @@ function chartText(ctx: Context): ChartText {
     zero: ctx.zero,
     noData: ctx.m.noDataSelection,
     note: ctx.m.noteLabel,
+    logScale: ctx.m.logScale,
+    logScaleDescription: ctx.m.logScaleDescription,
   };
 }
 
@@ -774,12 +777,67 @@ export interface DerivedLine {
 }
 
 /**
+ * The rule of coverage a derived chart is drawn by: the indicator's own, or for an
+ * answer of one value per calendar period (`period`, the rhythm of a `frequency`:
+ * "monthly" for `frequency=month`) each point covering exactly its period, the
+ * newest one ending with it (a month in pesos of a later month is not in force after
+ * that month: the next month's value is another number).
+ */
+function derivedCoverage(ctx: Context, lines: readonly DerivedLine[], period: string | null): Pick<Context, "nextDue" | "end"> {
+  if (period === null) return { nextDue: ctx.nextDue, end: ctx.end };
+  const nextDue = nextDueOf(period, []);
+  const newest = lines.reduce((last, line) => (line.points[0] !== undefined && line.points[0].date > last ? line.points[0].date : last), "");
+  return { nextDue, end: newest === "" ? "" : (nextDue(newest) ?? "") };
+}
+
+/**
+ * The values a derived chart draws, as a table (folded under it): one row per date,
+ * newest first, one column per line, each value in the text its tooltip shows; the
+ * newest MAX_TABLE_ROWS dates (the API address beside the chart gives them all).
+ */
+function derivedTable(ctx: Context, members: readonly DerivedLine[], dates: Formatter, caption: string): SafeHtml {
+  const { m, f } = ctx;
+  const byDate = new Map<string, Map<string, { value: number; text: string }>>();
+  for (const line of members) {
+    for (const p of line.points) {
+      const row = byDate.get(p.date) ?? new Map<string, { value: number; text: string }>();
+      row.set(line.id, p);
+      byDate.set(p.date, row);
+    }
+  }
+  const all = [...byDate.keys()].sort((a, b) => byCodeUnits(b, a));
+  const shown = all.slice(0, MAX_TABLE_ROWS);
+  const more = all.length > shown.length ? html`<p class="note">${m.chartTableTruncated(f.number(shown.length), f.number(all.length))}</p>` : "";
+  const cell = (p: { value: number; text: string } | undefined) => (p === undefined ? html`<td class="num"></td>` : html`<td class="num"><data value="${derivedText(p.value) ?? ""}">${p.text}</data></td>`);
+  return html`<details class="fold chart-values"><summary>${m.showChartValues}</summary><div class="table-wrap"><table class="data">
+<caption>${caption}</caption>
+<thead><tr><th scope="col">${m.date}</th>${members.map((line) => html`<th scope="col" class="num">${members.length > 1 ? line.label : m.value}</th>`)}</tr></thead>
+<tbody>${shown.map((date) => html`<tr><td class="date"><time datetime="${date}">${dates.pointShortDate(date)}</time></td>${members.map((line) => cell(byDate.get(date)?.get(line.id)))}</tr>`)}</tbody>
+</table></div>${more}</details>`;
+}
+
+/** How a derived chart is drawn besides its lines: the caption, the value axis's unit, and the period of one value per period (`derivedCoverage`), with the sentence that says so. */
+export interface DerivedChart {
+  readonly caption: string;
+  readonly unit: string;
+  /** The rhythm of an answer of one value per calendar period ("monthly"), or null: its points are the indicator's. */
+  readonly period: string | null;
+  /** What the chart shows, said in words for its text alternative (`<desc>`) as under it; null: the caption says it. */
+  readonly about: string | null;
+}
+
+/**
  * The chart of a question's answer (src/site/client/questions.ts), drawn like the
  * page's own (both layouts, steps for stepwise values, gaps by the rule of
- * coverage) with `unit` on the value axis, every value as `text` says.
+ * coverage, or each point its period: `derivedCoverage`) with `chart.unit` on the
+ * value axis, every value as `text` says, in the chart's tooltip and in the table
+ * of its values under it.
  */
-export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], caption: string, unit: string): SafeHtml {
-  const ctx = contextOf(input);
+export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], chart: DerivedChart): SafeHtml {
+  const base = contextOf(input);
+  const ctx: Context = { ...base, ...derivedCoverage(base, lines, chart.period) };
+  const { indicator } = input;
+  const dates = chart.period === null ? ctx.f : new Formatter(input.lang, indicator.unit, chart.period, indicator.display.changeDecimals);
   const byId = new Map(lines.map((line) => [line.id, line]));
   // Lines of different magnitudes (a monthly and an hourly wage) in separate charts, as the page's own.
   const groups = magnitudeGroups(lines.map((line) => ({ id: line.id, title: { es: line.label, en: line.label }, facets: {}, dates: line.points.map((p) => p.date), values: line.points.map((p) => String(p.value)), notes: {} })));
@@ -788,21 +846,23 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
     const chartLines: ChartSeries[] = members.map((line) => ({
       id: line.id,
       label: line.label,
-      points: line.points.map((p) => ({ date: p.date, value: p.value, text: p.text, dateText: ctx.f.pointDate(p.date), note: null })),
+      points: line.points.map((p) => ({ date: p.date, value: p.value, text: p.text, dateText: dates.pointDate(p.date), note: null })),
     }));
-    return figure(
-      { ...ctx, zero: null, input: { ...input, indicator: { ...input.indicator, display: { ...input.indicator.display, unit: { es: unit, en: unit } } } } },
+    const title = `${indicator.title[input.lang]}: ${chart.caption}`;
+    const shown = figure(
+      { ...ctx, zero: null, input: { ...input, indicator: { ...indicator, display: { ...indicator.display, unit: { es: chart.unit, en: chart.unit } } } } },
       {
         key: `question-${String(g + 1)}`,
         series: chartLines,
-        caption,
-        title: `${input.indicator.title[input.lang]}: ${caption}`,
-        description: caption,
+        caption: chart.caption,
+        title,
+        description: chart.about === null ? chart.caption : `${chart.caption}. ${chart.about}`,
         legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i) }))),
         gapLabels: new Map(),
         full: new Map(),
       },
     );
+    return html`${shown}${chart.about === null ? "" : html`<p class="note chart-about">${chart.about}</p>`}${derivedTable(ctx, members, dates, title)}`;
   });
   return html`${figures}`;
 }
