@@ -357,6 +357,7 @@ const pageSchemas = {
           real: { type: ["string", "null"] },
           units: { type: ["string", "null"], enum: [...UNITS.filter((u) => u !== "level"), null], description: "`null` for level." },
           base: { type: ["string", "null"], format: "date" },
+          as_of: { type: "string", format: "date", description: "The day asked with as_of; absent without it." },
           has_more: { type: "boolean" },
           next: { type: ["string", "null"] },
           last_updated: { type: ["string", "null"], format: "date" },

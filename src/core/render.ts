@@ -15,7 +15,7 @@ import { endpointPath, metadataPath } from "./paths.js";
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
  * order of the declarations (src/core/parameters.ts: `from, to, at, series,
- * frequency, aggregation, per, real, units, base, limit, offset, format, dialect`),
+ * frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect`),
  * dates as resolved days, the selection deduplicated and sorted, `aggregation`
  * given whenever `frequency` is, `units=level` and `format=json` left out, so
  * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
@@ -52,12 +52,16 @@ export function answerMeta(data: DatasetFields, page: PageSummary) {
     total: page.total,
     ...metaEcho(query, "paging"),
     ...metaEcho(query, "question"),
+    ...metaEcho(query, "given"),
     has_more: page.hasMore,
     next: nextUrl(data.indicator, page),
     last_updated: data.lastUpdated,
     license: data.license,
     attribution: data.attribution,
     metadata: metadataPath(data.indicator),
+    // Only on an `at` answer that has something to say (src/core/page.ts `AtNotes`): other answers keep their bytes.
+    ...(page.notes === undefined || page.notes.checked === null ? {} : { checked: page.notes.checked }),
+    ...(page.notes === undefined || page.notes.missing.length === 0 ? {} : { missing: page.notes.missing }),
   };
 }
 
@@ -72,9 +76,9 @@ export function renderAnswer(data: AnswerData, page: Page<AnswerSeries>): Uint8A
   const positions = pagePositions(page, data.points);
   if (page.query.format === "csv") {
     return page.query.dialect === "es"
-      ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false)
-      : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false);
+      ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false, data.starts?.csvEs)
+      : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
   }
   const suffix = encoder.encode(`],"meta":${JSON.stringify(answerMeta(data, page))}}`);
-  return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true);
+  return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true, data.starts?.json);
 }

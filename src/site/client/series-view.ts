@@ -17,7 +17,8 @@
  * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
+import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
+import { successorDueDay, type Schedule } from "../../core/schedule.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
@@ -68,8 +69,15 @@ export interface ViewIndicator {
   /** The selection the page opens on (`view.default`), completed from the first sub-series. */
   readonly defaults: Selection;
   readonly series: readonly ViewSeries[];
-  /** The data's version date (`YYYY-MM-DD`): nothing is known to hold after it (src/core/coverage.ts `versionEndDay`). */
+  /**
+   * The last check's date (`YYYY-MM-DD`; the data version's date unless a later
+   * check is declared, src/core/schedule.ts `checkedDate`): the rule of coverage's
+   * bound (src/core/coverage.ts `versionEndDay`); a day after it is answered as
+   * `answeringRankDay` says.
+   */
   readonly version: string;
+  /** When values are due (`schedule` in `indicator.json`); absent or null: none declared (the rhythm says when a successor is due). */
+  readonly schedule?: Schedule | null;
   /**
    * The indicator's publications (every date with a point), ascending, when
    * `series` holds only some sub-series (the page script loads the group it
@@ -198,14 +206,16 @@ export interface ViewCoverage {
   readonly nextDue: NextDue;
   /** The indicator's newest publication ("" without points). */
   readonly end: string;
+  /** When values are due (`schedule`); null: none declared. */
+  readonly schedule: Schedule | null;
 }
 
 /** The rule of coverage of `indicator`: its rhythm over its publications, bounded by its data version. */
 export function coverageOf(indicator: ViewIndicator): ViewCoverage {
   const published = publicationsOf(indicator);
   const end = published.at(-1) ?? "";
-  const rule = coverageRule(indicator.rhythm, published.map(dayNumber), indicator.version);
-  return { rule, nextDue: onDates(rule.nextDue), end };
+  const rule = coverageRule(indicator.rhythm, published.map(dayNumber), indicator.version, { stepwise: indicator.stepwise, schedule: indicator.schedule ?? null });
+  return { rule, nextDue: onDates(rule.nextDue), end, schedule: indicator.schedule ?? null };
 }
 
 interface Context extends ViewCoverage {
@@ -259,8 +269,10 @@ export interface Standing {
   readonly until: string;
   /** `current`: covered up to the data's version; `replaced`: later publications leave it out; `ended`: its successor is due and not in the data. */
   readonly state: "current" | "replaced" | "ended";
-  /** When the next value is due (a regular rhythm), if that is after the version; else null. */
+  /** When the next value is due (the schedule, else a regular rhythm), if that is after the last check; else null. */
   readonly nextDue: string | null;
+  /** When the next value was due by the declared schedule, if that is on or before the last check (overdue); else null. */
+  readonly overdueSince: string | null;
 }
 
 /** The standing of sub-series `s`'s newest point by the rule of coverage (`coverageOf` its indicator). */
@@ -271,8 +283,16 @@ export function standingOf(s: ViewSeries, stepwise: boolean, coverage: ViewCover
   const end = coverageEndDay(daySeries(s.dates), 0, rule);
   const since = s.dates[heldSinceRank(s, stepwise, rule.nextDue)] as string;
   const state = end >= rule.versionEnd ? "current" : date !== coverage.end ? "replaced" : "ended";
-  const due = rule.nextDue(dayNumber(date));
-  return { since, until: dateOfDay(end - 1), state, nextDue: state === "current" && due !== null && due >= rule.versionEnd ? dateOfDay(due) : null };
+  // Declared, not guessed: the schedule says when the next value is due; without one, the rhythm.
+  const due = coverage.schedule === null ? rule.nextDue(dayNumber(date)) : successorDueDay(coverage.schedule, dayNumber(date));
+  const awaited = state !== "replaced" && due !== null;
+  return {
+    since,
+    until: dateOfDay(end - 1),
+    state,
+    nextDue: awaited && due >= rule.versionEnd ? dateOfDay(due) : null,
+    overdueSince: awaited && coverage.schedule !== null && due < rule.versionEnd ? dateOfDay(due) : null,
+  };
 }
 
 /** Where the card links for what is known after the data ends: the declared note, or the notes. */
@@ -308,6 +328,7 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
   }
   if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
   if (standing.nextDue !== null) lines.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
+  if (standing.overdueSince !== null) lines.push(html`<strong class="overdue">${m.overdueSince(f.date(standing.overdueSince))}</strong>`);
   return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}`;
 }
 
@@ -878,17 +899,31 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
   const { m, f, lang } = ctx;
   const { indicator } = input;
   const chosen = ids.map((id) => indicator.series.find((s) => s.id === id)).filter((s): s is ViewSeries => s !== undefined);
+  // A day after the last check: the value in force at the check while its successor is not due, said so.
+  const afterCheck = dayNumber(date) >= ctx.rule.versionEnd;
   const items = chosen.map((s) => {
-    const rank = coveringRank(s.dates, date, ctx.rule);
-    if (rank < 0) return html`<li>${s.title[lang]}: ${m.noValueOn}</li>`;
+    const rank = answeringRank(s.dates, date, ctx.rule);
+    if (rank < 0) return html`<li data-series="${s.id}" class="no-value">${s.title[lang]}: ${absenceText(ctx, s, date)}</li>`;
     const value = s.values[rank] as string;
     const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.rule.nextDue) + rank;
     const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
-    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong> (${since})</li>`;
+    const checked = afterCheck ? `; ${m.inForceAtCheck(f.date(indicator.version))}` : "";
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong> (${since}${checked})</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
   return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, [url])}`;
+}
+
+/** Why sub-series `s` has no value on `date` (src/core/coverage.ts `absenceDay`): before its first, overdue, or not known yet. */
+function absenceText(ctx: Context, s: ViewSeries, date: string): string {
+  const { m, f } = ctx;
+  const a = absenceDay(daySeries(s.dates), dayNumber(date), ctx.rule);
+  if (a.reason === "before_first" || a.last === null) return m.noValueOn;
+  const last = f.pointDate(dateOfDay(a.last));
+  const checked = f.date(ctx.input.indicator.version);
+  if (a.reason === "overdue" && a.due !== null) return m.missingOverdue(last, f.date(dateOfDay(a.due)), checked);
+  return m.missingPending(last, a.due === null ? null : f.date(dateOfDay(a.due)), checked);
 }
 
 /** "The same answer from the API:" and the addresses that give it, each a link, then `after` (text). */
