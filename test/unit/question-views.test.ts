@@ -116,6 +116,20 @@ describe("question views", () => {
     expect(shown.answer.html).toContain("?series=monthly&amp;frequency=month&amp;real=2025-03&amp;limit=1");
   });
 
+  it("folds the table of a chart's values under it, its newest 240 dates, in its tooltips' texts", () => {
+    // 300 months of a periodic index, 1 to 300.
+    const long = series("general", "Index", Array.from({ length: 300 }, (_, i): [string, string] => [`${String(2000 + Math.floor(i / 12))}-${String((i % 12) + 1).padStart(2, "0")}-01`, String(i + 1)]).reverse());
+    const config: QuestionsConfig = { ...WAGES, unit: "index", rhythm: "monthly", stepwise: false, version: "2025-01-01" };
+    const ctx = questionContext(config);
+    const asked = modeQuestion(ctx, "index", "2000-01-01", null);
+    const html = modeAnswer(ctx, { indicator: indicatorOf(config, long), selection: {}, ids: ["general"], label: "as an index" }, asked, null).charts.html;
+    const rows = [...html.matchAll(/<tr><td class="date"><time datetime="([^"]+)">[^<]*<\/time><\/td><td class="num"><data value="([^"]+)">([^<]*)<\/data>/g)];
+    expect(rows).toHaveLength(240);
+    expect(rows[0]?.slice(1)).toEqual(["2024-12-01", "30000", asked.reading.text(30000)]);
+    expect(html).toContain('<summary>Show this chart&#39;s values</summary>');
+    expect(html).toContain("The newest 240 of 300 dates.");
+  });
+
   it("reads the indicator's own changes with the decimals it declares (display.changeDecimals)", () => {
     const ctx = questionContext({ ...WAGES, display: { ...NEUTRAL_DISPLAY, changeDecimals: 2 } });
     expect(modeQuestion(ctx, "percent_change_a_year_ago", "", null).reading.text(4.26987)).toBe("+4.27%");

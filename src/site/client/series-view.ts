@@ -793,7 +793,8 @@ function derivedCoverage(ctx: Context, lines: readonly DerivedLine[], period: st
 /**
  * The values a derived chart draws, as a table (folded under it): one row per date,
  * newest first, one column per line, each value in the text its tooltip shows; the
- * newest MAX_TABLE_ROWS dates (the API address beside the chart gives them all).
+ * newest MAX_TABLE_ROWS dates, as the page's data table (a daily answer in full would
+ * make the page megabytes).
  */
 function derivedTable(ctx: Context, members: readonly DerivedLine[], dates: Formatter, caption: string): SafeHtml {
   const { m, f } = ctx;

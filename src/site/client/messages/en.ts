@@ -89,7 +89,7 @@ export const en = {
   realByMonth: (month: string) =>
     `Month by month: each month, the value in force that month brought to pesos of ${month} by that month's index. A value that does not change is worth less every month prices rise.`,
   showChartValues: "Show this chart's values",
-  chartTableTruncated: (shown: string, total: string) => `The newest ${shown} of ${total} values; the API address below gives them all.`,
+  chartTableTruncated: (shown: string, total: string) => `The newest ${shown} of ${total} dates.`,
   latestOf: (label: string, value: string, date: string) => `${label}: latest ${value} (${date})`,
   sinceLabel: "How much has it changed since …?",
   sinceNominal: (from: string, to: string, change: string) => `from ${from} to ${to}: ${change} in current pesos`,

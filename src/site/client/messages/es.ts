@@ -83,7 +83,7 @@ export const es: Messages = {
   realByMonth: (month: string) =>
     `Mes a mes: cada mes, el valor vigente ese mes llevado a pesos de ${month} con el índice de ese mes. Un valor que no cambia vale menos cada mes que suben los precios.`,
   showChartValues: "Ver los valores de esta gráfica",
-  chartTableTruncated: (shown: string, total: string) => `Los ${shown} valores más nuevos de ${total}; la dirección de la API de abajo los da todos.`,
+  chartTableTruncated: (shown: string, total: string) => `Las ${shown} fechas más nuevas de ${total}.`,
   latestOf: (label: string, value: string, date: string) => `${label}: último valor ${value} (${date})`,
   sinceLabel: "¿Cuánto cambió desde el …?",
   sinceNominal: (from: string, to: string, change: string) => `de ${from} a ${to}: ${change} en pesos corrientes`,
