@@ -10,6 +10,12 @@ import { absenceDay, answeringRank, coverageRule, daySeries, type CoverageRule }
 import { dateOfDay, dayNumber } from "../../src/core/dates.js";
 import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, type Schedule } from "../../src/core/schedule.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
+import { csvEsLine, csvLine } from "../../src/build/dataset.js";
+import { timeSource } from "../../src/api/time.js";
+import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
+import { DEFAULT_QUERY } from "../../src/core/model.js";
+import { selectAtPage } from "../../src/core/page.js";
+import { renderAnswer } from "../../src/core/render.js";
 
 const HALF_YEARS: Schedule = { dates: { months: [1, 7], day: 1 }, published: null };
 const MONTHLY_INDEX: Schedule = { dates: { months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], day: 1 }, published: { monthsAfter: 1, day: 5 } };
@@ -133,5 +139,36 @@ describe("a day after the last check", () => {
   it("says a day before the first point is before it", () => {
     const wage = ["2026-01-01"];
     expect(absence(wage, "2000-01-01", ruleOf("semiannual", wage, checked, true, HALF_YEARS))).toEqual({ reason: "before_first", last: null, due: null });
+  });
+});
+
+describe("the answer file carries checked and the schedule to the function", () => {
+  const fields = { indicator: "wage", unit: "UYU", license: "CC-BY-4.0", lastUpdated: "2026-07-01", attribution: "a", attributionUrl: "https://example.test/", rhythm: "annual", stepwise: true };
+  const rows = [
+    { date: "2026-07-01", series: "monthly", value: "25383", source: "https://example.test/1", note: "" },
+    { date: "2026-01-01", series: "monthly", value: "24572", source: "https://example.test/2", note: "" },
+  ];
+  // The data version: 20 November 2026.
+  const VERSION = "Fri, 20 Nov 2026 00:00:00 GMT";
+  const file = (more: { checked?: string }) => encodeAnswers({ ...fields, ...more, schedule: HALF_YEARS }, ["monthly"], rows, csvLine, csvEsLine);
+  const at = (bytes: Uint8Array, day: string) => {
+    const data = decodeAnswers(bytes);
+    const page = selectAtPage(data.series, { ...DEFAULT_QUERY, at: day }, null, timeSource(data, VERSION));
+    return JSON.parse(new TextDecoder().decode(renderAnswer(data, page))) as { data: { value: number }[]; meta: { checked?: string; missing?: unknown[] } };
+  };
+
+  it("bounds the rule by the later of the declared check and the version's date", () => {
+    expect(new TextDecoder().decode(encodeAnswers(fields, ["monthly"], rows, csvLine, csvEsLine))).not.toContain('"checked"');
+    expect(decodeAnswers(file({ checked: "2026-11-24" }))).toMatchObject({ checked: "2026-11-24", schedule: HALF_YEARS });
+    // No check declared: the version's date is the last check.
+    expect(at(file({}), "2026-11-22")).toMatchObject({ data: [{ value: 25383 }], meta: { checked: "2026-11-20" } });
+    // A check-only update four days later: the 22nd is within the check, the 25th after it.
+    expect(at(file({ checked: "2026-11-24" }), "2026-11-22").meta.checked).toBeUndefined();
+    expect(at(file({ checked: "2026-11-24" }), "2026-11-22").data).toEqual([{ date: "2026-07-01", series: "monthly", value: 25383 }]);
+    expect(at(file({ checked: "2026-11-24" }), "2026-11-25").meta.checked).toBe("2026-11-24");
+    // A check older than the version: the version's date bounds.
+    expect(at(file({ checked: "2026-10-01" }), "2026-11-22").meta.checked).toBe("2026-11-20");
+    // The successor is due 1 January 2027 by the schedule (the annual rhythm would say July).
+    expect(at(file({}), "2027-01-01").meta.missing).toEqual([{ reason: "pending", last: "2026-07-01", due: "2027-01-01", series: ["monthly"] }]);
   });
 });
