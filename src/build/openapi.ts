@@ -388,8 +388,8 @@ const pageSchemas = {
               properties: {
                 reason: {
                   type: "string",
-                  enum: ["before_first", "overdue", "pending"],
-                  description: "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check.",
+                  enum: ["before_first", "overdue", "pending", "ended"],
+                  description: "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check; `ended`: the sub-series' last value is dated `last` and the indicator's publications since `due` leave it out (nothing is awaited).",
                 },
                 last: { type: ["string", "null"], format: "date", description: "The date of the sub-series' last point on or before the day." },
                 due: { type: ["string", "null"], format: "date", description: "When the value missing was (or is) due." },
