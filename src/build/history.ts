@@ -72,15 +72,35 @@ function sameContent(a: State, b: State): boolean {
 }
 
 /**
- * Every indicator's versions in git, by folder name, oldest first. A folder is
- * loaded again only at a commit that changed its files; a version that does not
+ * Of the commits, oldest first, the last of each UTC day, each with its time
+ * raised to its parent's when earlier (a commit is not published before its
+ * parent): `as_of` names days, so a day's earlier commits are never answered and
+ * need not be read.
+ */
+function lastOfEachDay(commits: readonly DataCommit[]): DataCommit[] {
+  const kept: DataCommit[] = [];
+  let running = -Infinity;
+  for (const c of commits) {
+    running = Math.max(running, c.time);
+    const last = kept.at(-1);
+    const published = { commit: c.commit, time: running };
+    if (last !== undefined && dayOfTime(last.time) === dayOfTime(running)) kept[kept.length - 1] = published;
+    else kept.push(published);
+  }
+  return kept;
+}
+
+/**
+ * Every indicator's versions in git, by folder name, oldest first, one per day
+ * at most. A folder is loaded again only at a day's last commit when it changed
+ * its files; a version that does not
  * load even leniently is left out with a warning (the version before stays in
  * force for `as_of`); a folder removed by a commit gets a version without points.
  */
 async function gitStates(dataDir: string, source: HistorySource, cache: CsvCache, log: Log): Promise<Map<string, State[]>> {
   const states = new Map<string, State[]>();
   let before = new Map<string, string>();
-  for (const { commit, time } of await source.commits(dataDir)) {
+  for (const { commit, time } of lastOfEachDay(await source.commits(dataDir))) {
     const trees = await source.trees(dataDir, commit);
     const changed = [...new Set([...trees.keys(), ...before.keys()])].filter((name) => trees.get(name) !== before.get(name)).sort(byCodeUnits);
     before = trees;
@@ -88,8 +108,7 @@ async function gitStates(dataDir: string, source: HistorySource, cache: CsvCache
     const files = await source.files(dataDir, commit);
     for (const name of changed) {
       const list = states.get(name) ?? [];
-      // Published no earlier than the version before: a commit's time may precede its parent's.
-      const published = Math.max(time, list.at(-1)?.published ?? time);
+      const published = time;
       if (!trees.has(name)) {
         if (list.length > 0) list.push({ ...(list.at(-1) as State), commit, published, ids: [], rows: new Map() });
         continue;
