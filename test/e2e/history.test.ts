@@ -25,7 +25,19 @@ import { dataAt, syntheticHistory, type SyntheticCommit } from "../history-repo.
 const HIGH = { RATE_LIMIT_REQUESTS: "1000000" };
 /** The synthetic data's version time (SOURCE_DATE_EPOCH), after its last commit. */
 const EPOCH = String(Date.UTC(2026, 7, 1) / 1000);
-const QUERIES = ["", "limit=1", "limit=1&offset=1", "from=2025-07-01", "series=monthly", "at=2025-08-01", "format=csv", "format=csv&dialect=es"];
+const QUERIES = [
+  "",
+  "limit=1",
+  "limit=1&offset=1",
+  "from=2025-07-01",
+  "series=monthly",
+  "at=2025-08-01",
+  "format=csv",
+  "format=csv&dialect=es",
+  // The index as it was known then (revised the day it was added).
+  "series=monthly&real=2026-04",
+  "series=monthly&per=prices:general",
+];
 
 let repo: Awaited<ReturnType<typeof syntheticHistory>>;
 let daily: SyntheticCommit[];
@@ -138,7 +150,9 @@ describe("as_of through wrangler pages dev, over a synthetic history", () => {
           }
           const refText = await ref.text();
           expect(asOf.status, `${c.step}: ${id}?${query}: ${asOf.text}`).toBe(ref.status);
-          if (ref.status !== 200) expect(detail(asOf.text)).toBe(detail(refText));
+          // The same 400, naming the same parameter (real or per before the index was published: the build of that
+          // commit has no such index at all, the history says since when it has one).
+          if (ref.status !== 200) expect(detail(asOf.text).split(":")[0], `${c.step}: ${id}?${query}`).toBe(detail(refText).split(":")[0]);
           else if (query.includes("format=csv")) expect(asOf.text, `${c.step}: ${id}?${query}`).toBe(refText);
           else expect((JSON.parse(asOf.text) as Page).data, `${c.step}: ${id}?${query}`).toEqual((JSON.parse(refText) as Page).data);
           compared++;
@@ -146,6 +160,10 @@ describe("as_of through wrangler pages dev, over a synthetic history", () => {
       }
     }
     expect(compared).toBe(QUERIES.length * (daily.length + 2));
+    // The deflator as known then: revised since, so the answer of that day differs from today's.
+    const [then, now] = await Promise.all(["&as_of=2026-06-10", ""].map((asOf) => get(server.url, `/api/v1/wages?series=monthly&real=2026-04${asOf}`)));
+    expect(then?.status).toBe(200);
+    expect((JSON.parse(then?.text ?? "") as Page).data).not.toEqual((JSON.parse(now?.text ?? "") as Page).data);
   }, 120_000);
 
   it("equals the git-and-pandas oracle for as_of and changes on every day of the history", async () => {

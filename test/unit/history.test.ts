@@ -83,7 +83,10 @@ describe("as_of over a synthetic history", () => {
     const { tables } = await tablesNow();
     expect(tables.get("wages")?.versions.map(versionDay)).toEqual(["2026-01-10", "2026-02-10", "2026-03-10", "2026-04-10", "2026-05-10", "2026-07-10"]);
     // Two commits on 2026-06-10: the later one is that day's.
-    expect(tables.get("prices")?.versions.map((v) => [versionDay(v), v.commit])).toEqual([["2026-06-10", repo.commits[6]?.commit]]);
+    expect(tables.get("prices")?.versions.map((v) => [versionDay(v), v.commit])).toEqual([
+      ["2026-06-10", repo.commits[6]?.commit],
+      ["2026-07-10", repo.commits[7]?.commit],
+    ]);
     expect(versionOn(["2026-01-10", "2026-02-10"], "2026-01-09")).toBe(-1);
     expect(versionOn(["2026-01-10", "2026-02-10"], "2026-02-09")).toBe(0);
   });
