@@ -126,6 +126,24 @@ function reportOf(before: readonly IndicatorSource[], after: readonly IndicatorS
   ].sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
 }
 
+describe("a version's indicator.json of an earlier format", () => {
+  it("gives its sub-series and what the rule of coverage reads, when they have a value of the right kind", async () => {
+    const old = { id: "x", title: "a title as a plain string (an earlier format)", unit: "UYU", rhythm: "monthly", stepwise: true, checked: "2026-01-31", series: [{ id: "a" }] };
+    const files: Record<string, string> = { "d/x/indicator.json": JSON.stringify(old), "d/x/p.csv": "date,series,value\n2026-01-01,a,1.50\n" };
+    const source: SourceFiles = {
+      folders: (dir) => Promise.resolve(dir === "d" ? ["x"] : []),
+      csvNames: (dir) => Promise.resolve(dir === "d/x" ? ["p.csv"] : []),
+      read: (file) => (files[file] === undefined ? Promise.reject(Object.assign(new Error(file), { code: "ENOENT" })) : Promise.resolve(new TextEncoder().encode(files[file]))),
+    };
+    await expect(loadData("d", source)).rejects.toThrow(); // not today's format
+    const [x] = (await loadData("d", source, true)).indicators;
+    expect([x?.meta.unit, x?.meta.rhythm, x?.meta.stepwise, x?.meta.checked, x?.meta.series.map((s) => s.id), x?.rows.map((r) => r.value)]).toEqual(["UYU", "monthly", true, "2026-01-31", ["a"], ["1.50"]]);
+    files["d/x/indicator.json"] = JSON.stringify({ ...old, rhythm: "fortnightly", stepwise: "yes", checked: 20260131, unit: 7 });
+    const [y] = (await loadData("d", source, true)).indicators;
+    expect([y?.meta.unit, y?.meta.rhythm, y?.meta.stepwise, y?.meta.checked]).toEqual(["", "irregular", false, undefined]);
+  });
+});
+
 describe("changes over a synthetic history", () => {
   it("equal the difference of the two versions, for every pair of days", async () => {
     let pairs = 0;
