@@ -7,7 +7,8 @@
  * sub-series and what the rule of coverage reads, src/source/load.ts), then the
  * data of this build as the last version when it differs from the last commit's.
  */
-import { dayOfTime, encodeHistory, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { dayOfTime, encodeHistory, versionDay, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { diffData, type PointRef, type Revision } from "../source/changes.js";
 import type { AnswerRow } from "../core/answers.js";
 import { byCodeUnits } from "../core/order.js";
 import { DataError, formatIssue } from "../source/errors.js";
@@ -29,10 +30,20 @@ export interface HistorySource {
   folderTime(dataDir: string, commit: string, folder: string): Promise<number>;
 }
 
-/** An indicator's table: its versions and the encoded file. */
+/** An indicator's table: its versions and the encoded file, and the versions that revised or removed published points. */
 export interface IndicatorHistory {
   readonly versions: readonly HistoryVersion[];
   readonly file: Uint8Array;
+  readonly revisions: readonly Revisions[];
+}
+
+/** What a version did to the points of the version before it (the Atom feeds' revision entries). */
+export interface Revisions {
+  readonly version: HistoryVersion;
+  /** The day of the version before: `/changes?since=` it lists these changes (and any later ones). */
+  readonly since: string;
+  readonly revised: readonly Revision[];
+  readonly removed: readonly PointRef[];
 }
 
 /** One version of an indicator as loaded, before the table is made. */
@@ -190,5 +201,18 @@ export function historyOf(built: BuiltIndicator, time: number, committed: readon
     stepwise: s.stepwise,
     series: s.ids.map((id) => index.get(id) as number),
   }));
-  return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine) };
+  return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine), revisions: revisionsOf(built.source.meta.id, states, versions) };
+}
+
+/** The versions that revised or removed points of the one before, by the build's change report (src/source/changes.ts). */
+function revisionsOf(id: string, states: readonly State[], versions: readonly HistoryVersion[]): Revisions[] {
+  const asSource = (state: State) => ({ meta: { id }, rows: [...state.rows.values()] }) as unknown as IndicatorSource;
+  const found: Revisions[] = [];
+  for (let v = 1; v < states.length; v++) {
+    const [change] = diffData([asSource(states[v - 1] as State)], [asSource(states[v] as State)]);
+    if (change !== undefined && (change.revised.length > 0 || change.removed.length > 0)) {
+      found.push({ version: versions[v] as HistoryVersion, since: versionDay(versions[v - 1] as HistoryVersion), revised: change.revised, removed: change.removed });
+    }
+  }
+  return found;
 }

@@ -16,6 +16,8 @@ import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js"
 import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
 import { buildHistories, type IndicatorHistory } from "../../src/build/history.js";
 import { timeSource } from "../../src/api/time.js";
+import { renderIndicatorFeed, renderServiceFeed } from "../../src/build/formats/atom.js";
+import { parseSiteConfig } from "../../src/build/site-config.js";
 import type { AnswerData } from "../../src/core/answers.js";
 import { changesSince, type PointChange } from "../../src/core/changes.js";
 import { decodeHistory, versionAnswers, versionDay, versionOn } from "../../src/core/history.js";
@@ -125,6 +127,27 @@ function reportOf(before: readonly IndicatorSource[], after: readonly IndicatorS
     ...c.removed.map((p) => ({ date: p.date, series: p.series, change: "removed" as const, value: null, previous: p.value })),
   ].sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
 }
+
+describe("the Atom feeds over a synthetic history", () => {
+  it("have an entry for each version that revised or removed points, linking its changes", async () => {
+    const { built, tables } = await tablesNow();
+    const config = parseSiteConfig(JSON.stringify({ name: "Test", baseUrl: "https://example.test/", attributionText: "Data: Test" }), "site.config.json");
+    const wages = built.find((b) => b.source.meta.id === "wages") as BuiltIndicator;
+    const feed = renderIndicatorFeed(config, wages, NOW, tables.get("wages")?.revisions);
+    const revisions = [...feed.matchAll(/<entry>\n<id>[^<]*revision[^<]*<\/id>\n<title>([^<]*)<\/title>[\s\S]*?title="changes" href="([^"]*)"/g)].map((m) => [m[1], m[2]]);
+    expect(revisions).toEqual([
+      ["1 point revised on 2026-07-10", "https://example.test/api/v1/wages/changes?since=2026-05-10"],
+      ["1 point removed on 2026-04-10", "https://example.test/api/v1/wages/changes?since=2026-03-10"],
+      ["1 point revised on 2026-03-10", "https://example.test/api/v1/wages/changes?since=2026-02-10"],
+    ]);
+    expect(feed).toContain("monthly 2025-07-01: 110 → 111.5");
+    const service = renderServiceFeed(config, built, new Map(built.map((b) => [b.source.meta.id, NOW])), (id) => tables.get(id)?.revisions ?? []);
+    expect(service).toContain("Prices &lt;test&gt;: 1 point revised on 2026-07-10");
+    // Without revisions, the feed of releases alone, as before.
+    expect(renderIndicatorFeed(config, wages, NOW, [])).toBe(renderIndicatorFeed(config, wages, NOW));
+    expect(renderIndicatorFeed(config, wages, NOW)).not.toContain("revision");
+  });
+});
 
 describe("a version's indicator.json of an earlier format", () => {
   it("gives its sub-series and what the rule of coverage reads, when they have a value of the right kind", async () => {
