@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
+import { renderStatus, STATUS_PATH } from "./freshness.js";
 import { adjustersOf, buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
 import { searchIndex } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
@@ -228,7 +229,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     plan.push(page(defaultPagePath(id), DEFAULT_QUERY));
     plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => concat(CSV_HEADER_BYTES, indicator.answers.csv) });
     plan.push({ path: outputFile(csvEsPath(id)), indicator: id, render: () => concat(CSV_ES_HEADER_BYTES, indicator.answers.csvEs) });
-    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator) });
+    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
         for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false));
@@ -256,7 +257,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.scripts.page },
     ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i, input.versions.get(i.source.meta.id) ?? 0)), lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
-    { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
+    { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators, input.versions) },
+    { path: outputFile(STATUS_PATH), render: () => renderStatus(input.indicators, input.versions) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits, manifest.adjusters) },
     { path: outputFile(SEARCH_INDEX_PATH), render: () => search },
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },

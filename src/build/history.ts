@@ -10,6 +10,7 @@
 import { dayOfTime, encodeHistory, versionDay, type HistoryEntry, type HistoryVersion } from "../core/history.js";
 import { diffData, type PointRef, type Revision } from "../source/changes.js";
 import type { AnswerRow } from "../core/answers.js";
+import type { Schedule } from "../core/schedule.js";
 import { byCodeUnits } from "../core/order.js";
 import { DataError, formatIssue } from "../source/errors.js";
 import type { DataCommit } from "../source/git-files.js";
@@ -55,6 +56,7 @@ export interface State {
   readonly unit: string;
   readonly rhythm: string;
   readonly stepwise: boolean;
+  readonly schedule: Schedule | null;
   readonly ids: readonly string[];
   /** Its points by sub-series and date. */
   readonly rows: ReadonlyMap<string, AnswerRow>;
@@ -67,13 +69,14 @@ function stateOf(source: IndicatorSource, commit: string | null, published: numb
   const ids = [...new Set([...source.meta.series.map((s) => s.id), ...source.rows.map((r) => r.series)])].sort(byCodeUnits);
   const rows = new Map<string, AnswerRow>();
   for (const r of source.rows) rows.set(key(r), { date: r.date, series: r.series, value: r.value, source: r.source, note: r.note });
-  const { unit, rhythm, stepwise, checked } = source.meta;
-  return { commit, published, time, checked: checked ?? null, unit, rhythm, stepwise, ids, rows };
+  const { unit, rhythm, stepwise, checked, schedule } = source.meta;
+  return { commit, published, time, checked: checked ?? null, unit, rhythm, stepwise, schedule, ids, rows };
 }
 
 /** Whether two versions publish the same answers: the same points, texts, sub-series and rule of coverage. */
 function sameContent(a: State, b: State): boolean {
   if (a.unit !== b.unit || a.rhythm !== b.rhythm || a.stepwise !== b.stepwise || a.checked !== b.checked) return false;
+  if (JSON.stringify(a.schedule) !== JSON.stringify(b.schedule)) return false;
   if (a.ids.join("\n") !== b.ids.join("\n") || a.rows.size !== b.rows.size) return false;
   for (const [k, row] of a.rows) {
     const other = b.rows.get(k);
@@ -199,6 +202,7 @@ export function historyOf(built: BuiltIndicator, time: number, committed: readon
     unit: s.unit,
     rhythm: s.rhythm,
     stepwise: s.stepwise,
+    schedule: s.schedule,
     series: s.ids.map((id) => index.get(id) as number),
   }));
   return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine), revisions: revisionsOf(built.source.meta.id, states, versions) };

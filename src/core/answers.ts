@@ -33,6 +33,7 @@
  */
 import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
+import type { Schedule } from "./schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
@@ -71,6 +72,14 @@ export interface AnswerFields extends DatasetFields {
   /** How often points come (src/core/coverage.ts) and whether a value holds until the next: the rule of coverage's inputs. */
   readonly rhythm: string;
   readonly stepwise: boolean;
+  /**
+   * The day the publisher's source was last checked, when `indicator.json` says
+   * (`checked`), and when values are due (`schedule`, src/core/schedule.ts): what
+   * an answer about a day after the check reads. Absent when not declared (the
+   * file's bytes, and its data tag, are then what they were before them).
+   */
+  readonly checked?: string;
+  readonly schedule?: Schedule;
 }
 
 interface Header extends AnswerFields {
@@ -180,6 +189,9 @@ export function encodeAnswers(
     attributionUrl: fields.attributionUrl,
     rhythm: fields.rhythm,
     stepwise: fields.stepwise,
+    // JSON leaves out an undefined key: an indicator without them has the header it had.
+    checked: fields.checked,
+    schedule: fields.schedule,
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes, csvEsBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvEsBytes));
   const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
@@ -258,6 +270,8 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     attributionUrl: header.attributionUrl,
     rhythm: header.rhythm,
     stepwise: header.stepwise,
+    ...(header.checked === undefined ? {} : { checked: header.checked }),
+    ...(header.schedule === undefined ? {} : { schedule: header.schedule }),
     series,
     ids,
     points: n,

@@ -216,8 +216,8 @@ export const PARAMETER_DECLARATIONS = [
     meta: "question",
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, {
-      en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. Not with from, to or frequency.",
-      es: "Por subserie elegida, el punto que cubre ese día (con su propia fecha y valor); una subserie sin ninguno no aparece. No con from, to ni frequency.",
+      en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. After the source's last check, a value that holds until the next answers while its successor is not due (meta.checked says the check's date); meta.missing says why a sub-series has none. Not with from, to or frequency.",
+      es: "Por subserie elegida, el punto que cubre ese día (con su propia fecha y valor); una subserie sin ninguno no aparece. Después de la última comprobación de la fuente, un valor que rige hasta el siguiente responde mientras no venza el plazo del siguiente (meta.checked da la fecha de la comprobación); meta.missing dice por qué una subserie no tiene ninguno. No con from, to ni frequency.",
     }),
     summary: { en: "the value in force on a day", es: "el valor vigente un día dado" },
     conflicts: [

@@ -59,6 +59,9 @@ export function answerMeta(data: DatasetFields, page: PageSummary) {
     license: data.license,
     attribution: data.attribution,
     metadata: metadataPath(data.indicator),
+    // Only on an `at` answer that has something to say (src/core/page.ts `AtNotes`): other answers keep their bytes.
+    ...(page.notes === undefined || page.notes.checked === null ? {} : { checked: page.notes.checked }),
+    ...(page.notes === undefined || page.notes.missing.length === 0 ? {} : { missing: page.notes.missing }),
   };
 }
 

@@ -93,6 +93,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     facets: [],
     view: { default: {}, ratios: [] },
     glossary: [],
+    schedule: null,
     deflates: [],
     adjusts: [],
     noteTranslations: {},

@@ -70,6 +70,15 @@ describe("the API through wrangler pages dev", () => {
     });
   });
 
+  it("answers a day after the last check (the data version, 2026-11-20): the value in force at the check with meta.checked, or nothing with the reason", async () => {
+    const prices = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&at=2027-06-08")).text) as { data: unknown[]; meta: Record<string, unknown> };
+    expect(prices.data).toEqual([{ date: "2026-01-01", series: "casmu.consult-general-medicine.fonasa", value: 188 }]);
+    expect(prices.meta.checked).toBe("2026-11-20");
+    const wages = JSON.parse((await get(main, "/api/v1/domestic-worker-wages?series=hourly,monthly&at=2026-12-30")).text) as { data: unknown[]; meta: Record<string, unknown> };
+    expect(wages.data).toEqual([]);
+    expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
+  });
+
   it("answers one sub-series, a pattern and a list with the exact points of the data", async () => {
     const one = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa")).text) as {
       data: { series: string }[];

@@ -64,7 +64,7 @@ export function planFormats(input: PlanInput): PlannedFile[] {
     { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions, (id) => input.histories?.get(id)?.revisions ?? []) },
     { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
     { path: robots, render: () => renderRobots(config) },
-    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators), currentDay(input)) },
+    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators), versions, currentDay(input)) },
   );
   return plan;
 }
