@@ -88,14 +88,18 @@ const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_
 /** Every day with a commit, the day before the first and a day between two commits. */
 const daysOf = (days: readonly string[]) => [...new Set([dayBefore(days[0] as string), ...days, ...days.slice(1).map(dayBefore)])].sort();
 
-/** Compares the server's as_of and changes answers with the oracle's on `days`. */
-async function checkOracle(base: string, dir: string, indicators: readonly string[], days: readonly string[]): Promise<number> {
+/**
+ * Compares the server's as_of and changes answers with the oracle's on `days`; `prefixes`: the
+ * sub-series asked of an indicator (`series=<prefix>*`), to keep the largest one's answers small.
+ */
+async function checkOracle(base: string, dir: string, indicators: readonly string[], days: readonly string[], prefixes: Record<string, string> = {}): Promise<number> {
   const expected = await oracle(dir, indicators, days);
   let checked = 0;
   for (const id of indicators) {
     for (const day of days) {
-      const points = expected.as_of[id]?.[day];
-      const asOf = await get(base, `/api/v1/${id}?as_of=${day}&limit=5000`);
+      const prefix = prefixes[id];
+      const points = expected.as_of[id]?.[day]?.filter(([, series]) => prefix === undefined || series.startsWith(prefix)) ?? expected.as_of[id]?.[day];
+      const asOf = await get(base, `/api/v1/${id}?as_of=${day}&limit=5000${prefix === undefined ? "" : `&series=${prefix}*`}`);
       const changes = await get(base, `/api/v1/${id}/changes?since=${day}&limit=5000`);
       if (points === null || points === undefined) {
         expect(asOf.status, `${id} as_of=${day}: ${asOf.text}`).toBe(400);
@@ -194,7 +198,8 @@ describe("as_of and changes through wrangler pages dev, over the real data's own
   it("equal the git-and-pandas oracle on every day of the data's first-parent history", async () => {
     // The days with a commit and the day before the first (the days between answer as the day before them).
     const days = [...new Set((await dataCommits(join(ROOT, "data"))).map((c) => new Date(c.time * 1000).toISOString().slice(0, 10)))];
-    const checked = await checkOracle(inject("system").urls.main, ROOT, INDICATOR_IDS, [dayBefore(days[0] as string), ...days]);
+    // The health insurance prices: CASMU's sub-series (the whole indicator is 23,000 points a day).
+    const checked = await checkOracle(inject("system").urls.main, ROOT, INDICATOR_IDS, [dayBefore(days[0] as string), ...days], { "health-insurance-prices": "casmu." });
     expect(checked).toBeGreaterThan(0);
   }, 120_000);
 });
