@@ -175,6 +175,23 @@ describe("as_of through wrangler pages dev, over a synthetic history", () => {
     expect(checked).toBeGreaterThan(15);
   }, 60_000);
 
+  it("are cached and conditional like the data answers: an ETag of their own, 304, HEAD", async () => {
+    for (const path of ["/api/v1/wages?as_of=2026-03-10", "/api/v1/wages/changes?since=2026-02-10"]) {
+      const first = await fetch(server.url + path);
+      await first.arrayBuffer();
+      const etag = first.headers.get("ETag") ?? "";
+      expect(first.headers.get("Cache-Control"), path).toMatch(/max-age/);
+      expect(first.headers.get("Last-Modified"), path).not.toBeNull();
+      const again = await fetch(server.url + path, { headers: { "If-None-Match": etag } });
+      expect(again.status, path).toBe(304);
+      const head = await fetch(server.url + path, { method: "HEAD" });
+      expect([head.status, head.headers.get("ETag"), (await head.text()).length], path).toEqual([200, etag, 0]);
+    }
+    // Another day is another answer, with another ETag.
+    const [a, b] = await Promise.all(["2026-03-10", "2026-04-10"].map((d) => fetch(`${server.url}/api/v1/wages?as_of=${d}`)));
+    expect(a?.headers.get("ETag")).not.toBe(b?.headers.get("ETag"));
+  });
+
   it("refuses a day after today, a day that is not one, and changes without since, each naming its parameter", async () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const cases: [string, RegExp][] = [
