@@ -565,13 +565,13 @@ const metadataSchemas = {
         type: "array",
         items: {
           type: "object",
-          required: ["id", "title", "facets", "next_due", "overdue"],
+          required: ["id", "title", "facets"],
           properties: {
             id: { type: "string" },
             title: { $ref: "#/components/schemas/Localized" },
             facets: { type: "array", items: { type: ["integer", "null"] } },
-            next_due: { type: ["string", "null"], format: "date", description: "When its next value is due; null: none expected (irregular, no points, or left out of later publications)." },
-            overdue: { type: "boolean" },
+            next_due: { type: "string", format: "date", description: "When its next value is due; absent, with `overdue`, when none is expected (irregular, no points, or left out of later publications)." },
+            overdue: { type: "boolean", description: "True when `next_due` is on or before the last check and the value is not in the data." },
           },
         },
       },
