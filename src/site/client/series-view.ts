@@ -327,9 +327,11 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
     lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version)}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
   }
   if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
-  if (standing.nextDue !== null) lines.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
-  if (standing.overdueSince !== null) lines.push(html`<strong class="overdue">${m.overdueSince(f.date(standing.overdueSince))}</strong>`);
-  return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}`;
+  const fresh: SafeHtml[] = [];
+  if (standing.nextDue !== null) fresh.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
+  if (standing.overdueSince !== null) fresh.push(html`<strong class="overdue">${m.overdueSince(f.date(standing.overdueSince))}</strong>`);
+  // The freshness lines are the page's: the embed's compact card leaves them out (its first line already says when the data end), keeping its chart in the frame.
+  return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}${fresh.map((line) => html`<span class="card-line card-fresh">${line}</span> `)}`;
 }
 
 /** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
