@@ -50,18 +50,3 @@ export function sourceKindOf(rules: readonly SourceKindRule[], source: string): 
   }
   return best === null ? null : best.kind;
 }
-
-/** How many points of each kind (kinds with none left out, in `SOURCE_KINDS` order); a point citing nothing counts as `none`. */
-export function countKinds(rules: readonly SourceKindRule[], sources: Iterable<string>): Partial<Record<SourceKind | "none", number>> {
-  const counts = new Map<SourceKind | "none", number>();
-  for (const source of sources) {
-    const kind = sourceKindOf(rules, source) ?? "none";
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  const out: Partial<Record<SourceKind | "none", number>> = {};
-  for (const kind of [...SOURCE_KINDS, "none"] as const) {
-    const n = counts.get(kind);
-    if (n !== undefined) out[kind] = n;
-  }
-  return out;
-}

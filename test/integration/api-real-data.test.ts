@@ -28,7 +28,7 @@ import {
   refs,
   useOutput,
 } from "../api-checks.js";
-import { declaredSeries } from "../indicators.js";
+import { declaredSeries, declaredSourceKind } from "../indicators.js";
 import { expectedCsv, refCanonicalUrl, refMatches, type RefIndicator } from "../reference.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 
@@ -178,6 +178,7 @@ describe("the handler in Node on the real data", () => {
         license: string;
         source: { url: string };
         facets: { name: string; values: string[] }[];
+        source_kinds: { kind: string; points: number; series: number[] }[];
         series: { id: string; title: { es: string; en: string }; facets: (number | null)[] }[];
       };
       expect([doc.id, doc.unit, doc.license]).toEqual([entry.id, entry.unit, "CC-BY-4.0"]);
@@ -192,6 +193,20 @@ describe("the handler in Node on the real data", () => {
       // Every id of the data is there, so every item a client builds from it matches.
       const ids = new Set((refs.get(entry.id) as RefIndicator).points.map((p) => p.series));
       for (const sid of ids) expect(doc.series.some((s) => s.id === sid)).toBe(true);
+      // The kinds of the sources, counted again from the CSV files and the declarations: per sub-series and overall, every point of a kind.
+      const kindOf = declaredSourceKind(entry.id);
+      const recount = new Map<string, Map<string, number>>();
+      for (const p of (refs.get(entry.id) as RefIndicator).points) {
+        const counts = recount.get(p.series) ?? recount.set(p.series, new Map()).get(p.series) as Map<string, number>;
+        counts.set(kindOf(p.source), (counts.get(kindOf(p.source)) ?? 0) + 1);
+      }
+      const kinds = doc.source_kinds.map((k) => k.kind);
+      expect(kinds).not.toContain("unclassified");
+      doc.series.forEach((s, j) => {
+        const counted = recount.get(s.id) ?? new Map<string, number>();
+        expect(Object.fromEntries(doc.source_kinds.map((k) => [k.kind, k.series[j]]).filter(([, n]) => n !== 0)), `${entry.id} ${s.id}`).toEqual(Object.fromEntries(counted));
+      });
+      expect(doc.source_kinds.reduce((n, k) => n + k.points, 0)).toBe((refs.get(entry.id) as RefIndicator).points.length);
     }
     const size = (p: string) => readFileSync(join(out, p)).length;
     // Two thirds at most: both carry every label in Spanish and English; the catalog adds every indicator and the counts.

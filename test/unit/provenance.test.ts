@@ -1,6 +1,7 @@
 /** The kind of a point's source (src/core/provenance.ts): the longest declared prefix it begins with. */
 import { describe, expect, it } from "vitest";
-import { countKinds, sourceKindOf, type SourceKindRule } from "../../src/core/provenance.js";
+import { sourceKindOf, type SourceKindRule } from "../../src/core/provenance.js";
+import { sourceKindCounts } from "../../src/core/source-kind-counts.js";
 
 const RULES: SourceKindRule[] = [
   { prefix: "https://news.example.test/", kind: "press" },
@@ -21,10 +22,23 @@ describe("sourceKindOf", () => {
   });
 });
 
-describe("countKinds", () => {
-  it("counts per kind in the declared order of kinds, a point citing nothing as none, kinds without points left out", () => {
-    const counts = countKinds(RULES, ["https://news.example.test/a", "", "https://example.test/decrees/1", "https://news.example.test/b"]);
-    expect(counts).toEqual({ official: 1, press: 2, none: 1 });
-    expect(Object.keys(counts)).toEqual(["official", "press", "none"]);
+describe("sourceKindCounts", () => {
+  it("counts per kind overall and per sub-series, kinds in their declared order, a point citing nothing as none, kinds without points left out", () => {
+    const rows = [
+      { series: "a", source: "https://news.example.test/a" },
+      { series: "b", source: "" },
+      { series: "a", source: "https://example.test/decrees/1" },
+      { series: "b", source: "https://news.example.test/b" },
+    ];
+    const counts = sourceKindCounts(RULES, rows);
+    expect(counts.kinds).toEqual([
+      { kind: "official", label: { es: "publicación oficial", en: "official publication" }, points: 1 },
+      { kind: "press", label: { es: "prensa", en: "press" }, points: 2 },
+      { kind: "none", label: { es: "sin fuente citada", en: "no source cited" }, points: 1 },
+    ]);
+    expect([...counts.bySeries]).toEqual([
+      ["a", [1, 1, 0]],
+      ["b", [0, 1, 1]],
+    ]);
   });
 });
