@@ -197,7 +197,8 @@ describe("the handler in Node on the real data", () => {
       const kindOf = declaredSourceKind(entry.id);
       const recount = new Map<string, Map<string, number>>();
       for (const p of (refs.get(entry.id) as RefIndicator).points) {
-        const counts = recount.get(p.series) ?? recount.set(p.series, new Map()).get(p.series) as Map<string, number>;
+        let counts = recount.get(p.series);
+        if (counts === undefined) recount.set(p.series, (counts = new Map()));
         counts.set(kindOf(p.source), (counts.get(kindOf(p.source)) ?? 0) + 1);
       }
       const kinds = doc.source_kinds.map((k) => k.kind);
