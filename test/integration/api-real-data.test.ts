@@ -198,7 +198,7 @@ describe("the handler in Node on the real data", () => {
       const recount = new Map<string, Map<string, number>>();
       for (const p of (refs.get(entry.id) as RefIndicator).points) {
         let counts = recount.get(p.series);
-        if (counts === undefined) recount.set(p.series, (counts = new Map()));
+        if (counts === undefined) recount.set(p.series, (counts = new Map<string, number>()));
         counts.set(kindOf(p.source), (counts.get(kindOf(p.source)) ?? 0) + 1);
       }
       const kinds = doc.source_kinds.map((k) => k.kind);
