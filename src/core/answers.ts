@@ -36,6 +36,7 @@ import { dayNumber } from "./dates.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
+import type { SourceKindRule } from "./provenance.js";
 
 const MAGIC = "OSA2";
 
@@ -71,6 +72,8 @@ export interface AnswerFields extends DatasetFields {
   /** How often points come (src/core/coverage.ts) and whether a value holds until the next: the rule of coverage's inputs. */
   readonly rhythm: string;
   readonly stepwise: boolean;
+  /** The kinds of the sources the points cite, by address prefix (src/core/provenance.ts): what `provenance=true` says of each point. */
+  readonly sourceKinds?: readonly SourceKindRule[];
 }
 
 interface Header extends AnswerFields {
@@ -173,6 +176,7 @@ export function encodeAnswers(
     attributionUrl: fields.attributionUrl,
     rhythm: fields.rhythm,
     stepwise: fields.stepwise,
+    sourceKinds: fields.sourceKinds ?? [],
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes, csvEsBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvEsBytes));
   const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
@@ -251,6 +255,7 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     attributionUrl: header.attributionUrl,
     rhythm: header.rhythm,
     stepwise: header.stepwise,
+    sourceKinds: header.sourceKinds ?? [],
     series,
     ids,
     points: n,

@@ -214,6 +214,49 @@ describe("the handler in Node on the real data", () => {
     expect(size("api/v1/health-insurance-prices/metadata.json")).toBeLessThan((size("api/v1/index.json") * 2) / 3);
   });
 
+  it.each(IDS)("%s: provenance=true adds each point's note, source and kind of source to the same items, prebuilt or computed; without it the bytes are as before", async (id) => {
+    const ref = refs.get(id) as RefIndicator;
+    const kindOf = declaredSourceKind(id);
+    const byKey = new Map(ref.points.map((p) => [`${p.series} ${p.date}`, p]));
+    for (const { path } of [{ path: `/api/v1/${id}` }, ...randomWindows(id, 8)]) {
+      const plain = await fetched(await prebuilt(path));
+      if (plain.status !== 200 || path.includes("format=csv")) continue;
+      const withIt = `${path}${path.includes("?") ? "&" : "?"}provenance=true`;
+      const a = await fetched(await prebuilt(withIt));
+      expect(a.bytes.equals((await fetched(await computed(withIt))).bytes)).toBe(true);
+      if (a.status === 400) {
+        // Over the points an answer with provenance may hold (8,000, as a derived answer): refused, saying how to narrow it.
+        expect(JSON.parse(a.text)).toMatchObject({ error: { detail: expect.stringMatching(/^provenance: this answer would hold [\d,]+ points, over the 8,000/) as unknown } });
+        expect((JSON.parse(plain.text) as { data: unknown[] }).data.length).toBeGreaterThan(8000);
+        continue;
+      }
+      const body = JSON.parse(a.text) as { data: { date: string; series: string; value: number; note: string | null; source: string | null; source_kind: string | null }[]; meta: { next: string | null } };
+      const before = JSON.parse(plain.text) as { data: unknown[]; meta: { next: string | null } };
+      // The same meta; the next page asks for provenance too.
+      expect(body.meta).toEqual({ ...before.meta, next: before.meta.next === null ? null : `${before.meta.next}&provenance=true` });
+      expect(body.data.map(({ date, series, value }) => ({ date, series, value }))).toEqual(before.data);
+      const expected = body.data.map(({ series, date }) => {
+        const point = byKey.get(`${series} ${date}`) as RefIndicator["points"][number];
+        return [point.note === "" ? null : point.note, point.source === "" ? null : point.source, point.source === "" ? null : kindOf(point.source)];
+      });
+      expect(body.data.map((item) => [item.note, item.source, item.source_kind])).toEqual(expected);
+    }
+  });
+
+  it("provenance=true: the domestic wages' value in force on 15 March 2025 comes with its own note; a derived value has none; CSV refuses it", async () => {
+    const at = await fetched(await computed("/api/v1/domestic-worker-wages?series=hourly&at=2025-03-15&provenance=true"));
+    const [item] = (JSON.parse(at.text) as { data: { date: string; value: number; note: string; source_kind: string }[] }).data;
+    expect([item?.date, item?.value, item?.source_kind]).toEqual(["2025-01-01", 154.67, "press"]);
+    expect(item?.note).toContain("no source at hand states that it applies from 1 January 2025");
+    const derived = await fetched(await computed("/api/v1/domestic-worker-wages?series=hourly&units=change&limit=2&provenance=true"));
+    expect((JSON.parse(derived.text) as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ note: null, source: null, source_kind: null }),
+      expect.objectContaining({ note: null, source: null, source_kind: null }),
+    ]);
+    expectError(await fetched(await computed("/api/v1/domestic-worker-wages?provenance=true&format=csv")), 400, "bad_request");
+    expectError(await fetched(await computed("/api/v1/domestic-worker-wages?provenance=yes")), 400, "bad_request");
+  });
+
   it("never answers arbitrary query strings with anything but 200 or a well-formed 400 (property, 300 runs)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...IDS), arbitraryQueryString, async (id, qs) => {
