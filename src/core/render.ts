@@ -16,7 +16,7 @@ import { sourceKindOf } from "./provenance.js";
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
  * order of the declarations (src/core/parameters.ts: `from, to, at, series,
- * frequency, aggregation, per, real, units, base, limit, offset, format, dialect`),
+ * frequency, aggregation, per, real, units, base, limit, offset, format, dialect, provenance`),
  * dates as resolved days, the selection deduplicated and sorted, `aggregation`
  * given whenever `frequency` is, `units=level` and `format=json` left out, so
  * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
