@@ -46,6 +46,17 @@ describe("the API through wrangler pages dev", () => {
     expect(r.bytes.equals(readFileSync(join(mainDir, `api/v1/${id}/index.json`)))).toBe(true);
   });
 
+  it("provenance=true through workerd: the wages' value on 15 March 2025 with its own note, its source and its kind; the bytes the handler gives in Node", async () => {
+    const path = "/api/v1/domestic-worker-wages?series=hourly&at=2025-03-15&provenance=true";
+    const [main1, alt1] = await Promise.all([get(main, path), get(alt, path)]);
+    expect(main1.status).toBe(200);
+    expect(main1.bytes.equals(alt1.bytes)).toBe(true);
+    const point = (refs.get("domestic-worker-wages") as RefIndicator).points.find((p) => p.series === "hourly" && p.date === "2025-01-01");
+    expect(JSON.parse(main1.text)).toMatchObject({ data: [{ date: "2025-01-01", series: "hourly", value: 154.67, note: point?.note, source: point?.source, source_kind: "press" }] });
+    // Without it, the same answer as ever: date, series and value only.
+    expect(Object.keys((JSON.parse((await get(main, path.replace("&provenance=true", ""))).text) as { data: object[] }).data[0] ?? {})).toEqual(["date", "series", "value"]);
+  });
+
   it.each(IDS)("%s: a sample of 20 random windows and pages equals the reference", async (id) => {
     await inBatches(randomWindows(id, 200).filter((_, i) => i % 10 === 0), 8, async ({ path, query }) => {
       expectPage(await get(main, path), id, query);
