@@ -9,6 +9,7 @@
 // The real data is built once per run (test/real-build.ts) for both last layers.
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongFirstSequencer } from "./test/sequencer.js";
 
 /** The system files that count requests in usage-limit windows of seconds (the `tight` and `load` servers). */
 const SERIAL_SYSTEM_FILES = ["test/e2e/usage-limit.test.ts", "test/e2e/openapi.test.ts", "test/reliability/load.test.ts"];
@@ -20,6 +21,8 @@ export default defineConfig({
     // expect.poll waits for what a page or a server does next (a group file fetched and
     // drawn): with two system files at a time a render can take seconds, not the default 1 s.
     expect: { poll: { timeout: 15_000 } },
+    // The long files first within a group (test/sequencer.ts).
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         extends: true,

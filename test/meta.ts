@@ -21,6 +21,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     facets: [],
     view: { default: {}, ratios: [] },
     glossary: [],
+    schedule: null,
     deflates: [],
     adjusts: [],
     noteTranslations: {},

@@ -11,8 +11,10 @@ import type { RefIndicator } from "./reference.js";
 export interface TimeRefIndicator extends RefIndicator {
   readonly rhythm: string;
   readonly stepwise: boolean;
-  /** The data version date (`YYYY-MM-DD`, UTC) of `Last-Modified`. */
+  /** The data version date (`YYYY-MM-DD`, UTC) of `Last-Modified`: the last check when none later is declared. */
   readonly version: string;
+  /** The dates of `schedule` in indicator.json (docs/data.md); absent: none declared. */
+  readonly schedule?: "daily" | "irregular" | { readonly months: readonly number[]; readonly day: number };
 }
 
 /** A value with the days it covers, `[start, end)`; `id` tells apart steps of equal value. */
@@ -172,11 +174,52 @@ export interface TimeRefQuery {
   readonly base?: string;
 }
 
+/** The first date after `date` the schedule dates a value on, or null (irregular, or none declared). */
+function refNextScheduled(ind: TimeRefIndicator, date: string): string | null {
+  const s = ind.schedule;
+  if (s === undefined || s === "irregular") return null;
+  if (s === "daily") return nextDay(date);
+  // Every month's candidate from the date's month on, the day clamped to the month: the first after `date`.
+  for (let k = 0; k <= 24; k++) {
+    const first = plusMonths(`${date.slice(0, 8)}01`, k);
+    if (!s.months.includes(Number(first.slice(5, 7)))) continue;
+    const last = new Date(Date.UTC(Number(first.slice(0, 4)), Number(first.slice(5, 7)), 0)).getUTCDate();
+    const day = `${first.slice(0, 8)}${String(Math.min(s.day, last)).padStart(2, "0")}`;
+    if (day > date) return day;
+  }
+  return null;
+}
+
+/**
+ * `at` alone about a day on or after the rule's version bound (docs/time.md, the
+ * last check): a value that holds until the next answers while neither its
+ * rhythm nor the schedule has its successor due; a value of a period never.
+ */
+function refAtAfterCheck(ind: TimeRefIndicator, series: string, at: string): [string, number][] {
+  if (!ind.stepwise) return [];
+  const steps = refLevelSteps(ind, series);
+  const publications = [...new Set(ind.points.map((p) => p.date))].sort();
+  const newest = publications[publications.length - 1] ?? ind.version;
+  const lastKnown = newest > ind.version ? newest : ind.version;
+  const step = steps.find((s) => s.start <= lastKnown && lastKnown < s.end);
+  if (step === undefined) return [];
+  const rhythm = RHYTHM[ind.rhythm];
+  const byRhythm =
+    rhythm?.months !== undefined ? plusMonths(step.start, rhythm.months) : rhythm?.days !== undefined ? iso(parseDay(step.start) + rhythm.days * DAY) : null;
+  const due = [byRhythm, refNextScheduled(ind, step.start)].filter((d): d is string => d !== null).sort()[0];
+  return due === undefined || at < due ? [[step.start, step.value]] : [];
+}
+
 /**
  * The derived series of one sub-series, newest first, before `limit`/`offset`:
  * `[date, value]` pairs, or `null` when `units=index` finds nothing at `base`.
  */
 export function refDerivedSeries(ind: TimeRefIndicator, q: TimeRefQuery): [string, number][] | null {
+  const plain = q.frequency === undefined && q.per === undefined && q.real === undefined && (q.units === undefined || q.units === "level");
+  if (q.at !== undefined && plain) {
+    const newest = [...ind.points.map((p) => p.date)].sort().at(-1) ?? ind.version;
+    if (q.at > (newest > ind.version ? newest : ind.version)) return refAtAfterCheck(ind, q.series, q.at);
+  }
   const months = q.frequency === undefined ? null : (PERIOD_MONTHS[q.frequency] as number);
   let steps = refLevelSteps(ind, q.series);
   if (months !== null) steps = refAggregate(steps, months, q.aggregation ?? "mean", ind.stepwise);

@@ -4,6 +4,7 @@
  * A deployment's files never change, so nothing kept can go stale.
  */
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
+import { decodeHistory, type HistoryData } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
 import type { SearchIndex } from "../core/search.js";
 
@@ -94,6 +95,24 @@ export class DataStore {
           throw error;
         });
       this.datasets.set(key, promise);
+    }
+    return promise;
+  }
+
+  private readonly histories = new Map<string, Promise<HistoryData>>();
+
+  /** The history table of an indicator (src/core/history.ts) of the manifest's data tag. A failure is not cached. */
+  history(assets: Assets, origin: URL, path: string, tag: string): Promise<HistoryData> {
+    const key = `${path}@${tag}`;
+    let promise = this.histories.get(key);
+    if (promise === undefined) {
+      promise = this.fetchAsset(assets, new URL(path, origin))
+        .then(async (response) => decodeHistory(await response.arrayBuffer()))
+        .catch((error: unknown) => {
+          this.histories.delete(key);
+          throw error;
+        });
+      this.histories.set(key, promise);
     }
     return promise;
   }

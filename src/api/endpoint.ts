@@ -13,7 +13,8 @@ import { indexByMonth, timeSource } from "./time.js";
 import type { AnswerData } from "../core/answers.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
-import { dayNumber } from "../core/dates.js";
+import { dateOfDay, dayNumber } from "../core/dates.js";
+import { versionAnswers, versionOn, type HistoryVersion } from "../core/history.js";
 import { monthIndex } from "../core/derive.js";
 import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/derived-answer.js";
 import { answerEtag } from "../core/etag.js";
@@ -61,10 +62,36 @@ function described(indicator: string, data: AnswerData, page: PageSummary): Desc
   return page.query.format === "csv" ? { indicator, format: "csv", next, total: page.total, citeAs: data.attributionUrl } : { indicator, format: "json", next };
 }
 
-/** The answer data an indicator's question reads, with its manifest entry. */
+/** The answer data an indicator's question reads: now, or a past version's (`as_of`), with its validators' inputs. */
 interface Loaded {
-  readonly entry: ManifestEntry;
   readonly data: AnswerData;
+  /** HTTP-date of its data version: `Last-Modified`, and the rule of coverage's version bound. */
+  readonly lastModified: string;
+  /** Its data tag, for the ETag (src/core/etag.ts). */
+  readonly tag: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Today, the function's clock's UTC day: the last day `as_of` may name. */
+const today = (now: number) => dateOfDay(Math.floor(now / DAY_MS));
+
+/**
+ * The answer data of indicator `id` as published at the end of day `asOf`
+ * (src/core/history.ts), or now when `asOf` is `null` or on or after the day of
+ * the current version (the same data as without `as_of`).
+ * @throws ApiError naming `parameter` when `id` had no version published by then.
+ */
+async function loadAt(id: string, entry: ManifestEntry, asOf: string | null, parameter: string, assets: Assets, store: DataStore, url: URL): Promise<Loaded> {
+  const { days } = entry.history;
+  const v = asOf === null ? days.length - 1 : versionOn(days, asOf);
+  if (v < 0) {
+    throw badRequest(`${parameter}: ${id} was first published on ${days[0] as string} (UTC); nothing of it was published by the end of as_of=${asOf as string}`);
+  }
+  if (v === days.length - 1) return { data: await store.answers(assets, url, entry.answers, entry.lastModified), lastModified: entry.lastModified, tag: entry.tag };
+  const history = await store.history(assets, url, entry.history.path, entry.history.tag);
+  const version = history.versions[v] as HistoryVersion;
+  return { data: versionAnswers(history, v), lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${entry.history.tag}.${v}` };
 }
 
 /** The indices of the sub-series `series` selects (`null`: all). @throws ApiError naming an item that matches nothing. */
@@ -87,14 +114,20 @@ function checkFrequency(parameter: string, indicator: string, source: AnswerData
   }
 }
 
-/** Answers the endpoint for `indicator` (the raw path segment). Throws `ApiError` for 400 and 404. */
-export async function serveIndicator(request: Request, indicator: string, assets: Assets, store: DataStore): Promise<Response> {
+/**
+ * Answers the endpoint for `indicator` (the raw path segment); `now` is the clock
+ * in milliseconds (`as_of` may not name a later day). Throws `ApiError` for 400 and 404.
+ */
+export async function serveIndicator(request: Request, indicator: string, assets: Assets, store: DataStore, now: number = Date.now()): Promise<Response> {
   const url = new URL(request.url);
   const manifest = await store.manifest(assets, url);
   const entry = manifestEntry(manifest, indicator);
   if (entry === undefined) throw unknownIndicator(indicator);
   const query = parseQuery(url.searchParams);
   const canonical = queryUrl(indicator, query);
+  if (query.as_of !== null && query.as_of > today(now)) {
+    throw badRequest(`as_of: ${query.as_of} is after today (${today(now)}, UTC): nothing was published for it yet`);
+  }
 
   const key = prebuiltKey(query);
   const prebuilt = key === null ? undefined : entry.pages[key];
@@ -104,27 +137,29 @@ export async function serveIndicator(request: Request, indicator: string, assets
     return conditionalAnswer(request, headers, () => store.prebuilt(assets, new URL(prebuilt.path, url), prebuilt.bytes));
   }
 
-  const data = await store.answers(assets, url, entry.answers, entry.lastModified);
+  const self = await loadAt(indicator, entry, query.as_of, "as_of", assets, store, url);
+  const { data } = self;
   const chosen = choose(indicator, data, query.series);
   if (!isDerived(query)) {
     const page =
       query.at === null
         ? selectPage(data.series, query, chosen, data.global)
-        : selectAtPage(data.series, query, chosen, timeSource(data, entry.lastModified));
+        : selectAtPage(data.series, query, chosen, timeSource(data, self.lastModified));
     if (query.provenance !== null) checkProvenancePoints(page.slices.reduce((n, slice) => n + slice.end - slice.start, 0), page.slices.length);
-    const headers = successHeaders(answerEtag([entry.tag], canonical), entry.lastModified, described(indicator, data, page));
+    const headers = successHeaders(answerEtag([self.tag], canonical), self.lastModified, described(indicator, data, page));
     return conditionalAnswer(request, headers, () => renderAnswer(data, page));
   }
 
-  const used: Loaded[] = [{ entry, data }];
-  const load = async (id: string): Promise<Loaded | undefined> => {
+  const used: Loaded[] = [self];
+  // Another indicator (the divisor of per, the deflator of real) as it was published at as_of too.
+  const load = async (id: string, parameter: string): Promise<Loaded | undefined> => {
     const other = manifestEntry(manifest, id);
     if (other === undefined) return undefined;
-    const loaded = { entry: other, data: await store.answers(assets, url, other.answers, other.lastModified) };
+    const loaded = await loadAt(id, other, query.as_of, parameter, assets, store, url);
     used.push(loaded);
     return loaded;
   };
-  const inputs = await derivedInputs(indicator, { entry, data }, chosen, query, manifest, load);
+  const inputs = await derivedInputs(indicator, self, chosen, query, manifest, load);
   const tooMuch = overBudget(inputs);
   if (tooMuch !== null) throw badRequest(budgetDetail(query, tooMuch));
   const page = derivePage(inputs);
@@ -139,8 +174,8 @@ export async function serveIndicator(request: Request, indicator: string, assets
   if (query.units === "index" && !page.baseFound) {
     throw badRequest(`base: no selected sub-series of ${indicator} has a value on ${query.base as string}${query.frequency === null ? "" : ` (frequency=${query.frequency})`}; choose a date the data covers`);
   }
-  const lastModified = used.map((u) => u.entry.lastModified).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
-  const headers = successHeaders(answerEtag(used.map((u) => u.entry.tag), canonical), lastModified, described(indicator, data, page));
+  const lastModified = used.map((u) => u.lastModified).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  const headers = successHeaders(answerEtag(used.map((u) => u.tag), canonical), lastModified, described(indicator, data, page));
   return conditionalAnswer(request, headers, () => renderDerived(data, page));
 }
 
@@ -155,18 +190,18 @@ async function derivedInputs(
   chosen: number[] | null,
   query: PageQuery,
   manifest: Manifest,
-  load: (id: string) => Promise<Loaded | undefined>,
+  load: (id: string, parameter: string) => Promise<Loaded | undefined>,
 ): Promise<DerivedInputs> {
   checkFrequency("frequency", indicator, self.data, query);
   let divisor: DerivedInputs["divisor"] = null;
   if (query.per !== null) {
     const { indicator: id, series } = query.per;
-    const other = id === indicator ? self : await load(id);
+    const other = id === indicator ? self : await load(id, "per");
     if (other === undefined) throw badRequest(`per: there is no indicator ${quote(id)}; the list is at ${CATALOG_PATH}`);
     const s = resolveSelection(other.data.ids, [series]).indices[0];
     if (s === undefined) throw badRequest(`per: ${quote(series)} is not a sub-series of ${id}; they are listed at ${metadataPath(id)}`);
     checkFrequency("per", id, other.data, query);
-    divisor = { source: timeSource(other.data, other.entry.lastModified), series: s };
+    divisor = { source: timeSource(other.data, other.lastModified), series: s };
   }
   let deflator: DerivedInputs["deflator"] = null;
   if (query.real !== null) {
@@ -175,7 +210,7 @@ async function derivedInputs(
       const units = Object.keys(manifest.deflators);
       throw badRequest(`real: ${indicator} is in ${self.data.unit}, not a currency any index deflates${units.length === 0 ? "" : ` (real applies to values in ${units.join(", ")})`}`);
     }
-    const cpi = ref.indicator === indicator ? self : await load(ref.indicator);
+    const cpi = ref.indicator === indicator ? self : await load(ref.indicator, "real");
     const s = cpi === undefined ? undefined : resolveSelection(cpi.data.ids, [ref.series]).indices[0];
     if (cpi === undefined || s === undefined) throw new Error(`the manifest's deflator of ${self.data.unit} (${ref.indicator}:${ref.series}) is not in the output`);
     const index = indexByMonth(cpi.data, s);
@@ -186,7 +221,7 @@ async function derivedInputs(
     }
     deflator = { first: index.first, sums: index.sums, missing: index.missing, base };
   }
-  return { source: timeSource(self.data, self.entry.lastModified), chosen, query, divisor, deflator };
+  return { source: timeSource(self.data, self.lastModified), chosen, query, divisor, deflator };
 }
 
 /**

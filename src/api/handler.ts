@@ -18,6 +18,8 @@ import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
 import { serveAdjust } from "./adjust.js";
 import { ADJUST_PATH } from "../core/adjust.js";
+import { CHANGES_ROUTE } from "../core/changes.js";
+import { serveChanges } from "./changes.js";
 
 /** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
 export interface Env {
@@ -102,7 +104,7 @@ export class Api {
     this.limiter ??= new RateLimiter(rateLimitConfig(env));
     const url = new URL(request.url);
     if (url.pathname === MCP_PATH) return apiMiddleware(request, this.limiter, () => this.mcp(request, env, url), now, MCP_METHODS);
-    return apiMiddleware(request, this.limiter, () => this.route(request, env), now);
+    return apiMiddleware(request, this.limiter, () => this.route(request, env, now), now);
   }
 
   /**
@@ -123,13 +125,15 @@ export class Api {
    * static files would answer odd paths (`/api//x`, `%00`) with the site's HTML
    * 404 page, or worse.
    */
-  private route(request: Request, env: Env): Promise<Response> {
+  private route(request: Request, env: Env, now: number = Date.now()): Promise<Response> {
     const path = new URL(request.url).pathname;
     if (path === ADJUST_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveAdjust(request, env.ASSETS, this.store, manifest));
     if (path === SEARCH_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveSearch(request, env.ASSETS, this.store, manifest));
+    const changes = CHANGES_ROUTE.exec(path);
+    if (changes !== null) return serveChanges(request, changes[1] as string, env.ASSETS, this.store, now);
     const match = ENDPOINT_ROUTE.exec(path);
     if (match === null) throw unknownPath(path);
-    return serveIndicator(request, match[1] as string, env.ASSETS, this.store);
+    return serveIndicator(request, match[1] as string, env.ASSETS, this.store, now);
   }
 }
 

@@ -61,6 +61,36 @@ function result(site: McpSite, path: string, data: unknown, note?: string): Tool
   return { content: [{ type: "text", text: lines.join("\n") }] };
 }
 
+/** A selected sub-series' reason for having no value (`meta.missing`, src/core/page.ts `MissingGroup`). */
+interface Missing {
+  readonly reason: string;
+  readonly last: string | null;
+  readonly due: string | null;
+  readonly series: readonly string[];
+}
+
+/** What `meta.checked` and `meta.missing` say, in words: never "0 values" without why. */
+export function freshnessNotes(meta: { readonly checked?: string; readonly missing?: readonly Missing[] }): string[] {
+  const notes: string[] = [];
+  if (meta.checked !== undefined) notes.push(`The day asked is after the source's last check (${meta.checked}): a value shown is the one in force at that check, whose successor was not due yet.`);
+  for (const m of meta.missing ?? []) {
+    const which = m.series.length > 5 ? `${m.series.slice(0, 5).join(", ")} and ${m.series.length - 5} more` : m.series.join(", ");
+    const why =
+      m.reason === "before_first" ? "the day is before its first value"
+      : m.reason === "overdue" ? `the value after the one of ${m.last ?? "?"} was due on ${m.due ?? "?"} and is not in the data (overdue)`
+      : `the value after the one of ${m.last ?? "?"} is due ${m.due === null ? "at a date not set" : `on ${m.due}`}, after the last check: not known yet`;
+    notes.push(`No value for ${which}: ${why}.`);
+  }
+  return notes;
+}
+
+/** An indicator's freshness in words, from its metadata document's `freshness` (src/build/freshness.ts). */
+function metadataFreshnessNote(freshness: { checked?: string; next_due?: string | null; overdue_since?: string | null } | undefined): string | undefined {
+  if (freshness?.checked === undefined) return undefined;
+  const next = freshness.overdue_since ? `its next value is overdue since ${freshness.overdue_since}` : freshness.next_due ? `its next value is due on ${freshness.next_due}` : "no date is set for its next value";
+  return `Source last checked ${freshness.checked}; ${next}.`;
+}
+
 /** A bad argument: the API's own 400 detail, as a tool error. */
 async function failure(site: McpSite, path: string, response: Response): Promise<ToolResult> {
   const body = (await response.json()) as { error?: { detail?: string } };
@@ -143,6 +173,7 @@ function tools(manifest: Manifest): readonly Tool[] {
       name: "get_metadata",
       description:
         `What an indicator (${ids.join(", ")}) is: title, description, unit, rhythm, whether a value holds until the next (stepwise), source, notes, facets, ` +
+          "when its source was last checked and its next value is due (freshness), " +
         `and its sub-series (up to ${METADATA_MAX_SERIES}; find others with search_series). Read it before get_values.`,
       inputSchema: object({ indicator }, ["indicator"]),
       async run(args, call, site) {
@@ -152,7 +183,9 @@ function tools(manifest: Manifest): readonly Tool[] {
         const doc = (await response.json()) as Record<string, unknown> & { series: unknown[] };
         const { series, ...rest } = doc;
         const summary = { ...rest, series_count: series.length, series: series.slice(0, METADATA_MAX_SERIES) };
-        return result(site, path, summary, series.length > METADATA_MAX_SERIES ? `${series.length - METADATA_MAX_SERIES} more sub-series not listed: use search_series.` : undefined);
+        const notes = [metadataFreshnessNote(doc.freshness as Parameters<typeof metadataFreshnessNote>[0]), series.length > METADATA_MAX_SERIES ? `${series.length - METADATA_MAX_SERIES} more sub-series not listed: use search_series.` : undefined];
+        const note = notes.filter((n) => n !== undefined).join(" ");
+        return result(site, path, summary, note === "" ? undefined : note);
       },
     },
     {
@@ -183,6 +216,7 @@ function tools(manifest: Manifest): readonly Tool[] {
         const notes = [`${data.length} values shown of ${body.meta.total} in the window.`];
         if (cut) notes.push(`Cut at ${MCP_MAX_VALUES} values: ask for fewer sub-series or a smaller limit.`);
         else if (body.meta.has_more) notes.push("More values exist: raise limit or narrow with from/to.");
+        notes.push(...freshnessNotes(body.meta as Parameters<typeof freshnessNotes>[0]));
         return result(site, path, { data, meta: body.meta }, notes.join(" "));
       },
     },

@@ -6,6 +6,7 @@
 import type { AnswerData } from "../core/answers.js";
 import { coverageRule } from "../core/coverage.js";
 import { dateOfDay } from "../core/dates.js";
+import { checkedDate } from "../core/schedule.js";
 import { monthlyIndex, type MonthlyIndex } from "../core/derive.js";
 import type { TimeSource } from "../core/derived-answer.js";
 
@@ -24,12 +25,17 @@ function publicationDays(data: AnswerData): number[] {
   return days;
 }
 
-/** The indicator of `data` as the pipeline reads it; `lastModified` is its data version (an HTTP-date). */
+/**
+ * The indicator of `data` as the pipeline reads it; `lastModified` is its data
+ * version (an HTTP-date). The rule's bound is the last check (the later of the
+ * declared `checked` and the version's date, src/core/schedule.ts `checkedDate`).
+ */
 export function timeSource(data: AnswerData, lastModified: string): TimeSource {
   let source = sources.get(data);
   if (source === undefined) {
     const versionDate = dateOfDay(Math.floor(Date.parse(lastModified) / DAY_MS));
-    source = { ...coverageRule(data.rhythm, publicationDays(data), versionDate), stepwise: data.stepwise, series: data.series };
+    const after = { stepwise: data.stepwise, schedule: data.schedule ?? null };
+    source = { ...coverageRule(data.rhythm, publicationDays(data), checkedDate(data.checked ?? null, versionDate), after), stepwise: data.stepwise, series: data.series };
     sources.set(data, source);
   }
   return source;

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
+import { renderStatus, STATUS_PATH } from "./freshness.js";
 import { adjustersOf, buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
 import { searchIndex } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
@@ -31,6 +32,7 @@ import {
   OPENAPI_PATH,
   PAGE_SCRIPT_PATH,
   answersPath,
+  historyPath,
   SEARCH_INDEX_PATH,
   csvEsPath,
   csvPath,
@@ -48,7 +50,9 @@ import { nextUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
-import { loadData, type IndicatorSource, type LoadResult } from "../source/load.js";
+import { loadData, type CsvCache, type IndicatorSource, type LoadResult } from "../source/load.js";
+import { buildHistories, historyOf, type IndicatorHistory } from "./history.js";
+import { versionDay } from "../core/history.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
 import { siteIndicator } from "./site-model.js";
 import { renderViewGroup, viewGroups } from "./view-data.js";
@@ -89,6 +93,8 @@ export interface BuildOptions extends ChangeOptions {
   readonly seriesFiles?: boolean | undefined;
   /** `SOURCE_DATE_EPOCH`: the data version time of every indicator, when set. */
   readonly sourceDateEpoch?: number | undefined;
+  /** Read the data's git history into the history tables (default true); without, each holds this build's version alone. */
+  readonly history?: boolean | undefined;
 }
 
 /** Per-indicator figures for the build summary. */
@@ -128,6 +134,8 @@ export interface PlanInput {
   readonly scripts: ClientScripts;
   /** Write each sub-series' default answer as static files (JSON and CSV), for mirrors. */
   readonly seriesFiles: boolean;
+  /** Each indicator's history table (src/build/history.ts); an indicator without one gets a table of its current version alone. */
+  readonly histories?: ReadonlyMap<string, IndicatorHistory>;
 }
 
 /** The prebuilt page queries: for each limit `L`, the offsets `0, L, 2L, …` below the longest sub-series. */
@@ -193,7 +201,14 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     const httpDate = formatRFC7231(new Date(version * 1000));
     lastModified.set(id, httpDate);
     const pages: Record<string, PrebuiltPage> = {};
-    manifest.indicators[id] = { lastModified: httpDate, answers: answersPath(id), tag: dataTag(indicator.answersFile), pages };
+    const history = input.histories?.get(id) ?? historyOf(indicator, version);
+    manifest.indicators[id] = {
+      lastModified: httpDate,
+      answers: answersPath(id),
+      tag: dataTag(indicator.answersFile),
+      pages,
+      history: { path: historyPath(id), tag: dataTag(history.file), days: history.versions.map(versionDay) },
+    };
 
     /** An answer as a static file: a prebuilt page (listed in the manifest) or a sub-series' copy. */
     const answer = (path: string, query: PageQuery, listed: boolean): PlannedFile => ({
@@ -214,7 +229,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     plan.push(page(defaultPagePath(id), DEFAULT_QUERY));
     plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => concat(CSV_HEADER_BYTES, indicator.answers.csv) });
     plan.push({ path: outputFile(csvEsPath(id)), indicator: id, render: () => concat(CSV_ES_HEADER_BYTES, indicator.answers.csvEs) });
-    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator) });
+    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
         for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false));
@@ -233,6 +248,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       plan.push({ path: outputFile(viewDataPath(id, key)), indicator: id, render: () => renderViewGroup(view, series) });
     }
     plan.push({ path: outputFile(answersPath(id)), indicator: id, render: () => indicator.answersFile });
+    plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => history.file });
   }
   plan.push(...planFormats(input));
   // The stylesheet is inlined in every page (src/site/site.ts `RenderConfig`), not served on its own.
@@ -241,7 +257,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: outputFile(PAGE_SCRIPT_PATH), render: () => input.scripts.page },
     ...LANGS.map((lang) => ({ path: outputFile(homePath(lang)), render: () => renderHome(config, input.indicators.map((i) => siteIndicator(config, i, input.versions.get(i.source.meta.id) ?? 0)), lang) })),
     { path: "404.html", render: () => renderNotFound(config) },
-    { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators) },
+    { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators, input.versions) },
+    { path: outputFile(STATUS_PATH), render: () => renderStatus(input.indicators, input.versions) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits, manifest.adjusters) },
     { path: outputFile(SEARCH_INDEX_PATH), render: () => search },
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
@@ -322,7 +339,8 @@ function printSummary(log: Log, stats: readonly IndicatorStats[], totalFiles: nu
 export async function build(options: BuildOptions, effects: BuildEffects): Promise<BuildResult> {
   const started = effects.now();
   const config = await readSiteConfig(options, effects);
-  const load = await loadData(options.data, effects.source);
+  const csvCache: CsvCache = new Map();
+  const load = await loadData(options.data, effects.source, false, csvCache);
   printWarnings(load, effects.log);
   await reportChanges(options.data, load, options, effects);
   const versions = new Map<string, number>();
@@ -330,6 +348,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   const indicators = load.indicators.map((source) =>
     buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)),
   );
+  const histories = await buildHistories(options.data, indicators, versions, options.history === false ? null : effects.history, csvCache, effects.log);
   const plan = planOutput({
     config,
     indicators,
@@ -338,6 +357,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     publicFiles: await effects.publicFiles(),
     scripts: await effects.bundleClient(),
     seriesFiles: options.seriesFiles !== false,
+    histories,
   });
   if (plan.length > options.maxFiles) {
     throw new BuildError(

@@ -6,6 +6,7 @@ import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { LICENSE } from "../core/contract.js";
 import { DCAT_CATALOG_PATH, OPENAPI_PATH, SERVICE_FEED_PATH, endpointPath, feedPath } from "../core/paths.js";
 import type { BuiltIndicator } from "./dataset.js";
+import { freshnessFacts, scheduleFacts, STATUS_PATH } from "./freshness.js";
 import { distributions } from "../core/distributions.js";
 
 /** What the catalog and the metadata document say of an indicator, in this key order. */
@@ -35,19 +36,23 @@ export function facetList({ source }: Pick<BuiltIndicator, "source">) {
   return source.meta.facets.map((f) => ({ name: f.name, title: f.title, values: f.values.map((v) => v.value), labels: f.values.map((v) => v.label) }));
 }
 
-/** Renders the catalog as compact, deterministic JSON. */
-export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndicator[]): string {
+/** Renders the catalog as compact, deterministic JSON; `versions`: each indicator's data version (seconds), the last check's fallback. */
+export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndicator[], versions: ReadonlyMap<string, number>): string {
   const catalog = {
     name: config.name,
     license: LICENSE,
     openapi: OPENAPI_PATH,
     dcat: DCAT_CATALOG_PATH,
     feed: SERVICE_FEED_PATH,
-    indicators: indicators.map(({ source, plain, labels, answers }) => {
+    status: STATUS_PATH,
+    indicators: indicators.map((indicator) => {
+      const { source, plain, labels, answers } = indicator;
       const { meta } = source;
       const endpoint = endpointPath(meta.id);
       return {
         ...indicatorFacts({ source, answers }),
+        schedule: scheduleFacts(indicator),
+        freshness: freshnessFacts(indicator, versions.get(meta.id) ?? 0),
         links: {
           endpoint,
           page: indicatorPageUrl(config, meta.id),

@@ -72,6 +72,7 @@ interface BuildFlags extends ChangeFlags {
   limits: number[];
   maxFiles: number;
   seriesFiles: boolean;
+  history: boolean;
 }
 
 /** Runs the CLI on `argv` (the arguments after the script's name) and returns the exit code. */
@@ -92,11 +93,12 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .option("--limits <list>", "prebuilt page limits, comma-separated", parseLimits, [...DEFAULT_LIMITS])
     .option("--max-files <n>", "file budget of the output folder", parsePositive, DEFAULT_MAX_FILES)
     .option("--no-series-files", "do not write each sub-series' default answer as static files")
+    .option("--no-history", "do not read the data's git history: as_of answers only the current version")
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      const { data, out, siteUrl, limits, maxFiles, seriesFiles } = flags;
-      await build({ data, out, siteUrl, limits, maxFiles, seriesFiles, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles, seriesFiles, history } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, seriesFiles, history, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
   changeOptions(program.command("validate"))

@@ -68,7 +68,15 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
   const ids = plain.map((s) => s.id);
   const labels = seriesLabels(ids, source.meta.series);
-  const answersFile = encodeAnswers({ ...fields, attributionUrl, rhythm: source.meta.rhythm, stepwise: source.meta.stepwise, sourceKinds: source.meta.sourceKinds }, ids, source.rows, csvLine, csvEsLine);
+  const answersFile = encodeAnswers({
+      ...fields,
+      attributionUrl,
+      rhythm: source.meta.rhythm,
+      stepwise: source.meta.stepwise,
+      sourceKinds: source.meta.sourceKinds,
+      ...(source.meta.checked === undefined ? {} : { checked: source.meta.checked }),
+      ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
+    }, ids, source.rows, csvLine, csvEsLine);
   return { source, plain, labels, answersFile, answers: decodeAnswers(answersFile) };
 }
 

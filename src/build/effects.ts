@@ -9,7 +9,8 @@ import { join } from "node:path";
 import fg from "fast-glob";
 import { bundleClient, type ClientScripts } from "./bundle-client.js";
 import { nodeFileEffects, type FileEffects } from "./output.js";
-import { gitSourceFiles } from "../source/git-files.js";
+import { dataCommits, folderTimeAt, folderTrees, gitSourceFiles, type BlobCache } from "../source/git-files.js";
+import type { HistorySource } from "./history.js";
 import type { SourceFiles } from "../source/load.js";
 import { folderVersion } from "../source/version.js";
 
@@ -32,6 +33,8 @@ export interface BuildEffects {
   folderVersion(folder: string): Promise<number>;
   /** The data folder as published at a git revision, or `null` when there is no such revision. */
   publishedSource(dataDir: string, rev: string): Promise<SourceFiles | null>;
+  /** The data's git history, for the history tables (src/build/history.ts). */
+  readonly history: HistorySource;
   /** Appends to a file (the CI job summary). */
   appendSummary(file: string, text: string): Promise<void>;
   /** Writing the output folder. */
@@ -52,6 +55,21 @@ export function nodeSourceFiles(): SourceFiles {
   };
 }
 
+/** The data's git history, read with git; files shared between commits are read once. */
+export function gitHistorySource(): HistorySource {
+  const blobs: BlobCache = new Map();
+  return {
+    commits: dataCommits,
+    trees: folderTrees,
+    async files(dataDir, commit) {
+      const files = await gitSourceFiles(dataDir, commit, blobs);
+      if (files === null) throw new Error(`${commit} is not a commit of ${dataDir}`);
+      return files;
+    },
+    folderTime: folderTimeAt,
+  };
+}
+
 /** The effects of a real build from the project folder `root` (where `public/` and src/ are). */
 export async function nodeBuildEffects(root: string, log: Log = { info: console.log, warn: console.warn }): Promise<BuildEffects> {
   return {
@@ -67,6 +85,7 @@ export async function nodeBuildEffects(root: string, log: Log = { info: console.
     bundleClient: () => bundleClient(root),
     folderVersion,
     publishedSource: gitSourceFiles,
+    history: gitHistorySource(),
     appendSummary: (file, text) => appendFile(file, text),
     output: await nodeFileEffects(),
     log,

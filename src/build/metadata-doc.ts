@@ -11,14 +11,21 @@
  */
 import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
+import { freshnessFacts, scheduleFacts, seriesFreshness } from "./freshness.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { csvPath, endpointPath } from "../core/paths.js";
 import { unitLabels } from "../core/unit-labels.js";
 import { sourceKindCounts } from "../core/source-kind-counts.js";
 
-/** Renders the metadata document (compact, deterministic JSON). */
-export function renderMetadata(config: SiteConfig, { source, labels, answers }: BuiltIndicator): string {
+/**
+ * Renders the metadata document (compact, deterministic JSON). `version` is the
+ * data version (seconds): the last check's fallback (src/build/freshness.ts).
+ */
+export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, version: number): string {
+  const { source, labels, answers } = indicator;
   const { meta } = source;
+  // When each sub-series' next value is due (src/build/freshness.ts); absent for one without points.
+  const fresh = new Map(seriesFreshness(indicator, version).map((f) => [f.id, f]));
   const facets = facetList({ source });
   const names = facets.map((f) => f.name);
   const values = new Map(facets.map((f) => [f.name, f.values]));
@@ -26,6 +33,8 @@ export function renderMetadata(config: SiteConfig, { source, labels, answers }: 
   const doc = {
     ...indicatorFacts({ source, answers }),
     // What the numbers of each `units` mode (and of `real`, `per`) are, in both languages.
+    schedule: scheduleFacts(indicator),
+    freshness: freshnessFacts(indicator, version),
     units: unitLabels(meta.display.unit ?? { es: meta.unit, en: meta.unit }),
     links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), csv: csvPath(meta.id) },
     facets,
@@ -40,6 +49,8 @@ export function renderMetadata(config: SiteConfig, { source, labels, answers }: 
         const value = label.facets[name];
         return value === undefined ? null : (values.get(name) ?? []).indexOf(value);
       }),
+      next_due: fresh.get(label.id)?.nextDue ?? null,
+      overdue: fresh.get(label.id)?.overdue ?? false,
     })),
   };
   return JSON.stringify(doc);

@@ -27,6 +27,7 @@ import {
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { selectPage } from "../core/page.js";
 import { CATALOG_PATH, SEARCH_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
+import { STATUS_PATH } from "./freshness.js";
 import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 import { DECLARATIONS, isInvalid, openApiParameters, readDeclared } from "../core/parameters.js";
@@ -257,6 +258,13 @@ function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number
         responses: { "200": { description: "The catalog.", content: { "application/json": { schema: { $ref: "#/components/schemas/Catalog" } } } } },
       },
     },
+    [STATUS_PATH]: {
+      get: {
+        operationId: "getStatus",
+        summary: "Every indicator's freshness (static file): newest point, last check, next value due, whether it is overdue and since when",
+        responses: { "200": { description: "The status document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Status" } } } } },
+      },
+    },
     [csvPath("{indicator}")]: {
       get: {
         operationId: "getCsv",
@@ -357,12 +365,88 @@ const pageSchemas = {
           real: { type: ["string", "null"] },
           units: { type: ["string", "null"], enum: [...UNITS.filter((u) => u !== "level"), null], description: "`null` for level." },
           base: { type: ["string", "null"], format: "date" },
+          as_of: { type: "string", format: "date", description: "The day asked with as_of; absent without it." },
           has_more: { type: "boolean" },
           next: { type: ["string", "null"] },
           last_updated: { type: ["string", "null"], format: "date" },
           license: { type: "string" },
           attribution: { type: "string" },
           metadata: { type: "string" },
+          checked: {
+            type: "string",
+            format: "date",
+            description:
+              "Only on an `at` answer about a day after the source's last check: that check's date. A value given is the one in force at the check, whose successor was not due by the day asked.",
+          },
+          missing: {
+            type: "array",
+            description:
+              "Only on an `at` answer about a day after the last check, or with no point: why each selected sub-series without a point has none, grouped. Never a silent empty answer.",
+            items: {
+              type: "object",
+              required: ["reason", "last", "due", "series"],
+              properties: {
+                reason: {
+                  type: "string",
+                  enum: ["before_first", "overdue", "pending"],
+                  description: "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check.",
+                },
+                last: { type: ["string", "null"], format: "date", description: "The date of the sub-series' last point on or before the day." },
+                due: { type: ["string", "null"], format: "date", description: "When the value missing was (or is) due." },
+                series: { type: "array", items: { type: "string" } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** When an indicator's values are due and whether one is overdue (src/build/freshness.ts): the metadata document, the catalog, status.json. */
+const freshnessSchemas = {
+  Schedule: {
+    type: ["object", "null"],
+    description: "When values are due, as indicator.json declares it (`schedule`); null: not declared, none is ever due.",
+    required: ["dates", "published"],
+    properties: {
+      dates: {
+        description: "`daily`, `irregular` (no date is due), or the months (1–12) and day of the month values are dated.",
+        oneOf: [
+          { type: "string", enum: ["daily", "irregular"] },
+          { type: "object", required: ["months", "day"], properties: { months: { type: "array", items: { type: "integer", minimum: 1, maximum: 12 } }, day: { type: "integer", minimum: 1, maximum: 31 } } },
+        ],
+      },
+      published: {
+        type: ["object", "null"],
+        description: "A value dated in a month comes out `monthsAfter` months later on `day`; null: on its date.",
+        properties: { monthsAfter: { type: "integer" }, day: { type: "integer" } },
+      },
+    },
+  },
+  Freshness: {
+    type: "object",
+    required: ["checked", "newest", "next_due", "overdue", "overdue_since", "overdue_series"],
+    properties: {
+      checked: { type: "string", format: "date", description: "The source's last check: indicator.json's `checked`, or the data version's date when that is later or none is declared." },
+      newest: { type: ["string", "null"], format: "date", description: "The newest point's date." },
+      next_due: { type: ["string", "null"], format: "date", description: "The earliest day a sub-series' next value is due by the schedule; null: none expected." },
+      overdue: { type: "boolean", description: "True when some sub-series' next value was due on or before `checked` and is not in the data." },
+      overdue_since: { type: ["string", "null"], format: "date" },
+      overdue_series: { type: "integer", minimum: 0, description: "How many sub-series are overdue." },
+    },
+  },
+  Status: {
+    type: "object",
+    required: ["indicators"],
+    properties: {
+      indicators: {
+        type: "array",
+        items: {
+          allOf: [
+            { type: "object", required: ["id", "title"], properties: { id: { type: "string" }, title: { $ref: "#/components/schemas/Localized" } } },
+            { $ref: "#/components/schemas/Freshness" },
+          ],
         },
       },
     },
@@ -406,16 +490,20 @@ const metadataSchemas = {
       license: { type: "string" },
       source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },
       notes: { type: "array", items: { $ref: "#/components/schemas/Localized" } },
+      schedule: { $ref: "#/components/schemas/Schedule" },
+      freshness: { $ref: "#/components/schemas/Freshness" },
       facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
       series: {
         type: "array",
         items: {
           type: "object",
-          required: ["id", "title", "facets"],
+          required: ["id", "title", "facets", "next_due", "overdue"],
           properties: {
             id: { type: "string" },
             title: { $ref: "#/components/schemas/Localized" },
             facets: { type: "array", items: { type: ["integer", "null"] } },
+            next_due: { type: ["string", "null"], format: "date", description: "When its next value is due; null: none expected (irregular, no points, or left out of later publications)." },
+            overdue: { type: "boolean" },
           },
         },
       },
@@ -442,6 +530,8 @@ const catalogSchema = {
           facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
           unit: { type: "string" },
           last_updated: { type: ["string", "null"], format: "date" },
+          schedule: { $ref: "#/components/schemas/Schedule" },
+          freshness: { $ref: "#/components/schemas/Freshness" },
           links: { type: "object", additionalProperties: { type: "string" } },
           series: {
             type: "array",
@@ -502,7 +592,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
       [ADJUST_PATH]: adjustItem(adjusters),
       ...staticFileItems(indicatorParam, limits),
     },
-    components: { schemas: { ...pageSchemas, ...metadataSchemas, Catalog: catalogSchema, Error: errorSchema } },
+    components: { schemas: { ...pageSchemas, ...metadataSchemas, ...freshnessSchemas, Catalog: catalogSchema, Error: errorSchema } },
   };
   return JSON.stringify(doc);
 }

@@ -7,6 +7,7 @@ import type { SiteConfig } from "../core/config.js";
 import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { defaultSelection, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
 import type { SiteIndicator } from "../site/model.js";
+import { checkedOf } from "./freshness.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { datasetJsonLd } from "./formats/schema-org.js";
 import { byCodeUnits } from "../core/order.js";
@@ -85,7 +86,9 @@ export function viewIndicator(indicator: BuiltIndicator, version: number): ViewI
     compare: meta.view.compare ?? null,
     defaults: defaultSelection(meta.facets, meta.view.default, series),
     series,
-    version: new Date(version * 1000).toISOString().slice(0, 10),
+    // The last check (src/build/freshness.ts `checkedOf`): the data version's date unless a later check is declared.
+    version: checkedOf(indicator, version),
+    schedule: meta.schedule,
   };
 }
 

@@ -33,6 +33,7 @@
  */
 import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
+import type { Schedule } from "./schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
@@ -74,6 +75,14 @@ export interface AnswerFields extends DatasetFields {
   readonly stepwise: boolean;
   /** The kinds of the sources the points cite, by address prefix (src/core/provenance.ts): what `provenance=true` says of each point. */
   readonly sourceKinds?: readonly SourceKindRule[];
+  /**
+   * The day the publisher's source was last checked, when `indicator.json` says
+   * (`checked`), and when values are due (`schedule`, src/core/schedule.ts): what
+   * an answer about a day after the check reads. Absent when not declared (the
+   * file's bytes, and its data tag, are then what they were before them).
+   */
+  readonly checked?: string;
+  readonly schedule?: Schedule;
 }
 
 interface Header extends AnswerFields {
@@ -137,6 +146,13 @@ export interface AnswerData extends AnswerFields {
   readonly csvEnds: Uint32Array;
   readonly csvEs: Uint8Array;
   readonly csvEsEnds: Uint32Array;
+  /**
+   * Where each point's text begins, by global position, when the texts are not
+   * back to back: a past version (src/core/history.ts) views the texts of the
+   * history table, where points of other versions lie between its own. Absent,
+   * a point's text begins where the one before ends.
+   */
+  readonly starts?: { readonly json: Uint32Array; readonly csv: Uint32Array; readonly csvEs: Uint32Array };
 }
 
 const encoder = new TextEncoder();
@@ -177,6 +193,9 @@ export function encodeAnswers(
     rhythm: fields.rhythm,
     stepwise: fields.stepwise,
     sourceKinds: fields.sourceKinds ?? [],
+    // JSON leaves out an undefined key: an indicator without them has the header it had.
+    checked: fields.checked,
+    schedule: fields.schedule,
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes, csvEsBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvEsBytes));
   const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
@@ -256,6 +275,8 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     rhythm: header.rhythm,
     stepwise: header.stepwise,
     sourceKinds: header.sourceKinds ?? [],
+    ...(header.checked === undefined ? {} : { checked: header.checked }),
+    ...(header.schedule === undefined ? {} : { schedule: header.schedule }),
     series,
     ids,
     points: n,
@@ -319,7 +340,8 @@ const decoder = new TextDecoder();
  * quoted, its quotes doubled).
  */
 export function csvRow(data: AnswerData, g: number): AnswerRow {
-  const line = decoder.decode(data.csv.subarray(g === 0 ? 0 : data.csvEnds[g - 1], data.csvEnds[g])).replace(/\n$/, "");
+  const start = data.starts === undefined ? (g === 0 ? 0 : data.csvEnds[g - 1]) : data.starts.csv[g];
+  const line = decoder.decode(data.csv.subarray(start, data.csvEnds[g])).replace(/\n$/, "");
   const fields: string[] = [];
   for (let i = 0; i <= line.length; ) {
     if (line[i] === '"') {
@@ -356,8 +378,10 @@ export function csvRow(data: AnswerData, g: number): AnswerRow {
 
 /**
  * `prefix`, the texts of the points at `positions` (ascending), then `suffix`, in
- * one buffer. Runs of consecutive positions are copied as one range. With
- * `dropLastByte`, the last point's final byte (its separating comma) is left out.
+ * one buffer. Runs of consecutive positions whose texts are back to back are
+ * copied as one range. With `dropLastByte`, the last point's final byte (its
+ * separating comma) is left out. `starts`: where each text begins, when the texts
+ * are not back to back (`AnswerData.starts`).
  */
 export function assemble(
   text: Uint8Array,
@@ -366,8 +390,9 @@ export function assemble(
   prefix: Uint8Array,
   suffix: Uint8Array,
   dropLastByte: boolean,
+  starts?: Uint32Array,
 ): Uint8Array<ArrayBuffer> {
-  const startOf = (g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+  const startOf = starts === undefined ? (g: number) => (g === 0 ? 0 : (ends[g - 1] as number)) : (g: number) => starts[g] as number;
   let size = 0;
   for (let m = 0; m < positions.length; m++) {
     const g = positions[m] as number;
@@ -380,7 +405,7 @@ export function assemble(
   for (let m = 0; m < positions.length; ) {
     const first = positions[m] as number;
     let last = first;
-    while (m + 1 < positions.length && positions[m + 1] === last + 1) last = positions[++m] as number;
+    while (m + 1 < positions.length && positions[m + 1] === last + 1 && startOf(last + 1) === ends[last]) last = positions[++m] as number;
     m++;
     const from = startOf(first);
     const to = Math.min(ends[last] as number, from + (prefix.length + size - at));

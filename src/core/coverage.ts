@@ -16,6 +16,7 @@
  */
 import { addMonthsToDay, dateOfDay, dayNumber } from "./dates.js";
 import { byCodeUnits } from "./order.js";
+import { datedOnOrBefore, dueDayOf, successorDueDay, type Schedule } from "./schedule.js";
 
 /**
  * How often an indicator's points come: "irregular" when it has no fixed rhythm
@@ -74,22 +75,43 @@ export function versionEndDay(versionDate: string, newest: string | null): numbe
   return dayNumber(newest !== null && newest > versionDate ? newest : versionDate) + 1;
 }
 
+/**
+ * What a question about a day after the last check reads (`answeringRankDay`):
+ * the check's day, whether values hold until the next (only such a value is in
+ * force after the check) and the indicator's publication schedule (src/core/schedule.ts).
+ */
+export interface AfterCheck {
+  /** The day of the last check (src/core/schedule.ts `checkedDate`). */
+  readonly checked: number;
+  readonly stepwise: boolean;
+  /** When values are due; null: none is (every value may hold on). */
+  readonly schedule: Schedule | null;
+}
+
 /** What the rule needs of an indicator besides its points. */
 export interface CoverageRule {
   /** When a point's successor is due (`nextDueDayOf`). */
   readonly nextDue: NextDueDay;
-  /** The exclusive end of everything known (`versionEndDay`); `Infinity` for no such bound. */
+  /**
+   * The exclusive end of everything known (`versionEndDay`): the day after the
+   * last check, or after the newest point when that is later; `Infinity` for no such bound.
+   */
   readonly versionEnd: number;
+  /** Absent: a day after the check has no value (the derived answers' rule). */
+  readonly afterCheck?: AfterCheck;
 }
 
 /**
  * The rule of an indicator of `rhythm` whose publications (the days any of its
- * sub-series has a point) are `published`, ascending, at the data version dated
- * `versionDate` (`YYYY-MM-DD`).
+ * sub-series has a point) are `published`, ascending, last checked on
+ * `checkedOn` (`YYYY-MM-DD`: src/core/schedule.ts `checkedDate`, the data version's
+ * date when nothing later is declared). With `after`, questions about days after
+ * the check are answered as `answeringRankDay` says.
  */
-export function coverageRule(rhythm: string, published: ArrayLike<number>, versionDate: string): CoverageRule {
+export function coverageRule(rhythm: string, published: ArrayLike<number>, checkedOn: string, after?: Omit<AfterCheck, "checked">): CoverageRule {
   const newest = published.length === 0 ? null : dateOfDay(published[published.length - 1] as number);
-  return { nextDue: nextDueDayOf(rhythm, published), versionEnd: versionEndDay(versionDate, newest) };
+  const rule = { nextDue: nextDueDayOf(rhythm, published), versionEnd: versionEndDay(checkedOn, newest) };
+  return after === undefined ? rule : { ...rule, afterCheck: { ...after, checked: dayNumber(checkedOn) } };
 }
 
 /** A sub-series' points as the rule reads them: by rank, newest first (rank 0 = newest), each its day number. */
@@ -129,6 +151,69 @@ export function coveringRankDay(series: DaySeries, day: number, rule: CoverageRu
   return rank >= 0 && day < coverageEndDay(series, rank, rule) ? rank : -1;
 }
 
+/**
+ * The rank of the point that answers "what applies on day `day`?" (the API's
+ * `at`, the pages' question), or -1. Up to the last check, the point covering
+ * the day. After it, the value in force at the check, as long as its successor
+ * was not due by that day (by the rhythm or the schedule, whichever comes
+ * first): a value that holds until the next one is known to hold until then. A
+ * value of a period (an index of a month) speaks for its period only.
+ */
+export function answeringRankDay(series: DaySeries, day: number, rule: CoverageRule): number {
+  const after = rule.afterCheck;
+  if (day < rule.versionEnd || after === undefined) return coveringRankDay(series, day, rule);
+  const rank = after.stepwise ? coveringRankDay(series, rule.versionEnd - 1, rule) : -1;
+  if (rank < 0) return -1;
+  const due = successorDue(series, rank, rule, after);
+  return due === null || day < due ? rank : -1;
+}
+
+/**
+ * When the successor of the point of rank `rank` is due: for a value that holds
+ * until the next, by rhythm or schedule, whichever first; for the value of a
+ * period, when the next period's is published (its schedule; else the rhythm).
+ * Null: never.
+ */
+function successorDue(series: DaySeries, rank: number, rule: CoverageRule, after: AfterCheck): number | null {
+  const byRhythm = rule.nextDue(series.day(rank));
+  const bySchedule = after.schedule === null ? null : successorDueDay(after.schedule, series.day(rank));
+  if (!after.stepwise && after.schedule !== null) return bySchedule;
+  if (byRhythm === null) return bySchedule;
+  return bySchedule === null ? byRhythm : Math.min(byRhythm, bySchedule);
+}
+
+/**
+ * Why no point answers day `day` (`answeringRankDay` is -1): `before_first`, the
+ * day is before the sub-series' first point; `overdue`, the value after the one
+ * dated `last` was due on `due`, on or before the last check, and is not in the
+ * data; `pending`, it is due on `due`, after the last check (not known yet).
+ * For a value of a period with a schedule, the value due is the one of the
+ * period holding the day.
+ */
+export interface Absence {
+  readonly reason: "before_first" | "overdue" | "pending";
+  readonly last: number | null;
+  readonly due: number | null;
+}
+
+/** Why sub-series `series` has no point answering day `day` under `rule` (`Absence`). */
+export function absenceDay(series: DaySeries, day: number, rule: CoverageRule): Absence {
+  const rank = latestOnOrBefore(series, day);
+  if (rank < 0) return { reason: "before_first", last: null, due: null };
+  const last = series.day(rank);
+  const after = rule.afterCheck;
+  let due: number | null = rule.nextDue(last);
+  if (after !== undefined && (day >= rule.versionEnd || (after.schedule !== null && !after.stepwise))) due = successorDue(series, rank, rule, after);
+  // A due day after the check is not known to be missed: the data says nothing of it yet.
+  if (due !== null && due < rule.versionEnd) return { reason: "overdue", last, due };
+  if (after !== undefined && after.schedule !== null && !after.stepwise) {
+    // Nothing missed by the check: the value of the period holding the day is the one awaited.
+    const dated = datedOnOrBefore(after.schedule, day);
+    if (dated !== null && dated > last) due = dueDayOf(after.schedule, dated);
+  }
+  return { reason: "pending", last, due };
+}
+
 // The same on `YYYY-MM-DD` dates, for the site (whose points keep the dates as written).
 
 /** For a point's date, the date its successor is due; null: not known (`NextDueDay` on dates). */
@@ -150,6 +235,11 @@ export function nextDueOf(rhythm: string, published: readonly string[]): NextDue
 /** Dates, newest first, as the rule reads them. */
 export function daySeries(dates: readonly string[]): DaySeries {
   return { length: dates.length, day: (rank) => dayNumber(dates[rank] as string) };
+}
+
+/** The rank of the point answering the day `date` (newest-first `dates`), or -1 (`answeringRankDay`). */
+export function answeringRank(dates: readonly string[], date: string, rule: CoverageRule): number {
+  return answeringRankDay(daySeries(dates), dayNumber(date), rule);
 }
 
 /** The rank of the point covering the day `date` (newest-first `dates`), or -1 when none does (`coveringRankDay`). */

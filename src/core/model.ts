@@ -61,6 +61,8 @@ export interface PageQuery {
   readonly units: Exclude<Units, "level"> | null;
   /** The day of the value an index is 100 at (with `units=index` only). */
   readonly base: string | null;
+  /** The day whose published answer is asked (`YYYY-MM-DD`): the data version in force at its end (src/core/history.ts). */
+  readonly as_of: string | null;
   readonly limit: number;
   readonly offset: number;
   readonly format: Format;
@@ -88,6 +90,7 @@ export const DEFAULT_QUERY: PageQuery = {
   real: null,
   units: null,
   base: null,
+  as_of: null,
   limit: LIMIT.default,
   offset: OFFSET.default,
   format: "json",

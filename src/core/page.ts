@@ -6,8 +6,8 @@
  * within the window `[from, to]`. Each sub-series is sorted newest first, so its
  * window is found with two binary searches and the page is a slice: no full scan.
  */
-import { coveringRankDay, latestOnOrBefore, type CoverageRule } from "./coverage.js";
-import { dayNumber } from "./dates.js";
+import { absenceDay, answeringRankDay, latestOnOrBefore, type Absence, type CoverageRule } from "./coverage.js";
+import { dateOfDay, dayNumber } from "./dates.js";
 import type { PageQuery, SeriesIndex } from "./model.js";
 
 /** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */
@@ -24,6 +24,28 @@ export interface PageSummary {
   readonly total: number;
   /** Some sub-series has points in the window beyond `offset + limit`. */
   readonly hasMore: boolean;
+  /** An `at` answer's word on the last check and on what is missing (`AtNotes`); absent: nothing to say. */
+  readonly notes?: AtNotes;
+}
+
+/** Selected sub-series without a point for the same reason (src/core/coverage.ts `Absence`, dates as `YYYY-MM-DD`). */
+export interface MissingGroup {
+  readonly reason: Absence["reason"];
+  readonly last: string | null;
+  readonly due: string | null;
+  readonly series: readonly string[];
+}
+
+/**
+ * What an `at` answer says besides its points (`meta.checked`, `meta.missing`):
+ * about a day after the last check, that check's date and why each selected
+ * sub-series without a point has none; about an earlier day, the reasons only
+ * when no sub-series has a point. Never a silent empty answer.
+ */
+export interface AtNotes {
+  /** The last check's date, when the day asked is after it; else null. */
+  readonly checked: string | null;
+  readonly missing: readonly MissingGroup[];
 }
 
 /** A selected page, before it is rendered to bytes. */
@@ -179,15 +201,38 @@ export function longestSeries(series: readonly SeriesIndex[]): number {
 export function selectAtPage<S extends SeriesIndex>(series: readonly S[], query: PageQuery, chosen: readonly number[] | null, rule: CoverageRule): Page<S> {
   const day = dayNumber(query.at as string);
   const slices: SeriesSlice<S>[] = [];
+  const absent: S[] = [];
   let total = 0;
   const count = chosen === null ? series.length : chosen.length;
   for (let j = 0; j < count; j++) {
     const one = series[chosen === null ? j : (chosen[j] as number)] as S;
-    const rank = coveringRankDay(one, day, rule);
-    if (rank < 0) continue;
+    const rank = answeringRankDay(one, day, rule);
+    if (rank < 0) {
+      absent.push(one);
+      continue;
+    }
     total++;
     if (query.offset === 0) slices.push({ series: one, start: rank, end: rank + 1 });
   }
   // One point per sub-series at most, and limit ≥ 1: never more beyond the page.
-  return { query, slices, total, hasMore: false };
+  const page = { query, slices, total, hasMore: false };
+  const afterCheck = rule.afterCheck !== undefined && day >= rule.versionEnd ? rule.afterCheck : null;
+  if (afterCheck === null && total > 0) return page;
+  const checked = afterCheck === null ? null : dateOfDay(afterCheck.checked);
+  return { ...page, notes: { checked, missing: missingGroups(absent, day, rule) } };
+}
+
+/** The sub-series `absent` grouped by why they have no point on day `day` (in their order, each group where its first member is). */
+function missingGroups(absent: readonly SeriesIndex[], day: number, rule: CoverageRule): MissingGroup[] {
+  const groups = new Map<string, { reason: Absence["reason"]; last: string | null; due: string | null; series: string[] }>();
+  for (const one of absent) {
+    const a = absenceDay(one, day, rule);
+    const last = a.last === null ? null : dateOfDay(a.last);
+    const due = a.due === null ? null : dateOfDay(a.due);
+    const key = `${a.reason} ${last} ${due}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { reason: a.reason, last, due, series: [one.id] });
+    else group.series.push(one.id);
+  }
+  return [...groups.values()];
 }

@@ -13,7 +13,7 @@
  * the Worker's bundle, loaded at every cold start (docs/decisions.md).
  */
 import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, UNITS, quote } from "./contract.js";
-import { resolveDate } from "./dates.js";
+import { isCalendarDate, resolveDate } from "./dates.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "./model.js";
 import { SERIES_ITEM } from "./selection.js";
 
@@ -102,8 +102,13 @@ export interface ParameterDeclaration<N extends keyof PageQuery = keyof PageQuer
   readonly parse: (text: string) => PageQuery[N] | Invalid;
   /** How the canonical URL writes it; `null` leaves it out. */
   readonly echo: (query: PageQuery) => string | null;
-  /** Where `meta` echoes it: among the paging fields (`limit`, `offset`), the question's, or not at all. */
-  readonly meta: "paging" | "question" | null;
+  /**
+   * Where `meta` echoes it: among the paging fields (`limit`, `offset`), the
+   * question's (`null` when not given), after them only when given (`given`: a
+   * parameter added after answers were published, whose absence must not change
+   * their bytes), or not at all.
+   */
+  readonly meta: "paging" | "question" | "given" | null;
   /** The value `meta` echoes (by default the parsed value itself). */
   readonly metaValue?: (query: PageQuery) => unknown;
   readonly schema: JsonSchema;
@@ -211,8 +216,8 @@ export const PARAMETER_DECLARATIONS = [
     meta: "question",
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, {
-      en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. Not with from, to or frequency.",
-      es: "Por subserie elegida, el punto que cubre ese día (con su propia fecha y valor); una subserie sin ninguno no aparece. No con from, to ni frequency.",
+      en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. After the source's last check, a value that holds until the next answers while its successor is not due (meta.checked says the check's date); meta.missing says why a sub-series has none. Not with from, to or frequency.",
+      es: "Por subserie elegida, el punto que cubre ese día (con su propia fecha y valor); una subserie sin ninguno no aparece. Después de la última comprobación de la fuente, un valor que rige hasta el siguiente responde mientras no venza el plazo del siguiente (meta.checked da la fecha de la comprobación); meta.missing dice por qué una subserie no tiene ninguno. No con from, to ni frequency.",
     }),
     summary: { en: "the value in force on a day", es: "el valor vigente un día dado" },
     conflicts: [
@@ -351,6 +356,21 @@ export const PARAMETER_DECLARATIONS = [
     mcp: { ...DATE_SCHEMA, description: "A date: YYYY-MM-DD, YYYY-MM or YYYY." },
   },
   {
+    name: "as_of",
+    absent: null,
+    /** A day only: a version is in force at the end of a day (src/core/history.ts). */
+    parse: (text) => (/^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text) ? text : invalid(`as_of: expected a day YYYY-MM-DD, got ${quote(text)}`)),
+    echo: (q) => q.as_of,
+    meta: "given",
+    schema: { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+    description: {
+      en: "`YYYY-MM-DD`: the answer as the service published it at the end of that day (UTC): the points, values and coverage of the data version in force then, every other parameter applied to it (real deflates by the index as it was known then). A day before the indicator's first published version, or after today, is a 400; a day on or after the current version answers as today. Echoed in `meta.as_of` (absent without it).",
+      es: "`AAAA-MM-DD`: la respuesta tal como el servicio la publicaba al final de ese día (UTC): los puntos, valores y cobertura de la versión de los datos vigente entonces, con los demás parámetros aplicados (real deflacta con el índice tal como se conocía entonces). Un día anterior a la primera versión publicada del indicador, o posterior a hoy, da 400; un día desde la versión actual responde como hoy. `meta.as_of` lo repite (no aparece sin él).",
+    },
+    summary: { en: "the answer as published at the end of a past day (`YYYY-MM-DD`)", es: "la respuesta tal como se publicaba al final de un día pasado (`AAAA-MM-DD`)" },
+    mcp: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "YYYY-MM-DD: the values as the service published them at the end of that day (UTC)." },
+  },
+  {
     name: "limit",
     absent: LIMIT.default,
     parse: integerParse("limit", LIMIT),
@@ -449,9 +469,13 @@ export function shortQuery(query: PageQuery): string {
   return params.join("&");
 }
 
-/** The parameters `meta` echoes in `group`, in declaration order, with their values. */
-export function metaEcho(query: PageQuery, group: "paging" | "question"): Record<string, unknown> {
+/** The parameters `meta` echoes in `group`, in declaration order, with their values (`given`: only those set). */
+export function metaEcho(query: PageQuery, group: "paging" | "question" | "given"): Record<string, unknown> {
   const echo: Record<string, unknown> = {};
-  for (const p of DECLARATIONS) if (p.meta === group) echo[p.name] = p.metaValue === undefined ? query[p.name] : p.metaValue(query);
+  for (const p of DECLARATIONS) {
+    if (p.meta !== group) continue;
+    const value = p.metaValue === undefined ? query[p.name] : p.metaValue(query);
+    if (group !== "given" || value !== null) echo[p.name] = value;
+  }
   return echo;
 }

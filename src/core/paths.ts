@@ -88,6 +88,11 @@ export function answersPath(indicator: string): string {
   return `/_data/${indicator}.api.bin`;
 }
 
+/** The indicator's history table, for the function's `as_of`; internal (src/core/history.ts). */
+export function historyPath(indicator: string): string {
+  return `/_data/${indicator}.history.bin`;
+}
+
 /** The static copy of one sub-series' default answer, in `format` (what a mirror serves for `?series=<id>`). */
 export function seriesFilePath(indicator: string, series: string, format: "json" | "csv"): string {
   return `${endpointPath(indicator)}/series/${series}.${format}`;

@@ -16,7 +16,7 @@ import { sourceKindOf } from "./provenance.js";
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
  * order of the declarations (src/core/parameters.ts: `from, to, at, series,
- * frequency, aggregation, per, real, units, base, limit, offset, format, dialect, provenance`),
+ * frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect, provenance`),
  * dates as resolved days, the selection deduplicated and sorted, `aggregation`
  * given whenever `frequency` is, `units=level` and `format=json` left out, so
  * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
@@ -53,12 +53,16 @@ export function answerMeta(data: DatasetFields, page: PageSummary) {
     total: page.total,
     ...metaEcho(query, "paging"),
     ...metaEcho(query, "question"),
+    ...metaEcho(query, "given"),
     has_more: page.hasMore,
     next: nextUrl(data.indicator, page),
     last_updated: data.lastUpdated,
     license: data.license,
     attribution: data.attribution,
     metadata: metadataPath(data.indicator),
+    // Only on an `at` answer that has something to say (src/core/page.ts `AtNotes`): other answers keep their bytes.
+    ...(page.notes === undefined || page.notes.checked === null ? {} : { checked: page.notes.checked }),
+    ...(page.notes === undefined || page.notes.missing.length === 0 ? {} : { missing: page.notes.missing }),
   };
 }
 
@@ -73,12 +77,12 @@ export function renderAnswer(data: AnswerData, page: Page<AnswerSeries>): Uint8A
   const positions = pagePositions(page, data.points);
   if (page.query.format === "csv") {
     return page.query.dialect === "es"
-      ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false)
-      : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false);
+      ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false, data.starts?.csvEs)
+      : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
   }
   const suffix = encoder.encode(`],"meta":${JSON.stringify(answerMeta(data, page))}}`);
   if (page.query.provenance !== null) return withProvenance(data, positions, suffix);
-  return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true);
+  return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true, data.starts?.json);
 }
 
 const NOTE = encoder.encode(',"note":');
@@ -125,13 +129,16 @@ function kindAt(table: ReturnType<typeof kindTable>, bytes: Uint8Array, from: nu
  */
 function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8Array): Uint8Array<ArrayBuffer> {
   const table = kindTable(data);
-  const { json, jsonEnds, csv, csvEnds } = data;
+  const { json, jsonEnds, csv, csvEnds, starts } = data;
+  // Where a point's texts begin: after the one before, or where a past version's view says (\`AnswerData.starts\`).
+  const jsonStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
+  const csvStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (csvEnds[g - 1] as number)) : (starts.csv[g] as number));
   const widestKind = table.reduce((w, t) => Math.max(w, t.json.length), NULL.length);
   const extra = NOTE.length + SOURCE.length + KIND.length + widestKind + 2 * NULL.length + 4;
   let size = JSON_PREFIX.length + suffix.length;
   for (let m = 0; m < positions.length; m++) {
     const g = positions[m] as number;
-    size += (jsonEnds[g] as number) - (g === 0 ? 0 : (jsonEnds[g - 1] as number)) + (csvEnds[g] as number) - (g === 0 ? 0 : (csvEnds[g - 1] as number)) + extra;
+    size += (jsonEnds[g] as number) - jsonStart(g) + (csvEnds[g] as number) - csvStart(g) + extra;
   }
   let out = new Uint8Array(size);
   let at = copyInto(out, 0, JSON_PREFIX, 0, JSON_PREFIX.length);
@@ -139,8 +146,8 @@ function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8A
     const g = positions[m] as number;
     if (m > 0) out[at++] = COMMA;
     // The stored object ends in "},": the closing brace and the separating comma.
-    at = copyInto(out, at, json, g === 0 ? 0 : (jsonEnds[g - 1] as number), (jsonEnds[g] as number) - 2);
-    const start = g === 0 ? 0 : (csvEnds[g - 1] as number);
+    at = copyInto(out, at, json, jsonStart(g), (jsonEnds[g] as number) - 2);
+    const start = csvStart(g);
     const end = (csvEnds[g] as number) - 1; // before the line's "\n"
     // date,series,value,source,note: the third comma opens the source, the fourth the note.
     let third = -1;

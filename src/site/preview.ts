@@ -154,7 +154,7 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
       layout: "narrow",
       shape: view.stepwise ? "step" : "line",
       scale: view.display.scale,
-      text: { axis: (n) => f.number(n), year: (y) => f.year(y), unit: view.display.unit?.[lang] ?? f.unitSymbol, zero, noData: m.noDataSelection, note: m.noteLabel },
+      text: { axis: (n) => f.number(n), year: (y) => f.year(y), unit: view.display.unit?.[lang] ?? f.unitSymbol, zero, noData: m.noDataSelection, note: m.noteLabel, logScale: m.logScale, logScaleDescription: m.logScaleDescription },
       nextDue,
       end,
       markers: marked.reduce((n, l) => n + l.points.length, 0) <= MAX_MARKERS,

@@ -319,6 +319,7 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
     // The script loads one group of sub-series; whether every sub-series fits one download is the build's to say.
     longest: view.series.reduce((max, s) => Math.max(max, s.dates.length), 0),
     version: view.version,
+    schedule: view.schedule ?? null,
   });
   return html`<script type="application/json" id="series-config">${json}</script>`;
 }
@@ -385,7 +386,7 @@ function askForm(view: ViewIndicator, carded: readonly string[], m: Messages): S
   return html`<form id="ask-at" class="ask" action="${endpointPath(view.id)}" method="get" data-series-ids="${carded.join(",")}">
 <label for="ask-at-date">${m.askAtLabel}</label>
 <input type="hidden" name="series" value="${series}">
-<input id="ask-at-date" name="at" type="date" min="${oldest}" max="${view.version}" required>
+<input id="ask-at-date" name="at" type="date" min="${oldest}" required>
 <button type="submit">${m.askAtButton}</button>
 </form>
 <div id="ask-at-answer" class="answer-box" aria-live="polite"></div>

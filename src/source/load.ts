@@ -4,11 +4,12 @@
  * collected; the caller gets either all indicators or a `DataError` listing them all.
  */
 import { join } from "node:path";
-import { parseCsvFile, type SourceRow } from "./csv.js";
+import { parseCsvFile, type ParsedCsv, type SourceRow } from "./csv.js";
 import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
 import { byCodeUnits } from "../core/order.js";
 import { LICENSE } from "../core/contract.js";
+import { RHYTHMS } from "../core/coverage.js";
 import { NEUTRAL_DISPLAY } from "../core/display.js";
 import { LANGS } from "../core/i18n.js";
 import { sourceKindOf } from "../core/provenance.js";
@@ -61,9 +62,11 @@ async function readText(files: SourceFiles, file: string, issues: DataIssue[]): 
 }
 
 /**
- * For the points of a published version only (the change report): the id and the
- * sub-series ids of an `indicator.json` in any earlier format, the other fields
- * left at neutral values.
+ * For the points of a published version only (the change report, the history
+ * table of src/build/history.ts): the id and the sub-series ids of an
+ * `indicator.json` in any earlier format, and what the rule of coverage reads
+ * (`unit`, `rhythm`, `stepwise`, `checked`) when the file has them with a value
+ * of the right kind; every other field left at a neutral value.
  */
 function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
   let json: unknown;
@@ -76,19 +79,22 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
   if (!Array.isArray(series)) return null;
   const ids = series.map((s: unknown) => (s as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string");
   const none = { es: name, en: name };
+  const raw = json as { unit?: unknown; rhythm?: unknown; stepwise?: unknown; checked?: unknown };
   return {
     id: name,
     title: none,
     description: none,
-    unit: "",
-    rhythm: "irregular",
-    stepwise: false,
+    unit: typeof raw.unit === "string" ? raw.unit : "",
+    rhythm: typeof raw.rhythm === "string" && (RHYTHMS as readonly string[]).includes(raw.rhythm) ? (raw.rhythm as IndicatorMeta["rhythm"]) : "irregular",
+    stepwise: raw.stepwise === true,
+    ...(typeof raw.checked === "string" && /^\d{4}-\d{2}-\d{2}$/.test(raw.checked) ? { checked: raw.checked } : {}),
     license: LICENSE,
     source: { name: none, url: "https://invalid/" },
     notes: [],
     facets: [],
     view: { default: {}, ratios: [] },
     glossary: [],
+    schedule: null,
     deflates: [],
     adjusts: [],
     noteTranslations: {},
@@ -167,7 +173,22 @@ function checkChecked(meta: IndicatorMeta, metaFile: string, rows: readonly Sour
   }
 }
 
-async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[], pointsOnly: boolean) {
+/**
+ * Parsed CSV files by file, declared sub-series and text: the history table
+ * (src/build/history.ts) loads many versions of the data folder, most of whose
+ * files are the same text as in the version before or in the working tree.
+ */
+export type CsvCache = Map<string, ParsedCsv>;
+
+function parseCached(text: string, file: string, declared: ReadonlySet<string>, cache: CsvCache | undefined): ParsedCsv {
+  if (cache === undefined) return parseCsvFile(text, file, declared);
+  const key = `${file}\u0000${[...declared].join(",")}\u0000${text}`;
+  let parsed = cache.get(key);
+  if (parsed === undefined) cache.set(key, (parsed = parseCsvFile(text, file, declared)));
+  return parsed;
+}
+
+async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, issues: DataIssue[], warnings: DataIssue[], pointsOnly: boolean, cache: CsvCache | undefined) {
   const folder = join(dataDir, name);
   const metaFile = join(folder, "indicator.json");
   // Every entry named *.csv, files or not: a folder or a broken link by that name is
@@ -191,7 +212,7 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
   for (const file of files) {
     const text = await readText(fs, file, issues);
     if (text === null) continue;
-    const result = parseCsvFile(text, file, declared);
+    const result = parseCached(text, file, declared, cache);
     // Loops, not push(...array): a file of a million rows would overflow the call stack.
     for (const issue of result.issues) issues.push(issue);
     for (const row of result.rows) rows.push(row);
@@ -238,9 +259,10 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
  * Loads and validates every indicator under `dataDir`. With `pointsOnly` (a
  * published version, for the change report), an `indicator.json` of an earlier
  * format is read for its sub-series ids only; the CSV files are validated as ever.
+ * `cache` keeps parsed CSV files across calls (see `CsvCache`).
  * @throws DataError listing every fault found, when there is any.
  */
-export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = false): Promise<LoadResult> {
+export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = false, cache?: CsvCache): Promise<LoadResult> {
   const issues: DataIssue[] = [];
   const warnings: DataIssue[] = [];
   let names: string[];
@@ -252,7 +274,7 @@ export async function loadData(dataDir: string, fs: SourceFiles, pointsOnly = fa
   if (names.length === 0) throw new DataError([{ file: dataDir, reason: "no indicator folders (is this the data folder?)" }]);
   const indicators: IndicatorSource[] = [];
   for (const name of names) {
-    const indicator = await loadIndicator(fs, dataDir, name, issues, warnings, pointsOnly);
+    const indicator = await loadIndicator(fs, dataDir, name, issues, warnings, pointsOnly, cache);
     if (indicator !== null) indicators.push(indicator);
   }
   // One deflator per unit: `real` must name one deflator.

@@ -8,6 +8,7 @@ import { isCalendarDate } from "../core/dates.js";
 import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
 import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { SOURCE_KINDS } from "../core/provenance.js";
+import type { Schedule } from "../core/schedule.js";
 import { foldedWords, queryWords } from "../core/search.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
@@ -114,6 +115,35 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
   checked: z
     .string({ error: "expected a day YYYY-MM-DD" })
     .refine(isCalendarDate, { error: (issue) => `expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(issue.input)}` })
+    .optional(),
+  /**
+   * When the indicator's values are due (src/core/schedule.ts, docs/data.md): the
+   * dates they are dated on (`"daily"`, `"irregular"`, or `{"months": [1, 7],
+   * "day": 1}`) and, for a value about a period published after it, when it comes
+   * out (`{"monthsAfter": 1, "day": 5}`). Absent: no value is ever due.
+   */
+  schedule: z
+    .strictObject({
+      dates: z.union(
+        [
+          z.enum(["daily", "irregular"]),
+          z.strictObject({
+            months: z
+              .array(z.number().int().min(1).max(12), { error: "expected months 1–12, like [1, 7]" })
+              .min(1, "list at least one month")
+              .refine((months) => months.every((m, i) => i === 0 || m > (months[i - 1] as number)), "expected months in ascending order, each once"),
+            day: z.number({ error: "expected a day of the month, 1–31" }).int().min(1).max(31),
+          }),
+        ],
+        { error: 'expected "daily", "irregular" or {"months": [1, 7], "day": 1}' },
+      ),
+      published: z
+        .strictObject({
+          monthsAfter: z.number({ error: "expected a number of months, 0–12" }).int().min(0).max(12),
+          day: z.number({ error: "expected a day of the month, 1–31" }).int().min(1).max(31),
+        })
+        .optional(),
+    })
     .optional(),
   /**
    * The units this indicator, a monthly index, deflates: `real=YYYY-MM` on an
@@ -226,7 +256,9 @@ export interface SearchMeta {
   readonly equivalents: Readonly<Record<string, readonly string[]>>;
 }
 
-export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle" | "display" | "search"> {
+export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | "seriesTitle" | "display" | "search" | "schedule"> {
+  /** When values are due (`schedule`); null when not declared: none ever is. */
+  readonly schedule: Schedule | null;
   readonly display: Display;
   readonly search: SearchMeta;
   readonly facets: readonly FacetMeta[];
@@ -333,6 +365,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     importer: raw.importer,
     publication: raw.publication,
     checked: raw.checked,
+    schedule: raw.schedule === undefined ? null : { dates: raw.schedule.dates, published: raw.schedule.published ?? null },
     deflates: raw.deflates,
     adjusts: raw.adjusts,
     noteTranslations: raw.noteTranslations,

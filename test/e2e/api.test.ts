@@ -81,6 +81,15 @@ describe("the API through wrangler pages dev", () => {
     });
   });
 
+  it("answers a day after the last check (the data version, 2026-11-20): the value in force at the check with meta.checked, or nothing with the reason", async () => {
+    const prices = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&at=2027-06-08")).text) as { data: unknown[]; meta: Record<string, unknown> };
+    expect(prices.data).toEqual([{ date: "2026-01-01", series: "casmu.consult-general-medicine.fonasa", value: 188 }]);
+    expect(prices.meta.checked).toBe("2026-11-20");
+    const wages = JSON.parse((await get(main, "/api/v1/domestic-worker-wages?series=hourly,monthly&at=2026-12-30")).text) as { data: unknown[]; meta: Record<string, unknown> };
+    expect(wages.data).toEqual([]);
+    expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
+  });
+
   it("answers one sub-series, a pattern and a list with the exact points of the data", async () => {
     const one = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa")).text) as {
       data: { series: string }[];
@@ -158,8 +167,8 @@ describe("the API through wrangler pages dev", () => {
     ["offset=1e2", 'offset: expected an integer from 0 to 999999999999999, got "1e2"'],
     ["from=2024-05-01&to=2024-01-01", "from: 2024-05-01 is later than to (2024-01-01)"],
     ["offset=1&offset=2", "offset: given 2 times; give each parameter at most once"],
-    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect, provenance"],
-    ["limit=1&callback=x", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, limit, offset, format, dialect, provenance"],
+    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect, provenance"],
+    ["limit=1&callback=x", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect, provenance"],
     ["format=xlsx", 'format: expected json or csv, got "xlsx"'],
     ["series=a,,b", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "a,,b"'],
     ["series=nope", 'series: "nope" matches no sub-series of {id}; they are listed at /api/v1/{id}/metadata.json'],

@@ -517,6 +517,13 @@ describe("the pages answer the questions people bring, honestly (both languages,
         expect(answer.data.find((d) => d.series === "monthly")).toEqual(expect.objectContaining({ value: 29400, date: "2025-01-01" }));
         const hourly = await page.locator('#ask-at-answer li[data-series="hourly"] data').getAttribute("value");
         expect(Number(hourly)).toBe(answer.data.find((d) => d.series === "hourly")?.value);
+        // A day after the last check: the field takes it, and the answer says what was due and since when.
+        await page.fill("#ask-at-date", "2027-06-08");
+        await page.locator("#ask-at button").click();
+        const late = page.locator('#ask-at-answer li.no-value[data-series="monthly"]');
+        await late.waitFor();
+        expect(((await late.textContent()) ?? "").replace(/\s+/g, " ")).toContain(lang === "es" ? "se esperaba el 1 de julio de 2026 y no está en estos datos" : "was due on July 1, 2026 and is not in this data");
+        expect(text).toContain(lang === "es" ? "Atrasado desde el 1 de julio de 2026." : "Overdue since July 1, 2026.");
       }
       expect(problems).toEqual([]);
       await page.close();

@@ -38,11 +38,11 @@ describe("openapi.json", () => {
     expect(validator.version).toBe("3.1");
   });
 
-  it("passes Redocly's recommended lint, but for the catalog's GET, a static file that has no 4XX to declare", async () => {
+  it("passes Redocly's recommended lint, but for the catalog's and the status document's GET, static files that have no 4XX to declare", async () => {
     const source = readFileSync(join(system.mainDir, "api/v1/openapi.json"), "utf8");
     const problems = await lintFromString({ source, absoluteRef: "openapi.json", config: await createConfig({ extends: ["recommended"] }) });
     const found = problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ""}`);
-    expect(found).toEqual(["warn operation-4xx-response #/paths/~1api~1v1~1index.json/get/responses"]);
+    expect(found).toEqual(["warn operation-4xx-response #/paths/~1api~1v1~1index.json/get/responses", "warn operation-4xx-response #/paths/~1api~1v1~1status.json/get/responses"]);
   });
 
   it("describes the live responses of the server: 200, 304, 400, 404, 405 and 429", async () => {
@@ -78,6 +78,11 @@ describe("openapi.json", () => {
     await check("/api/v1/health-insurance-prices?limit=10&offset=10");
     await check("/api/v1/domestic-worker-wages?from=2020&limit=3", { headers: { "If-None-Match": ok.headers.get("ETag") ?? "" } });
     await check("/api/v1/domestic-worker-wages?limit=0");
+    // After the last check (the tests' data version, 2026-11-20): meta.checked, and meta.missing with the overdue reason.
+    await check("/api/v1/domestic-worker-wages?at=2026-11-21");
+    const after = (await (await fetch(`${server.url}/api/v1/domestic-worker-wages?at=2026-11-21`, { headers: CLIENT })).json()) as { meta: { checked?: string; missing?: unknown[] } };
+    expect(after.meta.checked).toBe("2026-11-20");
+    expect(after.meta.missing?.length).toBeGreaterThan(0);
     await check("/api/v1/no-such-indicator");
     await check("/api/v1/domestic-worker-wages", { method: "POST" });
     let status = 0;
@@ -98,6 +103,7 @@ describe("openapi.json", () => {
       ["/api/v1/index.json", "Catalog"],
       ["/api/v1/domestic-worker-wages/metadata.json", "Metadata"],
       ["/api/v1/health-insurance-prices/metadata.json", "Metadata"],
+      ["/api/v1/status.json", "Status"],
     ];
     for (const [path, name] of documents) {
       const body = (await (await fetch(server.url + path, { headers: CLIENT })).json()) as unknown;

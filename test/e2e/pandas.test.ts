@@ -41,6 +41,31 @@ describe("pandas", () => {
   });
 });
 
+describe("status.json", () => {
+  it("reads every indicator's freshness with pd.json_normalize over the served document", async () => {
+    const program = [
+      "import json, sys, urllib.request, pandas as pd",
+      "doc = json.load(urllib.request.urlopen(sys.argv[1]))",
+      "df = pd.json_normalize(doc['indicators']).set_index('id')",
+      "df['next_due'] = pd.to_datetime(df['next_due'])",
+      "print(json.dumps({'rows': len(df), 'overdue': sorted(df.index[df['overdue']]), 'next': {k: str(v.date()) for k, v in df['next_due'].dropna().items()}, 'checked': sorted(set(df['checked']))}))",
+    ].join("\n");
+    const run = await runProcess("/usr/bin/python3", ["-c", program, `${inject("system").urls.main}/api/v1/status.json`]);
+    expect(run.code, run.stderr).toBe(0);
+    const read = JSON.parse(run.stdout) as { rows: number; overdue: string[]; next: Record<string, string>; checked: string[] };
+    expect(read.rows).toBe(6);
+    expect(read.checked).toEqual(["2026-11-20"]);
+    expect(read.overdue).toEqual(["consumer-price-index", "domestic-worker-wages", "unidad-indexada"]);
+    expect(read.next).toEqual({
+      bpc: "2027-01-01",
+      "consumer-price-index": "2026-09-05",
+      "domestic-worker-wages": "2026-07-01",
+      "national-minimum-wage": "2027-01-01",
+      "unidad-indexada": "2026-09-06",
+    });
+  });
+});
+
 /** The code of a snippet the indicator page offers, its addresses pointed at the local server. */
 async function snippet(key: string): Promise<string> {
   const server = inject("system").urls.main;

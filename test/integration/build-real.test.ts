@@ -186,6 +186,9 @@ describe("npm run build on the real data", () => {
     for (const page of pages) expect(differing, page).toContain(page);
     const others = differing.filter((k) => !pages.includes(k) && !/^(en\/)?series\/[^/]+\/preview\.png$/.test(k));
     // The home pages' calculator bounds its date fields by the data version (a value in force reaches it).
-    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", "index.html", "en/index.html", ...formats].sort());
+    // Without a later `checked`, the version's date is the last check: every surface of freshness says it
+    // (src/build/freshness.ts: the metadata documents, the catalog, status.json, llms.txt).
+    const freshness = ["api/v1/index.json", "api/v1/status.json", "llms.txt", ...IDS.map((id) => `api/v1/${id}/metadata.json`)];
+    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", "index.html", "en/index.html", ...formats, ...freshness].sort());
   });
 });

@@ -33,8 +33,9 @@ beforeAll(() => {
   const env = { ASSETS: folderAssets(out), ...HIGH };
   get = async (path, init) => fetched(await api.fetch(new Request(`http://api.test${path}`, init), env));
   for (const id of IDS) {
-    const meta = JSON.parse(readFileSync(join(ROOT, "data", id, "indicator.json"), "utf8")) as { rhythm: string; stepwise?: boolean };
-    indicators.set(id, { ...(refs.get(id) as TimeRefIndicator), rhythm: meta.rhythm, stepwise: meta.stepwise ?? false, version: VERSION });
+    const meta = JSON.parse(readFileSync(join(ROOT, "data", id, "indicator.json"), "utf8")) as { rhythm: string; stepwise?: boolean; schedule?: { dates: TimeRefIndicator["schedule"] } };
+    const schedule = meta.schedule?.dates;
+    indicators.set(id, { ...(refs.get(id) as TimeRefIndicator), rhythm: meta.rhythm, stepwise: meta.stepwise ?? false, version: VERSION, ...(schedule === undefined ? {} : { schedule }) });
   }
 }, 120_000);
 
@@ -343,5 +344,46 @@ describe("/api/v1/search", () => {
     const r = await get(`/api/v1/search?${query}`);
     expect(r.status).toBe(400);
     expect((JSON.parse(r.text) as { error: { detail: string } }).error.detail).toBe(detail);
+  });
+});
+
+describe("a day after the last check (the data version, 2026-11-20), through the handler", () => {
+  type Answer = { data: { date: string; series: string; value: number }[]; meta: { checked?: string; missing?: { reason: string; last: string | null; due: string | null; series: string[] }[] } };
+  const ask = async (path: string) => {
+    const r = await get(path);
+    expect(r.status, path).toBe(200);
+    return JSON.parse(r.text) as Answer;
+  };
+  const CASMU = "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&at=";
+
+  it.each([["2026-11-21"], ["2026-12-30"], ["2027-06-08"]])("at=%s (version + 1, + 40, + 200 days): prices answer with meta.checked; domestic wages are empty with the overdue reason", async (day) => {
+    const prices = await ask(`${CASMU}${day}`);
+    expect(prices.data).toEqual([{ date: "2026-01-01", series: "casmu.consult-general-medicine.fonasa", value: 188 }]);
+    expect(prices.meta.checked).toBe(VERSION);
+    expect(prices.meta.missing).toBeUndefined();
+    const wages = await ask(`/api/v1/domestic-worker-wages?series=hourly,monthly&at=${day}`);
+    expect(wages.data).toEqual([]);
+    expect(wages.meta.checked).toBe(VERSION);
+    expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
+  });
+
+  it("answers the national minimum wage of July 2026 until 1 January 2027, when its successor is due (1 January and 1 July), then says it is pending", async () => {
+    expect((await ask("/api/v1/national-minimum-wage?at=2026-12-31")).data).toEqual([{ date: "2026-07-01", series: "monthly", value: 25383 }]);
+    const after = await ask("/api/v1/national-minimum-wage?at=2027-01-01");
+    expect(after.data).toEqual([]);
+    expect(after.meta.missing).toEqual([{ reason: "pending", last: "2026-07-01", due: "2027-01-01", series: ["monthly"] }]);
+  });
+
+  it("says a month of the CPI not yet in the data is missing and since when it was due (published by the 5th of the next month)", async () => {
+    const august = await ask("/api/v1/consumer-price-index?at=2026-08-15");
+    expect(august.data).toEqual([]);
+    expect(august.meta.checked).toBeUndefined();
+    expect(august.meta.missing).toEqual([{ reason: "overdue", last: "2026-07-01", due: "2026-09-05", series: ["general"] }]);
+  });
+
+  it("keeps an answer up to the check as it was: no checked, no missing when a point answers", async () => {
+    const r = await get(`${CASMU}2026-11-20`);
+    expect(r.text).not.toContain('"checked"');
+    expect(r.text).not.toContain('"missing"');
   });
 });

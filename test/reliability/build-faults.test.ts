@@ -4,10 +4,10 @@
  */
 import { EPOCH as SYSTEM_EPOCH } from "../epoch.js";
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import fc from "fast-check";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DataError } from "../../src/source/errors.js";
 import { nodeSourceFiles } from "../../src/build/effects.js";
 import { loadData } from "../../src/source/load.js";
@@ -39,26 +39,45 @@ async function dataWith(csv: string | Buffer): Promise<string> {
 }
 
 describe("a build killed while writing", () => {
-  /** The previous output: the default build of the real data (test/e2e/global-setup.ts, same SOURCE_DATE_EPOCH), copied, never changed. */
-  const previous = inject("system").mainDir;
+  /**
+   * The real data but its largest indicator (about 1,000 files to write instead of
+   * 4,000: the write still takes seconds, so both kills land mid-write, and each of
+   * the four builds costs a quarter of a real one), and its output: the previous
+   * output, built once, copied, never changed.
+   */
+  const fixture = (async () => {
+    const data = join(await tempDir(), "data");
+    const largest = readdirSync(join(ROOT, "data"))
+      .map((name) => ({ name, size: readdirSync(join(ROOT, "data", name)).reduce((sum, file) => sum + statSync(join(ROOT, "data", name, file)).size, 0) }))
+      .sort((a, b) => b.size - a.size)[0]?.name;
+    cpSync(join(ROOT, "data"), data, { recursive: true, filter: (path) => relative(join(ROOT, "data"), path) !== largest });
+    const previous = join(await tempDir(), "dist");
+    const built = await runCli(["build", "--data", data, "--out", previous, "--no-base"], EPOCH);
+    if (built.code !== 0) throw new Error(built.stderr);
+    return { data, previous };
+  })();
+  // Awaited by each test; handled now, so a failing build is reported there, not as an unhandled rejection.
+  fixture.catch(() => undefined);
 
   // Each kills its own child build in its own copy of the output: they run side by side.
   it.concurrent.each([0, 150])("leaves the previous output intact (killed %i ms after it starts writing)", async (delay) => {
+    const { data, previous } = await fixture;
     const out = join(await tempDir(), "dist");
     cpSync(previous, out, { recursive: true });
     const before = treeDigest(out);
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "build", "--out", out, "--no-base"], { cwd: ROOT, env: { ...process.env, ...EPOCH } });
-    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "build", "--data", data, "--out", out, "--no-base"], { cwd: ROOT, env: { ...process.env, ...EPOCH } });
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
     // Wait for the temporary folder to appear, then kill the build mid-write.
     const deadline = Date.now() + 60_000;
     while (!readdirSync(dirname(out)).some((n) => n.startsWith("dist.tmp-")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     expect(readdirSync(dirname(out)).some((n) => n.startsWith("dist.tmp-"))).toBe(true);
     await new Promise((r) => setTimeout(r, delay));
     child.kill("SIGKILL");
-    await exited;
+    // Killed, not finished before the kill (which would leave nothing to prove).
+    expect(await exited).toBe("SIGKILL");
     expect(treeDigest(out)).toEqual(before);
     // The next build clears the leftovers and succeeds.
-    const next = await runCli(["build", "--out", out, "--no-base"], EPOCH);
+    const next = await runCli(["build", "--data", data, "--out", out, "--no-base"], EPOCH);
     expect(next.code, next.stderr).toBe(0);
     expect(readdirSync(dirname(out))).toEqual(["dist"]);
     expect(treeDigest(out)).toEqual(before);

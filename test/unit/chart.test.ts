@@ -39,6 +39,8 @@ const TEXT = {
   zero: "sin costo",
   noData: "Sin datos para esta selección",
   note: "Nota",
+  logScale: "escala logarítmica",
+  logScaleDescription: "Eje logarítmico.",
 };
 
 /** The chart's markup as a string, and its gaps. */
@@ -457,13 +459,22 @@ describe("lineChart: logarithmic value axis", () => {
 
   it.each(["wide", "narrow"] as const)("%s: ticks are whole powers of ten, equal ratios are equal heights, every text inside", (layout) => {
     const { svg } = chart([seriesOf("a", yearly)], { layout, shape: "line", scale: "log", end: "2026-07-01", nextDue: () => null, text: { ...TEXT, unit } });
-    const values = textBoxes(/<g class="axis y-axis">(.*?)<\/g>/s.exec(svg)?.[1] ?? "").filter((b) => b.text !== unit);
+    const heading = [unit, TEXT.logScale, `${unit} · ${TEXT.logScale}`];
+    const values = textBoxes(/<g class="axis y-axis">(.*?)<\/g>/s.exec(svg)?.[1] ?? "").filter((b) => !heading.includes(b.text));
     expect(values.every((b) => /^(10[⁻¹²³⁴⁵⁶⁷⁸⁹⁰]+|1|10|100|1\.000|10\.000)$/.test(b.text))).toBe(true);
     // From the power of ten below the smallest value to the one above the largest (1.6e-7 … 160).
     expect(values[0]?.text).toBe("10⁻⁷");
     expect(values.map((b) => b.text)).toEqual(layout === "wide" ? ["10⁻⁷", "10⁻⁵", "10⁻³", "10⁻¹", "10", "1.000"] : ["10⁻⁷", "10⁻⁴", "10⁻¹", "100"]);
     const { width, height } = viewBox(svg);
     for (const b of textBoxes(svg)) expect({ text: b.text, inside: b.left >= 0 && b.right <= width && b.top >= 0 && b.bottom <= height }).toEqual({ text: b.text, inside: true });
+    // The axis says it is logarithmic: beside the unit when both fit (wide), on a line of its own under it (narrow),
+    // above the plot's top grid line; and so does the text alternative.
+    const said = textBoxes(svg).filter((b) => heading.slice(1).includes(b.text));
+    expect(said.map((b) => b.text)).toEqual([layout === "wide" ? `${unit} · ${TEXT.logScale}` : TEXT.logScale]);
+    const top = Math.min(...[...svg.matchAll(/class="grid"/g)].map((m) => Number(/y1="([\d.]+)"/.exec(svg.slice(svg.lastIndexOf("<line", m.index)))?.[1])));
+    expect((said[0] as { bottom: number }).bottom).toBeLessThan(top - 6);
+    if (layout === "narrow") expect(textBoxes(svg).find((b) => b.text === unit)?.bottom).toBeLessThanOrEqual((said[0] as { top: number }).top);
+    expect(/<desc[^>]*>([^<]*)<\/desc>/.exec(svg)?.[1]).toBe(`Evolución de la cuota ${TEXT.logScaleDescription}`);
     // Grid lines of consecutive ticks are evenly spaced: a log axis.
     const ys = [...svg.matchAll(/class="grid"/g)].map((m) => Number(/y1="([\d.]+)"/.exec(svg.slice(svg.lastIndexOf("<line", m.index)))?.[1]));
     const steps = ys.slice(1).map((y, i) => Math.round(((ys[i] as number) - y) * 10) / 10);
@@ -473,6 +484,9 @@ describe("lineChart: logarithmic value axis", () => {
   it("falls back to a linear axis from zero when a value is not positive", () => {
     const { svg } = chart([seriesOf("a", [["2020-01-01", 0], ["2021-01-01", 5]])], { scale: "log", text: { ...TEXT, zero: null } });
     expect(svg).not.toContain("⁻");
+    // A linear axis is not said to be logarithmic.
+    expect(svg).not.toContain(TEXT.logScale);
+    expect(svg).not.toContain(TEXT.logScaleDescription);
     expect(textBoxes(/<g class="axis y-axis">(.*?)<\/g>/s.exec(svg)?.[1] ?? "").map((b) => b.text)).toContain("0");
   });
 });

@@ -16,7 +16,7 @@ describe("golden build", () => {
   it("builds the tiny fixture into exactly the expected tree", async () => {
     const out = join(await tempDir(), "dist");
     const result = await runCli(
-      ["build", "--data", "test/fixtures/golden/data", "--out", out, "--limits", "2,3", "--site-url", "https://example.test"],
+      ["build", "--data", "test/fixtures/golden/data", "--out", out, "--limits", "2,3", "--site-url", "https://example.test", "--no-history"],
       { SOURCE_DATE_EPOCH: "1700000000" },
     );
     expect(result.stderr).toBe("");

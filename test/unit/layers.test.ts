@@ -36,3 +36,11 @@ describe("the folders' roles", () => {
     expect(relative(ROOT, resolve(file, "..", imports('import { x } from "../../test/helpers.js";')[0] as string))).toBe("test/helpers.js");
   });
 });
+
+describe("the order of the long test files (test/sequencer.ts)", () => {
+  it("names files that exist, each once: a renamed file would silently lose its place", async () => {
+    const { LONG_FILES } = await import("../sequencer.js");
+    expect(LONG_FILES.filter((file) => !statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile())).toEqual([]);
+    expect(new Set(LONG_FILES).size).toBe(LONG_FILES.length);
+  });
+});

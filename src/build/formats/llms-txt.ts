@@ -8,6 +8,7 @@
  * lists.
  */
 import type { BuiltIndicator } from "../dataset.js";
+import { freshnessFacts, STATUS_PATH } from "../freshness.js";
 import { queryParameters } from "../openapi.js";
 import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/contract.js";
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
@@ -17,7 +18,7 @@ import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, c
 import { sourceKindCounts } from "../../core/source-kind-counts.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
-export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"]): Record<string, string> {
+export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"], currentDay?: (id: string) => string): Record<string, string> {
   const withPoints = indicators.filter((i) => i.answers.points > 0);
   const first = withPoints[0];
   if (first === undefined) return {};
@@ -47,6 +48,7 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
     per: url(numerator.source.meta.id, `series=${perSeries}&per=${other.source.meta.id}:${divisor}`),
     units: url(id, `series=${series.id}&units=percent_change_a_year_ago`),
     base: url(id, `series=${series.id}&units=index&base=${oldest}`),
+    ...(currentDay === undefined ? {} : { as_of: url(id, `series=${series.id}&as_of=${currentDay(id)}`) }),
     limit: url(id, "limit=1"),
     offset: url(id, "limit=1&offset=1"),
     format: url(id, `series=${series.id}&format=csv`),
@@ -86,10 +88,28 @@ function kindsText(indicators: readonly Pick<BuiltIndicator, "source">[]): strin
   return [...totals].map(([label, n]) => `${n} ${label}`).join(", ");
 }
 
-/** The text of `/llms.txt`. */
-export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"], adjusters: Manifest["adjusters"]): string {
+/** What an indicator's line says of its freshness (src/build/freshness.ts): the last check and the next value due, or since when it is overdue. */
+function freshnessText(indicator: BuiltIndicator, version: number): string {
+  const f = freshnessFacts(indicator, version);
+  const next = f.overdue_since !== null ? `next value overdue since ${f.overdue_since}` : f.next_due !== null ? `next value due ${f.next_due}` : "no date set for the next value";
+  return `; checked ${f.checked}, ${next}`;
+}
+
+/**
+ * The text of `/llms.txt`; `versions`: each indicator's data version (seconds), the
+ * last check's fallback; `currentDay`: each indicator's current version day (the
+ * `as_of` example).
+ */
+export function renderLlmsTxt(
+  config: SiteConfig,
+  indicators: readonly BuiltIndicator[],
+  deflators: Manifest["deflators"],
+  adjusters: Manifest["adjusters"],
+  versions: ReadonlyMap<string, number>,
+  currentDay?: (id: string) => string,
+): string {
   const base = config.baseUrl;
-  const examples = parameterExamples(indicators, deflators);
+  const examples = parameterExamples(indicators, deflators, currentDay);
   const lines: string[] = [
     `# ${config.name}`,
     "",
@@ -100,19 +120,21 @@ export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndi
     "",
     `Each indicator is \`GET ${base}${API_BASE}/{indicator}\`, newest first, with \`meta\` (total, has_more, next, last_updated, attribution). ` +
       "A stepwise value (\"each value in force until the next\" below) holds from its date until the next one: ask `at=` for the value in force on a day, not `from=`. " +
+      "A day after the last check is answered with the value in force at that check while its successor is not due (`meta.checked`); an empty answer says why in `meta.missing`. " +
       "Texts come in Spanish (es) and English (en). Errors are JSON with a `detail` naming the bad parameter (400), never a guess.",
     "",
     "## Indicators",
     "",
   ];
-  for (const { source, answers, plain } of indicators) {
+  for (const indicator of indicators) {
+    const { source, answers, plain } = indicator;
     const { meta } = source;
     const withPoints = plain.filter((s) => s.dates.length > 0);
     const first = withPoints.map((s) => s.dates[s.dates.length - 1] as string).sort()[0] ?? null;
     const ids = plain.slice(0, 6).map((s) => `\`${s.id}\``).join(", ");
     lines.push(
       `- [${meta.title.en} / ${meta.title.es}](${base}${metadataPath(meta.id)}): id \`${meta.id}\`; unit ${meta.unit}; ${meta.rhythm}${meta.stepwise ? ", each value in force until the next" : ""}; ` +
-        `${plain.length} sub-series (${ids}${plain.length > 6 ? ", …: all listed in the metadata document" : ""}); ${answers.points} points${first === null ? "" : ` from ${first} to ${answers.lastUpdated ?? ""}`}; ` +
+        `${plain.length} sub-series (${ids}${plain.length > 6 ? ", …: all listed in the metadata document" : ""}); ${answers.points} points${first === null ? "" : ` from ${first} to ${answers.lastUpdated ?? ""}`}${freshnessText(indicator, versions.get(meta.id) ?? 0)}; ` +
         `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${indicatorPageUrl(config, meta.id)}; all points: ${base}${csvPath(meta.id)}`,
     );
   }
@@ -140,6 +162,7 @@ export function renderLlmsTxt(config: SiteConfig, indicators: readonly BuiltIndi
     "",
     `- [OpenAPI 3.1](${base}${OPENAPI_PATH}): every parameter, answer and error`,
     `- [Catalog](${base}${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
+    `- [Status](${base}${STATUS_PATH}): every indicator's newest point, last check, next value due and whether it is overdue`,
     `- [DCAT-AP catalog](${base}${DCAT_CATALOG_PATH}): the datasets and their distributions`,
     `- [MCP server](${base}${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each value with its note, source and kind of source, each result with its API URL and the credit)`,
     "",

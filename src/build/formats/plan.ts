@@ -25,8 +25,17 @@ import { versionOf } from "./facts.js";
 import { renderParquet } from "./parquet.js";
 import { renderRobots, renderSitemap } from "./sitemap.js";
 import { renderLlmsTxt } from "./llms-txt.js";
+import { dayOfTime, versionDay } from "../../core/history.js";
 import { renderXlsx } from "./xlsx.js";
 import { adjustersOf, deflatorsOf } from "../dataset.js";
+
+/** The day each indicator's current version was published (its history table's last), for the `as_of` example. */
+function currentDay(input: PlanInput): (id: string) => string {
+  return (id) => {
+    const last = input.histories?.get(id)?.versions.at(-1);
+    return last === undefined ? dayOfTime(versionOf(input.versions, id)) : versionDay(last);
+  };
+}
 
 /**
  * The files of the open-data formats, indicator by indicator, then the
@@ -55,7 +64,7 @@ export function planFormats(input: PlanInput): PlannedFile[] {
     { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions) },
     { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
     { path: robots, render: () => renderRobots(config) },
-    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators)) },
+    { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators), versions, currentDay(input)) },
   );
   return plan;
 }

@@ -73,6 +73,10 @@ export interface ChartText {
   readonly noData: string;
   /** The word before a note in a point's `<title>`, e.g. "Nota". */
   readonly note: string;
+  /** Said on a logarithmic value axis, beside the unit, e.g. "escala logarítmica" (a reader of a log axis must be told). */
+  readonly logScale: string;
+  /** Added to the text alternative (`<desc>`) of a chart on a logarithmic axis: what its heights mean. */
+  readonly logScaleDescription: string;
 }
 
 /** "wide": viewBox 720×360; "narrow": viewBox 360×300, for screens up to 40rem wide. */
@@ -111,6 +115,9 @@ export interface Chart {
 /** Text width estimate, per character, in ems (digits and Latin letters are narrower on average). */
 const CHAR_EM = 0.62;
 const FONT_SIZE = 12;
+/** The baseline of the first line of text above the plot (the unit), and from it to the next one's. */
+const HEADING_BASELINE = FONT_SIZE + 2;
+const LINE_HEIGHT = FONT_SIZE + 4;
 
 interface Frame {
   readonly width: number;
@@ -240,6 +247,10 @@ function valueScale(min: number, max: number, log: boolean, intervals: number, a
 /** A chart's coordinate system: plot edges and the mapping of days and values to user units. */
 interface Plot {
   readonly f: Frame;
+  /** Whether the value axis is logarithmic (asked for, and every value positive). */
+  readonly log: boolean;
+  /** The lines above the plot: the unit, and on a logarithmic axis the words that say so (on the unit's line when both fit). */
+  readonly heading: readonly string[];
   readonly left: number;
   readonly right: number;
   readonly base: number;
@@ -276,6 +287,9 @@ function plotOf(options: ChartOptions, series: readonly Prepared[]): Plot | null
   }
   if (x0 === Infinity) return null;
   const log = options.scale === "log" && minValue > 0;
+  const heading = headingLines(f, options.text, log);
+  // A second line above the plot pushes its top down by one line.
+  const top = f.top + (heading.length - 1) * LINE_HEIGHT;
   // A linear axis starts at zero: a bar-less line chart still must not exaggerate a change.
   const scale = log ? valueScale(minValue, maxValue, true, f.values, options.text.axis) : valueScale(Math.min(0, minValue), Math.max(0, maxValue), false, f.values, options.text.axis);
   const endDay = isCalendarDate(options.end) ? dayNumber(options.end) : x1;
@@ -290,6 +304,8 @@ function plotOf(options: ChartOptions, series: readonly Prepared[]): Plot | null
   const px = (day: number): number => left + ((day - x0) / (rightEdge - x0)) * (right - left);
   return {
     f,
+    log,
+    heading,
     left,
     right,
     base,
@@ -297,18 +313,30 @@ function plotOf(options: ChartOptions, series: readonly Prepared[]): Plot | null
     rightEdge,
     scale,
     X: (date) => px(dayNumber(date)),
-    Y: (value) => f.top + (1 - scale.fraction(value)) * (base - f.top),
+    Y: (value) => top + (1 - scale.fraction(value)) * (base - top),
   };
 }
 
-/** Grid lines and labels of the value axis, and the unit above it. */
-function valueAxis(plot: Plot, unit: string): SafeHtml {
+/**
+ * What is written above the plot, a line each: the unit; on a logarithmic axis,
+ * "unit · log scale" when it fits the width (the wide layout), else the words on a
+ * line of their own under the unit (the narrow one), never cut or overlapping.
+ */
+function headingLines(f: Frame, text: ChartText, log: boolean): string[] {
+  if (!log) return [text.unit];
+  const one = `${text.unit} · ${text.logScale}`;
+  return textWidth(one) + 4 <= f.width ? [one] : [text.unit, text.logScale];
+}
+
+/** Grid lines and labels of the value axis, and the unit (and scale) above it. */
+function valueAxis(plot: Plot): SafeHtml {
   const { scale, left, right } = plot;
   const ticks = scale.ticks.map((v, i) => {
     const y = r1(plot.Y(v));
     return html`<line x1="${left}" x2="${right}" y1="${y}" y2="${y}" class="grid"/><text x="${left - 6}" y="${y}" dy="0.32em" text-anchor="end">${scale.labels[i]}</text>`;
   });
-  return html`<g class="axis y-axis">${ticks}<text x="2" y="${FONT_SIZE + 2}" text-anchor="start" class="unit">${unit}</text></g>`;
+  const heading = plot.heading.map((line, i) => html`<text x="2" y="${HEADING_BASELINE + i * LINE_HEIGHT}" text-anchor="start" class="${i === 0 ? "unit" : "unit scale"}">${line}</text>`);
+  return html`<g class="axis y-axis">${ticks}${heading}</g>`;
 }
 
 /** Year ticks on 1 January, on multiples of a nice step, few enough for their labels to fit. */
@@ -406,8 +434,6 @@ export function lineChart(options: ChartOptions): Chart {
   const { text } = options;
   const titleId = `${options.idPrefix}-title`;
   const descId = `${options.idPrefix}-desc`;
-  const open = html`<svg class="chart" viewBox="0 0 ${f.width} ${f.height}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg" font-size="${FONT_SIZE}" data-layout="${options.layout}"><title id="${titleId}">${options.title}</title><desc id="${descId}">${options.description}</desc>`;
-
   const series: Prepared[] = options.series.map((s, index) => ({
     s,
     index,
@@ -415,6 +441,9 @@ export function lineChart(options: ChartOptions): Chart {
   }));
   const gaps = series.flatMap(({ s, points }) => gapsBetween(s.id, points.map((p) => p.date), options.nextDue));
   const plot = plotOf(options, series);
+  // A screen reader hears the description, not the axis: a logarithmic one is said there too.
+  const description = plot?.log === true ? `${options.description} ${text.logScaleDescription}` : options.description;
+  const open = html`<svg class="chart" viewBox="0 0 ${f.width} ${f.height}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg" font-size="${FONT_SIZE}" data-layout="${options.layout}"${raw(plot?.log === true ? ' data-scale="log"' : "")}><title id="${titleId}">${options.title}</title><desc id="${descId}">${description}</desc>`;
   if (plot === null) {
     return { svg: html`${open}<text x="${f.width / 2}" y="${f.height / 2}" dy="0.32em" text-anchor="middle" class="empty">${text.noData}</text></svg>`, gaps };
   }
@@ -442,6 +471,6 @@ export function lineChart(options: ChartOptions): Chart {
     } else if (options.markers !== false) markers.push(...pointMarkers(plot, text, s, points, color));
   }
 
-  const svg = html`${open}${valueAxis(plot, text.unit)}${dateAxis(plot, text.year)}<g class="lines">${lines}</g><g class="points">${markers}</g></svg>`;
+  const svg = html`${open}${valueAxis(plot)}${dateAxis(plot, text.year)}<g class="lines">${lines}</g><g class="points">${markers}</g></svg>`;
   return { svg, gaps };
 }

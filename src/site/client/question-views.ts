@@ -7,6 +7,7 @@
  * context and return what they render; the page script (src/site/client/series-page.ts)
  * loads what they read and puts what they return on the page.
  */
+import type { Frequency } from "../../core/contract.js";
 import { derivedText, type Deflator } from "../../core/derive.js";
 import type { Display } from "../../core/display.js";
 import { html, type SafeHtml } from "../../core/html.js";
@@ -62,6 +63,8 @@ export interface QuestionContext {
   readonly money: string | null;
   /** The deflator's newest month (`YYYY-MM`), whose pesos `real` answers are in; null without a deflator. */
   readonly deflatorMonth: string | null;
+  /** That month as a reader says it ("julio de 2026"), whatever the indicator's own dates mean; null without a deflator. */
+  readonly deflatorMonthText: string | null;
 }
 
 export function questionContext(config: QuestionsConfig): QuestionContext {
@@ -73,6 +76,7 @@ export function questionContext(config: QuestionsConfig): QuestionContext {
     rule: { rhythm: config.rhythm, stepwise: config.stepwise, version: config.version },
     money: f.money ? config.unit : null,
     deflatorMonth: config.time.deflator?.newest?.slice(0, 7) ?? null,
+    deflatorMonthText: config.time.deflator?.newest === undefined || config.time.deflator.newest === null ? null : new Formatter(config.lang, config.unit, "monthly").pointDate(config.time.deflator.newest),
   };
 }
 
@@ -107,7 +111,7 @@ export function ratioOf(ctx: QuestionContext, mode: string): TimeConfig["ratios"
  */
 export function modeQuestion(ctx: QuestionContext, mode: string, base: string, divisor: ViewSeries | null): { question: Question; reading: Reading } {
   const { f, money, deflatorMonth } = ctx;
-  if (mode === "real" && deflatorMonth !== null) return { question: { real: deflatorMonth }, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+  if (mode === "real" && deflatorMonth !== null) return { question: realQuestion(ctx, deflatorMonth), reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
   if (mode === "index") return { question: { units: "index", base }, reading: { text: (v) => f.computed(v, 1), axis: `100 = ${f.date(base)}` } };
   if (mode === "percent_change_a_year_ago" || mode === "percent_change") {
     // The indicator's own changes: with the decimals it declares, as on its card and table.
@@ -120,6 +124,18 @@ export function modeQuestion(ctx: QuestionContext, mode: string, base: string, d
     return { question: { per }, reading: ratio.percent ? { text: (v) => f.computedPercent(v * 100, 2, false), axis: "%" } : { text: (v) => f.computed(v, 2), axis: ratio.label } };
   }
   return { question: {}, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+}
+
+/**
+ * The question "in pesos of `month`" for the page's indicator. A value that holds
+ * until the next buys less each month prices rise while it holds: in real terms it
+ * is a new number every month. `real` alone deflates a point once, by its first
+ * month (docs/time.md), so a stepwise indicator is asked month by month
+ * (`frequency=month`), each month's value in force deflated by that month's index;
+ * a periodic one's points are already each of its own month.
+ */
+function realQuestion(ctx: QuestionContext, month: string): Question {
+  return ctx.rule.stepwise ? { real: month, frequency: "month" } : { real: month };
 }
 
 /** What a chart mode is asked of: the loaded indicator, the selection shown, the sub-series on the cards and the mode's label. */
@@ -136,23 +152,31 @@ export interface ModeAsked {
  * them; `deflator` for `real`.
  */
 export function modeAnswer(ctx: QuestionContext, on: ModeAsked, asked: { question: Question; reading: Reading }, deflator: Deflator | null): { charts: SafeHtml; answer: SafeHtml } {
-  const { m, f, config } = ctx;
+  const { m, f, config, deflatorMonthText } = ctx;
   const { indicator, ids } = on;
-  const lines = answer(indicator.series, ctx.rule, ids, asked.question, deflator).map((a) => ({
+  const { question } = asked;
+  const lines = answer(indicator.series, ctx.rule, ids, question, deflator).map((a) => ({
     id: a.id,
     label: titleOf(ctx, indicator, a.id),
     points: a.points.map((p) => ({ ...p, text: asked.reading.text(p.value) })),
   }));
-  const charts = derivedFigure({ lang: config.lang, indicator, selection: on.selection, baseUrl: config.baseUrl }, lines, on.label, asked.reading.axis);
+  const period = question.frequency === undefined ? null : PERIOD_RHYTHMS[question.frequency];
+  // Dates of one value per period read as the period ("julio de 2019"), as the chart's.
+  const dates = period === null ? f : new Formatter(config.lang, config.unit, period, config.display.changeDecimals);
+  const about = question.real !== undefined && period !== null && deflatorMonthText !== null ? m.realByMonth(deflatorMonthText) : null;
+  const charts = derivedFigure({ lang: config.lang, indicator, selection: on.selection, baseUrl: config.baseUrl }, lines, { caption: on.label, unit: asked.reading.axis, period, about });
   const latest = lines.map((line) => {
     const p = line.points[0];
     if (p === undefined) return html`<li>${line.label}: ${m.sinceNone}</li>`;
     const value = html`<data value="${derivedText(p.value) ?? ""}">${p.text}</data>`;
-    return html`<li data-series="${line.id}">${slotted(m.latestOf(line.label, SLOT, f.pointShortDate(p.date)), value)}</li>`;
+    return html`<li data-series="${line.id}">${slotted(m.latestOf(line.label, SLOT, dates.pointShortDate(p.date)), value)}</li>`;
   });
-  const url = questionUrl(config.baseUrl, config.indicator, ids.join(","), asked.question, 1);
+  const url = questionUrl(config.baseUrl, config.indicator, ids.join(","), question, 1);
   return { charts, answer: html`<ul class="answer">${latest}</ul>${apiEquivalent(m, [url])}` };
 }
+
+/** The rhythm whose periods a `frequency` makes: how its points' dates read and what each covers. */
+const PERIOD_RHYTHMS: Readonly<Record<Frequency, string>> = { month: "monthly", quarter: "quarterly", semester: "semiannual", year: "annual" };
 
 /** A change of an index on 100, as a percentage with its exact value (`class`: "real" for the change in real terms). */
 function changeOn100(ctx: QuestionContext, index: number, className: string | null): SafeHtml {
@@ -168,10 +192,12 @@ function changeOn100(ctx: QuestionContext, index: number, className: string | nu
  * terms; with the API addresses that give both.
  */
 export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids: readonly string[], date: string, deflator: Deflator | null): SafeHtml {
-  const { m, f, rule, money, deflatorMonth, config } = ctx;
+  const { m, f, rule, money, deflatorMonth, deflatorMonthText, config } = ctx;
   const then = answer(indicator.series, rule, ids, { at: date }, null);
   const nominal = answer(indicator.series, rule, ids, { units: "index", base: date }, null);
-  const real = deflatorMonth === null ? null : answer(indicator.series, rule, ids, { units: "index", base: date, real: deflatorMonth }, deflator);
+  // In real terms, from the month of `date` to the deflator's latest, each as the month's value (`realQuestion`).
+  const realIndex: Question | null = deflatorMonth === null ? null : { ...realQuestion(ctx, deflatorMonth), units: "index", base: date };
+  const real = realIndex === null ? null : answer(indicator.series, rule, ids, realIndex, deflator);
   const items = ids.map((id, k) => {
     const title = titleOf(ctx, indicator, id);
     const one = indicator.series.find((s) => s.id === id);
@@ -180,13 +206,13 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
     if (one === undefined || from === undefined || index === undefined) return html`<li>${title}: ${m.sinceNone}</li>`;
     const nominalLine = slotted(m.sinceNominal(f.computed(from.value, 2, money), f.value(one.values[0] as string), SLOT), changeOn100(ctx, index.value, null));
     const r = real?.[k]?.points[0];
-    const realLine = r === undefined || deflatorMonth === null ? "" : html`; ${slotted(m.sinceReal(SLOT, f.pointDate(`${deflatorMonth}-01`)), changeOn100(ctx, r.value, "real"))}`;
+    const realLine = r === undefined || deflatorMonthText === null ? "" : html`; ${slotted(m.sinceReal(SLOT, deflatorMonthText), changeOn100(ctx, r.value, "real"))}`;
     return html`<li data-series="${id}">${title}: ${nominalLine}${realLine}</li>`;
   });
   const series = ids.join(",");
   const urls = [
     questionUrl(config.baseUrl, config.indicator, series, { units: "index", base: date }, 1),
-    ...(deflatorMonth === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, { real: deflatorMonth, units: "index", base: date }, 1)]),
+    ...(realIndex === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, realIndex, 1)]),
   ];
   return html`<ul class="answer">${items}</ul>${apiEquivalent(m, urls)}`;
 }

@@ -15,7 +15,7 @@ import { DEFAULT_QUERY, type PageQuery } from "../../core/model.js";
 import { byCodeUnits } from "../../core/order.js";
 import { endpointPath } from "../../core/paths.js";
 import { shortQuery } from "../../core/parameters.js";
-import type { Units } from "../../core/contract.js";
+import type { Frequency, Units } from "../../core/contract.js";
 import type { ViewSeries } from "./series-view.js";
 
 /** What the rule of coverage needs of an indicator besides its points (the page config's words). */
@@ -55,6 +55,8 @@ export function deflatorOf(index: ViewSeries, month: string): Deflator | null {
 
 /** A question: the API's parameters a page asks with (the rest as by default). */
 export interface Question {
+  /** One value per calendar period (the API's `frequency`, with its default `aggregation=mean`): a step series in real terms is asked month by month. */
+  readonly frequency?: Frequency;
   readonly units?: Exclude<Units, "level">;
   readonly base?: string;
   readonly real?: string;
@@ -83,6 +85,7 @@ export function answer(series: readonly ViewSeries[], rule: Rhythm, ids: readonl
   );
   const query: PageQuery = {
     ...DEFAULT_QUERY,
+    frequency: question.frequency ?? null,
     units: question.units ?? null,
     base: question.base ?? null,
     real: question.real ?? null,
@@ -108,6 +111,7 @@ export function questionUrl(baseUrl: string, indicator: string, series: string, 
     ...DEFAULT_QUERY,
     at: question.at ?? null,
     series: series.split(","),
+    frequency: question.frequency ?? null,
     per: question.per === undefined ? null : perTarget(question.per),
     real: question.real ?? null,
     units: question.units ?? null,

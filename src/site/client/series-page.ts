@@ -13,6 +13,7 @@ import type { Deflator } from "../../core/derive.js";
 import { html, type SafeHtml } from "../../core/html.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { viewDataPath } from "../../core/paths.js";
+import type { Schedule } from "../../core/schedule.js";
 import { enhanceChart } from "./chart-interaction.js";
 import { fetchJson, type ViewGroupFile } from "./group-files.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
@@ -29,6 +30,8 @@ interface PageConfig extends QuestionsConfig {
   readonly defaults: Selection;
   readonly publications: string[];
   readonly longest: number;
+  /** When values are due (`schedule` in `indicator.json`), or null. */
+  readonly schedule: Schedule | null;
 }
 
 /** A date field's value when it holds a day. */
@@ -138,6 +141,7 @@ function indicatorOf(config: PageConfig): ViewIndicator {
     defaults: config.defaults,
     series: files.flatMap((f) => f.series),
     version: config.version,
+    schedule: config.schedule,
     publications: config.publications,
     groupParameter: (key) => parameters.get(key),
     longest: config.longest,

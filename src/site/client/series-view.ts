@@ -17,7 +17,8 @@
  * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
+import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
+import { successorDueDay, type Schedule } from "../../core/schedule.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
@@ -26,6 +27,7 @@ import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
 import { kindLabel, type KindOrNone } from "../../core/source-kind-counts.js";
 import { byCodeUnits } from "../../core/order.js";
+import { derivedText } from "../../core/derive.js";
 import { LIMIT } from "../../core/contract.js";
 import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/paths.js";
 import { questionUrl } from "./questions.js";
@@ -80,8 +82,15 @@ export interface ViewIndicator {
   /** The selection the page opens on (`view.default`), completed from the first sub-series. */
   readonly defaults: Selection;
   readonly series: readonly ViewSeries[];
-  /** The data's version date (`YYYY-MM-DD`): nothing is known to hold after it (src/core/coverage.ts `versionEndDay`). */
+  /**
+   * The last check's date (`YYYY-MM-DD`; the data version's date unless a later
+   * check is declared, src/core/schedule.ts `checkedDate`): the rule of coverage's
+   * bound (src/core/coverage.ts `versionEndDay`); a day after it is answered as
+   * `answeringRankDay` says.
+   */
   readonly version: string;
+  /** When values are due (`schedule` in `indicator.json`); absent or null: none declared (the rhythm says when a successor is due). */
+  readonly schedule?: Schedule | null;
   /**
    * The indicator's publications (every date with a point), ascending, when
    * `series` holds only some sub-series (the page script loads the group it
@@ -210,14 +219,16 @@ export interface ViewCoverage {
   readonly nextDue: NextDue;
   /** The indicator's newest publication ("" without points). */
   readonly end: string;
+  /** When values are due (`schedule`); null: none declared. */
+  readonly schedule: Schedule | null;
 }
 
 /** The rule of coverage of `indicator`: its rhythm over its publications, bounded by its data version. */
 export function coverageOf(indicator: ViewIndicator): ViewCoverage {
   const published = publicationsOf(indicator);
   const end = published.at(-1) ?? "";
-  const rule = coverageRule(indicator.rhythm, published.map(dayNumber), indicator.version);
-  return { rule, nextDue: onDates(rule.nextDue), end };
+  const rule = coverageRule(indicator.rhythm, published.map(dayNumber), indicator.version, { stepwise: indicator.stepwise, schedule: indicator.schedule ?? null });
+  return { rule, nextDue: onDates(rule.nextDue), end, schedule: indicator.schedule ?? null };
 }
 
 interface Context extends ViewCoverage {
@@ -280,8 +291,10 @@ export interface Standing {
   readonly until: string;
   /** `current`: covered up to the data's version; `replaced`: later publications leave it out; `ended`: its successor is due and not in the data. */
   readonly state: "current" | "replaced" | "ended";
-  /** When the next value is due (a regular rhythm), if that is after the version; else null. */
+  /** When the next value is due (the schedule, else a regular rhythm), if that is after the last check; else null. */
   readonly nextDue: string | null;
+  /** When the next value was due by the declared schedule, if that is on or before the last check (overdue); else null. */
+  readonly overdueSince: string | null;
 }
 
 /** The standing of sub-series `s`'s newest point by the rule of coverage (`coverageOf` its indicator). */
@@ -292,8 +305,16 @@ export function standingOf(s: ViewSeries, stepwise: boolean, coverage: ViewCover
   const end = coverageEndDay(daySeries(s.dates), 0, rule);
   const since = s.dates[heldSinceRank(s, stepwise, rule.nextDue)] as string;
   const state = end >= rule.versionEnd ? "current" : date !== coverage.end ? "replaced" : "ended";
-  const due = rule.nextDue(dayNumber(date));
-  return { since, until: dateOfDay(end - 1), state, nextDue: state === "current" && due !== null && due >= rule.versionEnd ? dateOfDay(due) : null };
+  // Declared, not guessed: the schedule says when the next value is due; without one, the rhythm.
+  const due = coverage.schedule === null ? rule.nextDue(dayNumber(date)) : successorDueDay(coverage.schedule, dayNumber(date));
+  const awaited = state !== "replaced" && due !== null;
+  return {
+    since,
+    until: dateOfDay(end - 1),
+    state,
+    nextDue: awaited && due >= rule.versionEnd ? dateOfDay(due) : null,
+    overdueSince: awaited && coverage.schedule !== null && due < rule.versionEnd ? dateOfDay(due) : null,
+  };
 }
 
 /** Where the card links for what is known after the data ends: the declared note, or the notes. */
@@ -329,6 +350,7 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
   }
   if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
   if (standing.nextDue !== null) lines.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
+  if (standing.overdueSince !== null) lines.push(html`<strong class="overdue">${m.overdueSince(f.date(standing.overdueSince))}</strong>`);
   return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}`;
 }
 
@@ -402,6 +424,8 @@ function chartText(ctx: Context): ChartText {
     zero: ctx.zero,
     noData: ctx.m.noDataSelection,
     note: ctx.m.noteLabel,
+    logScale: ctx.m.logScale,
+    logScaleDescription: ctx.m.logScaleDescription,
   };
 }
 
@@ -776,12 +800,68 @@ export interface DerivedLine {
 }
 
 /**
+ * The rule of coverage a derived chart is drawn by: the indicator's own, or for an
+ * answer of one value per calendar period (`period`, the rhythm of a `frequency`:
+ * "monthly" for `frequency=month`) each point covering exactly its period, the
+ * newest one ending with it (a month in pesos of a later month is not in force after
+ * that month: the next month's value is another number).
+ */
+function derivedCoverage(ctx: Context, lines: readonly DerivedLine[], period: string | null): Pick<Context, "nextDue" | "end"> {
+  if (period === null) return { nextDue: ctx.nextDue, end: ctx.end };
+  const nextDue = nextDueOf(period, []);
+  const newest = lines.reduce((last, line) => (line.points[0] !== undefined && line.points[0].date > last ? line.points[0].date : last), "");
+  return { nextDue, end: newest === "" ? "" : (nextDue(newest) ?? "") };
+}
+
+/**
+ * The values a derived chart draws, as a table (folded under it): one row per date,
+ * newest first, one column per line, each value in the text its tooltip shows; the
+ * newest MAX_TABLE_ROWS dates, as the page's data table (a daily answer in full would
+ * make the page megabytes).
+ */
+function derivedTable(ctx: Context, members: readonly DerivedLine[], dates: Formatter, caption: string): SafeHtml {
+  const { m, f } = ctx;
+  const byDate = new Map<string, Map<string, { value: number; text: string }>>();
+  for (const line of members) {
+    for (const p of line.points) {
+      const row = byDate.get(p.date) ?? new Map<string, { value: number; text: string }>();
+      row.set(line.id, p);
+      byDate.set(p.date, row);
+    }
+  }
+  const all = [...byDate.keys()].sort((a, b) => byCodeUnits(b, a));
+  const shown = all.slice(0, MAX_TABLE_ROWS);
+  const more = all.length > shown.length ? html`<p class="note">${m.chartTableTruncated(f.number(shown.length), f.number(all.length))}</p>` : "";
+  const cell = (p: { value: number; text: string } | undefined) => (p === undefined ? html`<td class="num"></td>` : html`<td class="num"><data value="${derivedText(p.value) ?? ""}">${p.text}</data></td>`);
+  return html`<details class="fold chart-values"><summary>${m.showChartValues}</summary><div class="table-wrap"><table class="data">
+<caption>${caption}</caption>
+<thead><tr><th scope="col">${m.date}</th>${members.map((line) => html`<th scope="col" class="num">${members.length > 1 ? line.label : m.value}</th>`)}</tr></thead>
+<tbody>${shown.map((date) => html`<tr><td class="date"><time datetime="${date}">${dates.pointShortDate(date)}</time></td>${members.map((line) => cell(byDate.get(date)?.get(line.id)))}</tr>`)}</tbody>
+</table></div>${more}</details>`;
+}
+
+/** How a derived chart is drawn besides its lines: the caption, the value axis's unit, and the period of one value per period (`derivedCoverage`), with the sentence that says so. */
+export interface DerivedChart {
+  readonly caption: string;
+  readonly unit: string;
+  /** The rhythm of an answer of one value per calendar period ("monthly"), or null: its points are the indicator's. */
+  readonly period: string | null;
+  /** What the chart shows, said in words for its text alternative (`<desc>`) as under it; null: the caption says it. */
+  readonly about: string | null;
+}
+
+/**
  * The chart of a question's answer (src/site/client/questions.ts), drawn like the
  * page's own (both layouts, steps for stepwise values, gaps by the rule of
- * coverage) with `unit` on the value axis, every value as `text` says.
+ * coverage, or each point its period: `derivedCoverage`) with `chart.unit` on the
+ * value axis, every value as `text` says, in the chart's tooltip and in the table
+ * of its values under it.
  */
-export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], caption: string, unit: string): SafeHtml {
-  const ctx = contextOf(input);
+export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], chart: DerivedChart): SafeHtml {
+  const base = contextOf(input);
+  const ctx: Context = { ...base, ...derivedCoverage(base, lines, chart.period) };
+  const { indicator } = input;
+  const dates = chart.period === null ? ctx.f : new Formatter(input.lang, indicator.unit, chart.period, indicator.display.changeDecimals);
   const byId = new Map(lines.map((line) => [line.id, line]));
   // Lines of different magnitudes (a monthly and an hourly wage) in separate charts, as the page's own.
   const groups = magnitudeGroups(lines.map((line) => ({ id: line.id, title: { es: line.label, en: line.label }, facets: {}, dates: line.points.map((p) => p.date), values: line.points.map((p) => String(p.value)), notes: {} })));
@@ -790,21 +870,23 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
     const chartLines: ChartSeries[] = members.map((line) => ({
       id: line.id,
       label: line.label,
-      points: line.points.map((p) => ({ date: p.date, value: p.value, text: p.text, dateText: ctx.f.pointDate(p.date), note: null })),
+      points: line.points.map((p) => ({ date: p.date, value: p.value, text: p.text, dateText: dates.pointDate(p.date), note: null })),
     }));
-    return figure(
-      { ...ctx, zero: null, input: { ...input, indicator: { ...input.indicator, display: { ...input.indicator.display, unit: { es: unit, en: unit } } } } },
+    const title = `${indicator.title[input.lang]}: ${chart.caption}`;
+    const shown = figure(
+      { ...ctx, zero: null, input: { ...input, indicator: { ...indicator, display: { ...indicator.display, unit: { es: chart.unit, en: chart.unit } } } } },
       {
         key: `question-${String(g + 1)}`,
         series: chartLines,
-        caption,
-        title: `${input.indicator.title[input.lang]}: ${caption}`,
-        description: caption,
+        caption: chart.caption,
+        title,
+        description: chart.about === null ? chart.caption : `${chart.caption}. ${chart.about}`,
         legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i) }))),
         gapLabels: new Map(),
         full: new Map(),
       },
     );
+    return html`${shown}${chart.about === null ? "" : html`<p class="note chart-about">${chart.about}</p>`}${derivedTable(ctx, members, dates, title)}`;
   });
   return html`${figures}`;
 }
@@ -840,9 +922,11 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
   const { m, f, lang } = ctx;
   const { indicator } = input;
   const chosen = ids.map((id) => indicator.series.find((s) => s.id === id)).filter((s): s is ViewSeries => s !== undefined);
+  // A day after the last check: the value in force at the check while its successor is not due, said so.
+  const afterCheck = dayNumber(date) >= ctx.rule.versionEnd;
   const items = chosen.map((s) => {
-    const rank = coveringRank(s.dates, date, ctx.rule);
-    if (rank < 0) return html`<li>${s.title[lang]}: ${m.noValueOn}</li>`;
+    const rank = answeringRank(s.dates, date, ctx.rule);
+    if (rank < 0) return html`<li data-series="${s.id}" class="no-value">${s.title[lang]}: ${absenceText(ctx, s, date)}</li>`;
     const value = s.values[rank] as string;
     const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.rule.nextDue) + rank;
     const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
@@ -850,11 +934,23 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     const pointDate = s.dates[rank] as string;
     const kind = kindText(ctx, s, pointDate);
     const note = s.notes[pointDate] === undefined ? "" : html`<br><span class="answer-note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, s, pointDate)}</span>`;
-    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${kind === "" ? "" : `; ${kind}`})${note}</li>`;
+    const checked = afterCheck ? `; ${m.inForceAtCheck(f.date(indicator.version))}` : "";
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`})${note}</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
   return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, [url])}`;
+}
+
+/** Why sub-series `s` has no value on `date` (src/core/coverage.ts `absenceDay`): before its first, overdue, or not known yet. */
+function absenceText(ctx: Context, s: ViewSeries, date: string): string {
+  const { m, f } = ctx;
+  const a = absenceDay(daySeries(s.dates), dayNumber(date), ctx.rule);
+  if (a.reason === "before_first" || a.last === null) return m.noValueOn;
+  const last = f.pointDate(dateOfDay(a.last));
+  const checked = f.date(ctx.input.indicator.version);
+  if (a.reason === "overdue" && a.due !== null) return m.missingOverdue(last, f.date(dateOfDay(a.due)), checked);
+  return m.missingPending(last, a.due === null ? null : f.date(dateOfDay(a.due)), checked);
 }
 
 /** "The same answer from the API:" and the addresses that give it, each a link, then `after` (text). */

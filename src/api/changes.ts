@@ -1,0 +1,82 @@
+/**
+ * `GET|HEAD /api/v1/{indicator}/changes?since=…`: the points added, revised and
+ * removed since the end of a day (src/core/changes.ts), paged, as JSON or CSV.
+ * The same policy as the data endpoints (the handler's CORS, methods and usage
+ * limit), the same caching, ETag/304, HEAD and error object; every fault a 400
+ * naming its parameter.
+ */
+import { badRequest, unknownIndicator } from "./api-error.js";
+import { conditionalAnswer } from "./conditional-answer.js";
+import type { Assets, DataStore } from "./data-store.js";
+import { rawParameters } from "./query.js";
+import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, changesSince, type ChangesQuery } from "../core/changes.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
+import { dateOfDay } from "../core/dates.js";
+import { answerEtag } from "../core/etag.js";
+import { versionOn } from "../core/history.js";
+import { manifestEntry } from "../core/manifest.js";
+import { canonicalOf, isInvalid, readDeclared } from "../core/parameters.js";
+import { metadataPath } from "../core/paths.js";
+
+const NAMES = CHANGES_DECLARATIONS.map((p) => p.name);
+const DAY_MS = 86_400_000;
+
+/** The canonical URL of a question for changes: its ETag's, and `meta.next`'s with the next offset. */
+export function changesUrl(indicator: string, query: ChangesQuery): string {
+  return `${changesPath(indicator)}?${canonicalOf(query, CHANGES_DECLARATIONS)}`;
+}
+
+/**
+ * Answers the changes of `indicator` (the raw path segment); `now` is the clock in
+ * milliseconds. @throws ApiError 404 for an unknown indicator, 400 naming the faulty parameter.
+ */
+export async function serveChanges(request: Request, indicator: string, assets: Assets, store: DataStore, now: number): Promise<Response> {
+  const url = new URL(request.url);
+  const manifest = await store.manifest(assets, url);
+  const entry = manifestEntry(manifest, indicator);
+  if (entry === undefined) throw unknownIndicator(indicator);
+  const query = readDeclared(rawParameters(url.searchParams, NAMES), CHANGES_DECLARATIONS);
+  if (isInvalid(query)) throw badRequest(query.invalid);
+  const today = dateOfDay(Math.floor(now / DAY_MS));
+  if (query.since > today) throw badRequest(`since: ${query.since} is after today (${today}, UTC): nothing was published for it yet`);
+  const { days } = entry.history;
+  const since = versionOn(days, query.since);
+  if (since < 0) throw badRequest(`since: ${indicator} was first published on ${days[0] as string} (UTC); nothing of it was published by the end of ${query.since}`);
+
+  const canonical = changesUrl(indicator, query);
+  const history = await store.history(assets, url, entry.history.path, entry.history.tag);
+  const all = changesSince(history, since);
+  const page = all.slice(query.offset, query.offset + query.limit);
+  const hasMore = query.offset + query.limit < all.length;
+  const next = hasMore ? changesUrl(indicator, { ...query, offset: query.offset + query.limit }) : null;
+  const headers = new Headers({
+    "Content-Type": query.format === "csv" ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
+    "Cache-Control": CACHE_CONTROL.success,
+    ETag: answerEtag([entry.history.tag], canonical),
+    "Last-Modified": entry.lastModified,
+  });
+  const links = [`<${metadataPath(indicator)}>; rel="describedby"`];
+  if (next !== null) links.unshift(`<${next}>; rel="next"`);
+  if (query.format === "csv") {
+    links.push(`<${history.union.attributionUrl}>; rel="cite-as"`);
+    headers.set("X-Total-Count", String(all.length));
+  }
+  headers.set("Link", links.join(", "));
+  return conditionalAnswer(request, headers, () => {
+    if (query.format === "csv") return CHANGES_CSV_HEADER + page.map(changeCsv).join("");
+    const meta = {
+      indicator,
+      since: query.since,
+      version: days[days.length - 1] as string,
+      total: all.length,
+      limit: query.limit,
+      offset: query.offset,
+      has_more: hasMore,
+      next,
+      license: history.union.license,
+      attribution: history.union.attribution,
+      metadata: metadataPath(indicator),
+    };
+    return `{"data":[${page.map(changeJson).join(",")}],"meta":${JSON.stringify(meta)}}`;
+  });
+}

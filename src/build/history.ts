@@ -1,0 +1,175 @@
+/**
+ * The history tables (src/core/history.ts) from the data's own git history:
+ * every commit of the published branch that changed the data folder (first
+ * parents from HEAD, src/source/git-files.ts `dataCommits`), each indicator
+ * folder whose files changed loaded again as the change report loads a published
+ * version (leniently: an `indicator.json` of an earlier format gives its
+ * sub-series and what the rule of coverage reads, src/source/load.ts), then the
+ * data of this build as the last version when it differs from the last commit's.
+ */
+import { dayOfTime, encodeHistory, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import type { AnswerRow } from "../core/answers.js";
+import { byCodeUnits } from "../core/order.js";
+import { DataError, formatIssue } from "../source/errors.js";
+import type { DataCommit } from "../source/git-files.js";
+import { loadData, type CsvCache, type IndicatorSource, type SourceFiles } from "../source/load.js";
+import type { BuiltIndicator } from "./dataset.js";
+import { csvEsLine, csvLine } from "./dataset.js";
+import type { Log } from "./effects.js";
+
+/** What the history is read from: git in the data folder (src/build/effects.ts), or nothing. */
+export interface HistorySource {
+  /** The commits of the published branch that changed the data folder, oldest first. */
+  commits(dataDir: string): Promise<DataCommit[]>;
+  /** The object name of each indicator folder at a commit. */
+  trees(dataDir: string, commit: string): Promise<Map<string, string>>;
+  /** The data folder's files at a commit. */
+  files(dataDir: string, commit: string): Promise<SourceFiles>;
+  /** The version time a build of that commit gives the folder (src/source/version.ts). */
+  folderTime(dataDir: string, commit: string, folder: string): Promise<number>;
+}
+
+/** An indicator's table: its versions and the encoded file. */
+export interface IndicatorHistory {
+  readonly versions: readonly HistoryVersion[];
+  readonly file: Uint8Array;
+}
+
+/** One version of an indicator as loaded, before the table is made. */
+export interface State {
+  readonly commit: string | null;
+  readonly published: number;
+  readonly time: number;
+  readonly checked: string | null;
+  readonly unit: string;
+  readonly rhythm: string;
+  readonly stepwise: boolean;
+  readonly ids: readonly string[];
+  /** Its points by sub-series and date. */
+  readonly rows: ReadonlyMap<string, AnswerRow>;
+}
+
+const key = (row: { series: string; date: string }) => `${row.series}\u0000${row.date}`;
+const text = (row: AnswerRow) => `${row.value}\u0000${row.source}\u0000${row.note}`;
+
+function stateOf(source: IndicatorSource, commit: string | null, published: number, time: number): State {
+  const ids = [...new Set([...source.meta.series.map((s) => s.id), ...source.rows.map((r) => r.series)])].sort(byCodeUnits);
+  const rows = new Map<string, AnswerRow>();
+  for (const r of source.rows) rows.set(key(r), { date: r.date, series: r.series, value: r.value, source: r.source, note: r.note });
+  const { unit, rhythm, stepwise, checked } = source.meta;
+  return { commit, published, time, checked: checked ?? null, unit, rhythm, stepwise, ids, rows };
+}
+
+/** Whether two versions publish the same answers: the same points, texts, sub-series and rule of coverage. */
+function sameContent(a: State, b: State): boolean {
+  if (a.unit !== b.unit || a.rhythm !== b.rhythm || a.stepwise !== b.stepwise || a.checked !== b.checked) return false;
+  if (a.ids.join("\n") !== b.ids.join("\n") || a.rows.size !== b.rows.size) return false;
+  for (const [k, row] of a.rows) {
+    const other = b.rows.get(k);
+    if (other === undefined || text(other) !== text(row)) return false;
+  }
+  return true;
+}
+
+/**
+ * Every indicator's versions in git, by folder name, oldest first. A folder is
+ * loaded again only at a commit that changed its files; a version that does not
+ * load even leniently is left out with a warning (the version before stays in
+ * force for `as_of`); a folder removed by a commit gets a version without points.
+ */
+async function gitStates(dataDir: string, source: HistorySource, cache: CsvCache, log: Log): Promise<Map<string, State[]>> {
+  const states = new Map<string, State[]>();
+  let before = new Map<string, string>();
+  for (const { commit, time } of await source.commits(dataDir)) {
+    const trees = await source.trees(dataDir, commit);
+    const changed = [...new Set([...trees.keys(), ...before.keys()])].filter((name) => trees.get(name) !== before.get(name)).sort(byCodeUnits);
+    before = trees;
+    if (changed.length === 0) continue;
+    const files = await source.files(dataDir, commit);
+    for (const name of changed) {
+      const list = states.get(name) ?? [];
+      // Published no earlier than the version before: a commit's time may precede its parent's.
+      const published = Math.max(time, list.at(-1)?.published ?? time);
+      if (!trees.has(name)) {
+        if (list.length > 0) list.push({ ...(list.at(-1) as State), commit, published, ids: [], rows: new Map() });
+        continue;
+      }
+      let loaded: IndicatorSource | undefined;
+      try {
+        loaded = (await loadData(dataDir, { ...files, folders: (dir) => (dir === dataDir ? Promise.resolve([name]) : files.folders(dir)) }, true, cache)).indicators[0];
+      } catch (error) {
+        if (!(error instanceof DataError)) throw error;
+        log.warn(`warning: ${dataDir}/${name} at ${commit.slice(0, 12)} does not load (${error.issues.length} faults, first: ${formatIssue(error.issues[0] as never)}): left out of its history`);
+        continue;
+      }
+      if (loaded === undefined) continue;
+      list.push(stateOf(loaded, commit, published, await source.folderTime(dataDir, commit, name)));
+      states.set(name, list);
+    }
+  }
+  return states;
+}
+
+/** The table's entries: each point once per stretch of consecutive versions holding it with the same texts. */
+function entriesOf(states: readonly State[]): HistoryEntry[] {
+  const entries: HistoryEntry[] = [];
+  let open = new Map<string, { row: AnswerRow; from: number }>();
+  states.forEach((state, v) => {
+    const next = new Map<string, { row: AnswerRow; from: number }>();
+    for (const [k, row] of state.rows) {
+      const was = open.get(k);
+      if (was !== undefined && text(was.row) === text(row)) next.set(k, was);
+      else next.set(k, { row, from: v });
+    }
+    for (const [k, was] of open) if (next.get(k) !== was) entries.push({ ...was.row, from: was.from, to: v });
+    open = next;
+  });
+  for (const was of open.values()) entries.push({ ...was.row, from: was.from, to: states.length });
+  return entries;
+}
+
+/**
+ * The history table of each indicator of this build. `times` are the build's
+ * version times (`SOURCE_DATE_EPOCH` or git's); `source` is `null` when the build
+ * is asked for no history (`--no-history`): each table then holds the current
+ * version alone, as a build without git history (a shallow clone holds the
+ * commits it has).
+ */
+export async function buildHistories(
+  dataDir: string,
+  indicators: readonly BuiltIndicator[],
+  times: ReadonlyMap<string, number>,
+  source: HistorySource | null,
+  cache: CsvCache,
+  log: Log,
+): Promise<Map<string, IndicatorHistory>> {
+  const git = source === null ? new Map<string, State[]>() : await gitStates(dataDir, source, cache, log);
+  return new Map(indicators.map((built) => [built.source.meta.id, historyOf(built, times.get(built.source.meta.id) ?? 0, git.get(built.source.meta.id) ?? [])]));
+}
+
+/**
+ * An indicator's table from its versions in git (none: the current version
+ * alone) and its data in this build, at version time `time`: the last commit's
+ * version is the current one when the data are as it has them, else the build's
+ * data come after it, published at `time` (or with the last commit, if later).
+ */
+export function historyOf(built: BuiltIndicator, time: number, committed: readonly State[] = []): IndicatorHistory {
+  const all = [...committed];
+  const last = all.at(-1);
+  const current = stateOf(built.source, null, Math.max(time, last?.published ?? time), time);
+  if (last === undefined || !sameContent(last, current)) all.push(current);
+  // `as_of` names a day: of the versions published the same day, the last is the day's.
+  const states = all.filter((s, i) => i === all.length - 1 || dayOfTime(s.published) !== dayOfTime((all[i + 1] as State).published));
+  const ids = [...new Set(states.flatMap((s) => s.ids))].sort(byCodeUnits);
+  const index = new Map(ids.map((s, i) => [s, i]));
+  const versions: HistoryVersion[] = states.map((s) => ({
+    commit: s.commit,
+    published: s.published,
+    bound: { time: s.time, checked: s.checked },
+    unit: s.unit,
+    rhythm: s.rhythm,
+    stepwise: s.stepwise,
+    series: s.ids.map((id) => index.get(id) as number),
+  }));
+  return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine) };
+}

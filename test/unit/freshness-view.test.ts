@@ -1,0 +1,66 @@
+/**
+ * The page's answer to "what applied on …?" about a day after the last check, and
+ * the cards' next value due or overdue (src/site/client/series-view.ts), without a
+ * browser: a wage adjusted 1 January and 1 July, checked on 23 November 2026.
+ */
+import { describe, expect, it } from "vitest";
+import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
+import type { Schedule } from "../../src/core/schedule.js";
+import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/client/series-view.js";
+
+const HALF_YEARS: Schedule = { dates: { months: [1, 7], day: 1 }, published: null };
+const IRREGULAR: Schedule = { dates: "irregular", published: null };
+
+/** An indicator of one stepwise sub-series with `points` (newest first), checked on 2026-11-23. */
+function wages(points: [string, string][], schedule: Schedule, rhythm = "semiannual"): ViewIndicator {
+  return {
+    id: "wages",
+    title: { es: "Salarios", en: "Wages" },
+    unit: "UYU",
+    rhythm,
+    stepwise: true,
+    display: { ...NEUTRAL_DISPLAY, date: "effective" },
+    facets: [],
+    compare: null,
+    defaults: {},
+    series: [{ id: "monthly", title: { es: "Mensual", en: "Monthly" }, facets: {}, dates: points.map(([d]) => d), values: points.map(([, v]) => v), notes: {} }],
+    version: "2026-11-23",
+    schedule,
+  };
+}
+
+const ask = (indicator: ViewIndicator, date: string, lang: "es" | "en" = "es") => valueOnDate({ lang, indicator, selection: {}, baseUrl: "https://example.test" }, ["monthly"], date).html;
+const card = (indicator: ViewIndicator, lang: "es" | "en" = "es") => renderView({ lang, indicator, selection: {}, baseUrl: "https://example.test" }).card.html;
+
+describe("a day after the last check on the page", () => {
+  it("answers the value in force at the check, and says so, while no successor is due", () => {
+    const current = wages([["2026-07-01", "25383"], ["2026-01-01", "24572"]], HALF_YEARS, "annual");
+    const answer = ask(current, "2026-12-15");
+    expect(answer).toContain('<data value="25383">');
+    expect(answer).toContain("vigente según la última comprobación, el 23 de noviembre de 2026");
+    expect(ask(current, "2026-12-15", "en")).toContain("in force as of the last check, on November 23, 2026");
+    // Due 1 January 2027, after the check: not known yet, and the page says when it is expected.
+    expect(ask(current, "2027-01-02")).toContain("todavía sin valor: el siguiente al de 1 de julio de 2026 se espera el 1 de enero de 2027, después de la última comprobación (23 de noviembre de 2026)");
+    // A day up to the check answers as before, without the words of the check.
+    expect(ask(current, "2026-11-20")).not.toContain("última comprobación");
+    expect(card(current)).toContain("Próximo dato esperado: 1 de enero de 2027.");
+  });
+
+  it("answers nothing once a successor is overdue, with what was due and since when", () => {
+    const late = wages([["2026-01-01", "24572"], ["2025-07-01", "23604"]], HALF_YEARS);
+    for (const date of ["2026-11-24", "2027-01-02", "2027-06-11"]) {
+      const answer = ask(late, date);
+      expect(answer).not.toContain("<data");
+      expect(answer).toContain("sin valor: el siguiente al de 1 de enero de 2026 se esperaba el 1 de julio de 2026 y no está en estos datos (atrasado; última comprobación: 23 de noviembre de 2026)");
+    }
+    expect(card(late)).toContain('<strong class="overdue">Atrasado desde el 1 de julio de 2026.</strong>');
+    expect(card(late, "en")).toContain("Overdue since July 1, 2026.");
+  });
+
+  it("answers irregular prices long after the check: no successor is ever due", () => {
+    const prices = wages([["2026-01-01", "188"], ["2025-01-01", "180"]], IRREGULAR, "irregular");
+    expect(ask(prices, "2027-06-11")).toContain('<data value="188">');
+    expect(card(prices)).not.toContain("Próximo dato esperado");
+    expect(card(prices)).not.toContain("Atrasado");
+  });
+});

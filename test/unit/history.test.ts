@@ -1,0 +1,168 @@
+/**
+ * The history table (src/core/history.ts, src/build/history.ts) and the changes
+ * (src/core/changes.ts) over a synthetic git history (test/history-repo.ts):
+ * - every commit's day, as a version of the table, renders byte for byte what the
+ *   indicator built from that commit's data folder renders, for a set of queries
+ *   (JSON with meta, CSV, the spreadsheet CSV, windows, selections, `at`);
+ * - the changes since every version, with every later commit checked out, are the
+ *   difference of the two versions as the build's change report computes it
+ *   (src/source/changes.ts `diffData`), and the days they carry are the days of the
+ *   commits that made them.
+ * The endpoint over `wrangler pages dev` is test/e2e/history.test.ts's.
+ */
+import { execFileSync } from "node:child_process";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
+import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
+import { buildHistories, type IndicatorHistory } from "../../src/build/history.js";
+import { timeSource } from "../../src/api/time.js";
+import type { AnswerData } from "../../src/core/answers.js";
+import { changesSince, type PointChange } from "../../src/core/changes.js";
+import { decodeHistory, versionAnswers, versionDay, versionOn } from "../../src/core/history.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
+import { selectAtPage, selectPage } from "../../src/core/page.js";
+import { renderAnswer } from "../../src/core/render.js";
+import { resolveSelection } from "../../src/core/selection.js";
+import { diffData } from "../../src/source/changes.js";
+import { folderTimeAt, gitSourceFiles } from "../../src/source/git-files.js";
+import { loadData, type IndicatorSource, type SourceFiles } from "../../src/source/load.js";
+import { syntheticHistory, type SyntheticCommit } from "../history-repo.js";
+
+const QUIET = { info: () => undefined, warn: (line: string) => expect.unreachable(line) };
+/** The version time of the working tree's data in these tests (as SOURCE_DATE_EPOCH would give it). */
+const NOW = Date.UTC(2026, 7, 1) / 1000;
+
+const QUERIES: readonly Partial<PageQuery>[] = [
+  {},
+  { limit: 1 },
+  { limit: 1, offset: 1 },
+  { from: "2025-07-01" },
+  { to: "2025-12-31" },
+  { series: ["monthly"] },
+  { series: ["h*"] },
+  { format: "csv" },
+  { format: "csv", dialect: "es", limit: 1 },
+  { at: "2025-08-01" },
+  { at: "2026-04-15" },
+];
+
+let repo: Awaited<ReturnType<typeof syntheticHistory>>;
+/** The last commit of each day: the one `as_of` of that day answers. */
+let daily: SyntheticCommit[];
+
+const build = (sources: readonly IndicatorSource[]) => sources.map((s) => buildIndicator(s, `<a>${s.meta.id}</a>`, `https://example.test/${s.meta.id}`));
+
+async function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
+  return (await loadData(repo.data, (await gitSourceFiles(repo.data, commit)) as SourceFiles)).indicators;
+}
+
+/** The history tables of the data as checked out now, its version time NOW. */
+async function tablesNow(): Promise<{ built: BuiltIndicator[]; tables: Map<string, IndicatorHistory> }> {
+  const built = build((await loadData(repo.data, nodeSourceFiles())).indicators);
+  const times = new Map(built.map((b) => [b.source.meta.id, NOW]));
+  return { built, tables: await buildHistories(repo.data, built, times, gitHistorySource(), new Map(), QUIET) };
+}
+
+const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
+
+/** What the endpoint renders for `query` over `data` at data version `lastModified`. */
+function render(data: AnswerData, lastModified: string, asked: Partial<PageQuery>): string {
+  const query = { ...DEFAULT_QUERY, ...asked };
+  const chosen = query.series === null ? null : resolveSelection(data.ids, query.series).indices;
+  const page = query.at === null ? selectPage(data.series, query, chosen, data.global) : selectAtPage(data.series, query, chosen, timeSource(data, lastModified));
+  return new TextDecoder().decode(renderAnswer(data, page));
+}
+
+beforeAll(async () => {
+  repo = await syntheticHistory();
+  daily = repo.commits.filter((c, i) => repo.commits[i + 1]?.day !== c.day);
+});
+
+describe("as_of over a synthetic history", () => {
+  it("holds one version per day that changed the data, the last commit's being the current one", async () => {
+    const { tables } = await tablesNow();
+    expect(tables.get("wages")?.versions.map(versionDay)).toEqual(["2026-01-10", "2026-02-10", "2026-03-10", "2026-04-10", "2026-05-10", "2026-07-10"]);
+    // Two commits on 2026-06-10: the later one is that day's.
+    expect(tables.get("prices")?.versions.map((v) => [versionDay(v), v.commit])).toEqual([["2026-06-10", repo.commits[6]?.commit]]);
+    expect(versionOn(["2026-01-10", "2026-02-10"], "2026-01-09")).toBe(-1);
+    expect(versionOn(["2026-01-10", "2026-02-10"], "2026-02-09")).toBe(0);
+  });
+
+  it("answers each day's version byte for byte as a build of that day's last commit", async () => {
+    const { built, tables } = await tablesNow();
+    let compared = 0;
+    for (const c of daily) {
+      for (const ref of build(await sourcesAt(c.commit))) {
+        const id = ref.source.meta.id;
+        const table = tables.get(id) as IndicatorHistory;
+        const v = versionOn(table.versions.map(versionDay), c.day);
+        const current = v === table.versions.length - 1;
+        const history = decodeHistory(table.file);
+        const data = current ? (built.find((b) => b.source.meta.id === id) as BuiltIndicator).answers : versionAnswers(history, v);
+        const lastModified = httpDate(current ? NOW : (table.versions[v]?.bound.time as number));
+        const refModified = httpDate(current ? NOW : await folderTimeAt(repo.data, c.commit, id));
+        expect(lastModified, `${c.step}: ${id}`).toBe(refModified);
+        for (const query of QUERIES) {
+          expect(render(data, lastModified, query), `${c.step}: ${id} ${JSON.stringify(query)}`).toBe(render(ref.answers, refModified, query));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(QUERIES.length * (daily.length + 2));
+  });
+});
+
+/** The build's change report between two versions, as the endpoint lists changes (without days). */
+function reportOf(before: readonly IndicatorSource[], after: readonly IndicatorSource[], id: string): Omit<PointChange, "changed">[] {
+  const c = diffData(before, after).find((x) => x.id === id);
+  if (c === undefined) return [];
+  return [
+    ...c.added.map((p) => ({ date: p.date, series: p.series, change: "added" as const, value: p.value, previous: null })),
+    ...c.revised.map((r) => ({ date: r.date, series: r.series, change: "revised" as const, value: r.new, previous: r.old })),
+    ...c.removed.map((p) => ({ date: p.date, series: p.series, change: "removed" as const, value: null, previous: p.value })),
+  ].sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
+}
+
+describe("changes over a synthetic history", () => {
+  it("equal the difference of the two versions, for every pair of days", async () => {
+    let pairs = 0;
+    try {
+      for (const [j, now] of daily.entries()) {
+        execFileSync("git", ["-C", repo.dir, "checkout", "-q", now.commit]);
+        const { tables } = await tablesNow();
+        const after = await sourcesAt(now.commit);
+        for (const since of daily.slice(0, j + 1)) {
+          const before = await sourcesAt(since.commit);
+          for (const [id, table] of tables) {
+            const v = versionOn(table.versions.map(versionDay), since.day);
+            if (v < 0) continue; // not published yet then: a 400
+            const listed = [...changesSince(decodeHistory(table.file), v)]
+              .map(({ changed: _, ...rest }) => rest)
+              .sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
+            expect(listed, `${id} since ${since.day} (${since.step}) until ${now.day} (${now.step})`).toEqual(reportOf(before, after, id));
+            pairs++;
+          }
+        }
+      }
+    } finally {
+      execFileSync("git", ["-C", repo.dir, "checkout", "-q", "main"]);
+    }
+    expect(pairs).toBeGreaterThan(20);
+  });
+
+  it("come newest change first, each with the day of the commit that made it", async () => {
+    const { tables } = await tablesNow();
+    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file);
+    expect(changesSince(wages, 0)).toEqual([
+      { date: "2026-07-01", series: "monthly", change: "added", value: "130", previous: null, changed: "2026-07-10" },
+      { date: "2025-07-01", series: "hourly", change: "removed", value: null, previous: "1.5", changed: "2026-04-10" },
+      { date: "2026-01-01", series: "hourly", change: "added", value: "1.60", previous: null, changed: "2026-02-10" },
+      { date: "2026-01-01", series: "monthly", change: "added", value: "120", previous: null, changed: "2026-02-10" },
+    ]);
+    // Since the revision: the value revised back to its first text, on the day it was.
+    expect(changesSince(wages, 2).filter((c) => c.change === "revised")).toEqual([
+      { date: "2025-07-01", series: "monthly", change: "revised", value: "110", previous: "111.5", changed: "2026-07-10" },
+    ]);
+    expect(changesSince(wages, 5)).toEqual([]);
+  });
+});
