@@ -216,6 +216,8 @@ function materialize(history: HistoryData, v: number): AnswerData {
     attributionUrl: union.attributionUrl,
     rhythm: version.rhythm,
     stepwise: version.stepwise,
+    // The kinds of source as declared now (the table's): what provenance=true says of a past version's points too.
+    ...(union.sourceKinds === undefined ? {} : { sourceKinds: union.sourceKinds }),
     series,
     ids,
     points: n,
