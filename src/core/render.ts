@@ -106,16 +106,40 @@ function kindTable(data: AnswerData) {
   return table;
 }
 
-/** The JSON of the kind of the source at `bytes[from, to)`: the longest declared prefix it begins with (src/core/provenance.ts), or `null`. */
-function kindAt(table: ReturnType<typeof kindTable>, bytes: Uint8Array, from: number, to: number): Uint8Array {
-  if (from === to) return NULL;
-  for (const { prefix, json } of table) {
+/** The index in `table` of the kind of the source at `bytes[from, to)`: the longest declared prefix it begins with (src/core/provenance.ts), or -1. */
+function kindAt(table: ReturnType<typeof kindTable>, bytes: Uint8Array, from: number, to: number): number {
+  if (from === to) return -1;
+  for (let t = 0; t < table.length; t++) {
+    const { prefix } = table[t] as (typeof table)[number];
     if (prefix.length > to - from) continue;
     let k = 0;
     while (k < prefix.length && bytes[from + k] === prefix[k]) k++;
-    if (k === prefix.length) return json;
+    if (k === prefix.length) return t;
   }
-  return NULL;
+  return -1;
+}
+
+/**
+ * What `provenance=true` reads of each point's CSV line, found the first time the
+ * point is asked for and kept for the isolate's later requests (the scan of the
+ * line is most of the work): where its source begins and ends (its third and
+ * fourth commas), and `state`: 0 not read yet, 1 read by \`csvRow\` (a quoted field,
+ * or a text JSON must escape), 2 a source of no declared kind or none, 3 + t the
+ * kind \`table[t]\`.
+ */
+interface LineIndex {
+  readonly third: Uint32Array;
+  readonly fourth: Uint32Array;
+  readonly state: Uint8Array;
+}
+const lineIndexes = new WeakMap<AnswerData, LineIndex>();
+function lineIndex(data: AnswerData): LineIndex {
+  let index = lineIndexes.get(data);
+  if (index === undefined) {
+    const n = data.points;
+    lineIndexes.set(data, (index = { third: new Uint32Array(n), fourth: new Uint32Array(n), state: new Uint8Array(n) }));
+  }
+  return index;
 }
 
 /**
@@ -123,12 +147,13 @@ function kindAt(table: ReturnType<typeof kindTable>, bytes: Uint8Array, from: nu
  * copied) followed by its note, source and kind of source, read from its CSV line
  * in the same file (which holds the source and note as data.csv writes them) and
  * the indicator's declared kinds. An empty note or source is `null`. Written as
- * bytes, copied from the file's (about 0.3 µs a point, as a plain answer's); a
- * line with a quote (a note with a comma) or a text JSON must escape is read with
- * `csvRow` and written with `JSON.stringify`.
+ * bytes copied from the file's, each line's fields found once per isolate
+ * (\`lineIndex\`); a line with a quote (a note with a comma) or a text JSON must
+ * escape is read with `csvRow` and written with `JSON.stringify`.
  */
 function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8Array): Uint8Array<ArrayBuffer> {
   const table = kindTable(data);
+  const index = lineIndex(data);
   const { json, jsonEnds, csv, csvEnds, starts } = data;
   // Where a point's texts begin: after the one before, or where a past version's view says (\`AnswerData.starts\`).
   const jsonStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
@@ -147,23 +172,10 @@ function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8A
     if (m > 0) out[at++] = COMMA;
     // The stored object ends in "},": the closing brace and the separating comma.
     at = copyInto(out, at, json, jsonStart(g), (jsonEnds[g] as number) - 2);
-    const start = csvStart(g);
     const end = (csvEnds[g] as number) - 1; // before the line's "\n"
-    // date,series,value,source,note: the third comma opens the source, the fourth the note.
-    let third = -1;
-    let fourth = -1;
-    let plain = true;
-    let commas = 0;
-    for (let k = start; k < end; k++) {
-      const b = csv[k] as number;
-      if (b === COMMA) {
-        commas++;
-        if (commas === 3) third = k;
-        else if (commas === 4) fourth = k;
-      } else if (b === QUOTE || b === BACKSLASH || b < 0x20) plain = false;
-    }
-    if (!plain || commas !== 4) {
-      // A quoted field (a note with a comma) or a text JSON must escape: read as data.csv is read.
+    if (index.state[g] === 0) readLine(index, g, table, csv, csvStart(g), end);
+    const state = index.state[g] as number;
+    if (state === 1) {
       const row = csvRow(data, g);
       const text = `,"note":${JSON.stringify(row.note === "" ? null : row.note)},"source":${JSON.stringify(row.source === "" ? null : row.source)},"source_kind":${JSON.stringify(sourceKindOf(data.sourceKinds ?? [], row.source))}}`;
       const bytes = encoder.encode(text);
@@ -175,12 +187,14 @@ function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8A
       at = copyInto(out, at, bytes, 0, bytes.length);
       continue;
     }
+    const third = index.third[g] as number;
+    const fourth = index.fourth[g] as number;
     at = copyInto(out, at, NOTE, 0, NOTE.length);
     at = fourth + 1 === end ? copyInto(out, at, NULL, 0, NULL.length) : quoted(out, at, csv, fourth + 1, end);
     at = copyInto(out, at, SOURCE, 0, SOURCE.length);
     at = third + 1 === fourth ? copyInto(out, at, NULL, 0, NULL.length) : quoted(out, at, csv, third + 1, fourth);
     at = copyInto(out, at, KIND, 0, KIND.length);
-    const kind = kindAt(table, csv, third + 1, fourth);
+    const kind = state === 2 ? NULL : (table[state - 3] as (typeof table)[number]).json;
     at = copyInto(out, at, kind, 0, kind.length);
     out[at++] = CLOSE_BRACE;
   }
@@ -191,6 +205,29 @@ function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8A
   }
   out.set(suffix, at);
   return out.subarray(0, at + suffix.length);
+}
+
+/** Reads point `g`'s CSV line `csv[start, end)` into `index`: date,series,value,source,note, the third comma opening the source and the fourth the note. */
+function readLine(index: LineIndex, g: number, table: ReturnType<typeof kindTable>, csv: Uint8Array, start: number, end: number): void {
+  let third = -1;
+  let fourth = -1;
+  let plain = true;
+  let commas = 0;
+  for (let k = start; k < end; k++) {
+    const b = csv[k] as number;
+    if (b === COMMA) {
+      commas++;
+      if (commas === 3) third = k;
+      else if (commas === 4) fourth = k;
+    } else if (b === QUOTE || b === BACKSLASH || b < 0x20) plain = false;
+  }
+  if (!plain || commas !== 4) {
+    index.state[g] = 1;
+    return;
+  }
+  index.third[g] = third;
+  index.fourth[g] = fourth;
+  index.state[g] = 3 + kindAt(table, csv, third + 1, fourth);
 }
 
 /** Copies \`bytes[from, to)\` into \`out\` at \`at\`; returns the position after it. */
