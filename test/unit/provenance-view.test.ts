@@ -48,7 +48,7 @@ describe("a value's note and kind of source on the page", () => {
   it("the card, the table and each point of the chart carry the kind", () => {
     const shown = renderView({ lang: "es", indicator: view, selection: {}, baseUrl: "https://example.test" });
     const html = [shown.card, shown.table, shown.charts].map((part) => part.html).join("\n");
-    expect(html).toMatch(/<p class="card-kind">Fuente: (prensa|publicación oficial)<\/p>/);
+    expect(html).toMatch(/<p class="card-value">.*<span class="card-kind">fuente: (prensa|publicación oficial)<\/span><\/p>/);
     expect(html).toContain('<span class="cell-kind">fuente: prensa</span>');
     expect(html).toContain('data-kind="fuente: publicación oficial"');
   });

@@ -253,9 +253,6 @@ function noteText(ctx: Context, s: ViewSeries, date: string): SafeHtml | string 
   return lang === null ? text : html`<span lang="${lang}">${text}</span>`;
 }
 
-/** A text with its first letter in capitals ("Fuente: prensa" on a line of its own). */
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 /** "fuente: prensa": the kind of source of the point of `s` at `date` in the page's language, or "" when not known. */
 function kindText(ctx: Context, s: ViewSeries, date: string): string {
   const kind = pointKind(s, date);
@@ -409,9 +406,10 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
-<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}</p>
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${
+    kindText(ctx, s, date) === "" ? "" : html`<span class="card-kind">${kindText(ctx, s, date)}</span>`
+  }</p>
 <p class="card-since" data-since="${standing.since}" data-until="${standing.until}" data-state="${standing.state}">${standingText(ctx, s, standing)}</p>
-${kindText(ctx, s, date) === "" ? "" : html`<p class="card-kind">${capitalised(kindText(ctx, s, date))}</p>`}
 ${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${noteLines}
 </article>`;
 }
