@@ -123,9 +123,9 @@ function kindAt(table: ReturnType<typeof kindTable>, bytes: Uint8Array, from: nu
  * What `provenance=true` reads of each point's CSV line, found the first time the
  * point is asked for and kept for the isolate's later requests (the scan of the
  * line is most of the work): where its source begins and ends (its third and
- * fourth commas), and `state`: 0 not read yet, 1 read by \`csvRow\` (a quoted field,
+ * fourth commas), and `state`: 0 not read yet, 1 read by `csvRow` (a quoted field,
  * or a text JSON must escape), 2 a source of no declared kind or none, 3 + t the
- * kind \`table[t]\`.
+ * kind `table[t]`.
  */
 interface LineIndex {
   readonly third: Uint32Array;
@@ -148,14 +148,14 @@ function lineIndex(data: AnswerData): LineIndex {
  * in the same file (which holds the source and note as data.csv writes them) and
  * the indicator's declared kinds. An empty note or source is `null`. Written as
  * bytes copied from the file's, each line's fields found once per isolate
- * (\`lineIndex\`); a line with a quote (a note with a comma) or a text JSON must
+ * (`lineIndex`); a line with a quote (a note with a comma) or a text JSON must
  * escape is read with `csvRow` and written with `JSON.stringify`.
  */
 function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8Array): Uint8Array<ArrayBuffer> {
   const table = kindTable(data);
   const index = lineIndex(data);
   const { json, jsonEnds, csv, csvEnds, starts } = data;
-  // Where a point's texts begin: after the one before, or where a past version's view says (\`AnswerData.starts\`).
+  // Where a point's texts begin: after the one before, or where a past version's view says (`AnswerData.starts`).
   const jsonStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
   const csvStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (csvEnds[g - 1] as number)) : (starts.csv[g] as number));
   const widestKind = table.reduce((w, t) => Math.max(w, t.json.length), NULL.length);
@@ -230,7 +230,7 @@ function readLine(index: LineIndex, g: number, table: ReturnType<typeof kindTabl
   index.state[g] = 3 + kindAt(table, csv, third + 1, fourth);
 }
 
-/** Copies \`bytes[from, to)\` into \`out\` at \`at\`; returns the position after it. */
+/** Copies `bytes[from, to)` into `out` at `at`; returns the position after it. */
 function copyInto(out: Uint8Array, at: number, bytes: Uint8Array, from: number, to: number): number {
   if (to - from > 24) {
     out.set(bytes.subarray(from, to), at);
@@ -240,7 +240,7 @@ function copyInto(out: Uint8Array, at: number, bytes: Uint8Array, from: number, 
   return at;
 }
 
-/** \`bytes[from, to)\` between quotes: a JSON string, for a text without a quote, backslash or control character. */
+/** `bytes[from, to)` between quotes: a JSON string, for a text without a quote, backslash or control character. */
 function quoted(out: Uint8Array, at: number, bytes: Uint8Array, from: number, to: number): number {
   out[at++] = QUOTE;
   at = copyInto(out, at, bytes, from, to);
