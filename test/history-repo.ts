@@ -3,8 +3,9 @@
  * table's tests (`as_of`, `/changes`): two indicators, a few points, one commit
  * per step on its own day (UTC noon), and each kind of change the table must
  * follow: points added, a value revised, a point removed, a file renamed, an
- * indicator added later, two commits on one day (only the later one is that
- * day's), and a value revised back (its text as before).
+ * indicator added later (the index that deflates the other's unit), two commits
+ * on one day (only the later one is that day's), a value revised back (its text
+ * as before) and the index revised (`real` as of before uses the old value).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -41,6 +42,7 @@ const pricesMeta = {
   description: { es: "Un índice sintético.", en: "A synthetic index." },
   unit: "index",
   rhythm: "monthly",
+  deflates: [{ unit: "UYU", series: "general" }],
   license: "CC-BY-4.0",
   source: { name: { es: "Prueba", en: "Test" }, url: "https://example.test/source" },
   sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
@@ -84,12 +86,13 @@ export async function syntheticHistory(): Promise<{ dir: string; data: string; c
   renameSync(join(data, "wages/a.csv"), join(data, "wages/b.csv"));
   commit("2026-05-10", "a file renamed");
   write("prices/indicator.json", JSON.stringify(pricesMeta, null, 2));
-  write("prices/p.csv", csv(["2026-03-01,general,100", "2026-04-01,general,101.2"]));
-  commit("2026-06-10", "an indicator added", "09:00:00");
-  write("prices/p.csv", csv(["2026-03-01,general,100", "2026-04-01,general,101.25", "2026-05-01,general,102"]));
+  write("prices/p.csv", csv(["2025-01-01,general,90", "2025-07-01,general,95", "2026-01-01,general,100", "2026-04-01,general,101.2"]));
+  commit("2026-06-10", "an indicator added (the index that deflates UYU)", "09:00:00");
+  write("prices/p.csv", csv(["2025-01-01,general,90", "2025-07-01,general,95", "2026-01-01,general,100", "2026-04-01,general,101.25", "2026-05-01,general,102"]));
   commit("2026-06-10", "a value revised and a point added the same day", "18:00:00");
   write("wages/b.csv", csv(["2025-01-01,monthly,100", "2025-07-01,monthly,110", "2026-01-01,monthly,120", "2026-01-01,hourly,1.60", "2026-07-01,monthly,130"]));
-  commit("2026-07-10", "a value revised back and a point added");
+  write("prices/p.csv", csv(["2025-01-01,general,90", "2025-07-01,general,95", "2026-01-01,general,100", "2026-04-01,general,101.3", "2026-05-01,general,102"]));
+  commit("2026-07-10", "a value revised back, a point added, the index revised");
   return { dir, data, commits };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=build|function|start|http] [--sizes=1000,10000] [--shapes=few-long]
+ * `npm run bench [-- --quick] [--only=build|function|start|http|history] [--sizes=1000,10000] [--shapes=few-long]
  * [--compare=<git revision>]`: the performance tables (docs/performance.md).
  * With --compare, table 2 also runs that revision's handler over its own build of
  * the same data, side by side (a temporary git worktree). Not part of `npm test`:
@@ -16,6 +16,7 @@ import type { Shape } from "./generate.js";
 import { functionCpu, loadHandler, syntheticRuns, type FunctionRun, type Handler } from "./function-cpu.js";
 import { functionStart } from "./function-start.js";
 import { httpThroughRuntime } from "./http.js";
+import { historyCosts } from "./history.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const quick = process.argv.includes("--quick");
@@ -100,6 +101,7 @@ if (only === undefined || only === "start") {
   console.log(await functionStart({ label: head, root: ROOT, dist: buildReal(ROOT) }, compared, quick ? 5 : 15));
 }
 if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10, dataEpoch(ROOT)));
+if (only === undefined || only === "history") console.log(await historyCosts(buildReal(ROOT), quick ? 20 : 100));
 
 /** Builds with an older CLI, whose options may be fewer; the output folder, or undefined when it failed. */
 function runBuildCompat(data: string, out: string, extra: string[], root: string, epoch = "1700000000"): string | undefined {

@@ -78,6 +78,7 @@ export function freshnessNotes(meta: { readonly checked?: string; readonly missi
     const why =
       m.reason === "before_first" ? "the day is before its first value"
       : m.reason === "overdue" ? `the value after the one of ${m.last ?? "?"} was due on ${m.due ?? "?"} and is not in the data (overdue)`
+      : m.reason === "ended" ? `its last value is the one of ${m.last ?? "?"}; the indicator's publications since ${m.due ?? "?"} leave it out (ended)`
       : `the value after the one of ${m.last ?? "?"} is due ${m.due === null ? "at a date not set" : `on ${m.due}`}, after the last check: not known yet`;
     notes.push(`No value for ${which}: ${why}.`);
   }

@@ -65,6 +65,8 @@ const WRITES_IN_FLIGHT = 16;
 
 /** Cloudflare Pages' per-site file limit on the free plan. */
 export const DEFAULT_MAX_FILES = 20_000;
+/** Cloudflare Pages' limit on the size of one file (25 MiB): a larger one cannot be deployed. */
+export const DEFAULT_MAX_FILE_BYTES = 25 * 2 ** 20;
 
 /** The change report's options (src/source/changes.ts). */
 export interface ChangeOptions {
@@ -89,6 +91,8 @@ export interface BuildOptions extends ChangeOptions {
   readonly limits: readonly number[];
   /** The file budget: the build stops before writing anything beyond it. */
   readonly maxFiles: number;
+  /** The largest file the output may hold, in bytes (default `DEFAULT_MAX_FILE_BYTES`): a larger one stops the build. */
+  readonly maxFileBytes?: number | undefined;
   /** Write each sub-series' default answer as static files (default true). */
   readonly seriesFiles?: boolean | undefined;
   /** `SOURCE_DATE_EPOCH`: the data version time of every indicator, when set. */
@@ -320,6 +324,18 @@ async function readSiteConfig(options: BuildOptions, effects: BuildEffects): Pro
   return parseSiteConfig(text, options.configFile, options.siteUrl);
 }
 
+/**
+ * Stops the build at a file over the size a host accepts (Cloudflare Pages: 25 MiB):
+ * checked as each file is rendered, before it is written, so the output is never
+ * one the host refuses and the previous output stays as it was.
+ */
+function checkFileSize(path: string, body: string | Uint8Array, max: number): void {
+  const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  if (size <= max) return;
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  throw new BuildError(`${path}: ${size} bytes (${mib(size)}), over the limit of ${max} bytes (${mib(max)}) per file that Cloudflare Pages deploys (--max-file-bytes): nothing was written`);
+}
+
 function printSummary(log: Log, stats: readonly IndicatorStats[], totalFiles: number, seconds: number, outDir: string): void {
   const rows = stats.map((s) => [s.id, String(s.series), String(s.points), String(s.files), String(s.bytes)]);
   const header = ["indicator", "sub-series", "points", "files", "bytes"];
@@ -380,6 +396,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     try {
       for (const file of plan) {
         const body = await file.render();
+        checkFileSize(file.path, body, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
         const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
         if (tally !== undefined) {
           tally.files++;

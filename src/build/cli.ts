@@ -7,7 +7,7 @@
  */
 import { join, relative } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { DEFAULT_LIMITS, DEFAULT_MAX_FILES, build, validate } from "./build.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, build, validate } from "./build.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { LIMIT } from "../core/contract.js";
 import { isHttpUrl } from "../core/url.js";
@@ -71,6 +71,7 @@ interface BuildFlags extends ChangeFlags {
   siteUrl?: string;
   limits: number[];
   maxFiles: number;
+  maxFileBytes: number;
   seriesFiles: boolean;
   history: boolean;
 }
@@ -92,13 +93,14 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .option("--site-url <url>", "public base URL of the site (overrides site.config.json)", parseSiteUrl)
     .option("--limits <list>", "prebuilt page limits, comma-separated", parseLimits, [...DEFAULT_LIMITS])
     .option("--max-files <n>", "file budget of the output folder", parsePositive, DEFAULT_MAX_FILES)
+    .option("--max-file-bytes <n>", "largest file of the output folder, in bytes", parsePositive, DEFAULT_MAX_FILE_BYTES)
     .option("--no-series-files", "do not write each sub-series' default answer as static files")
     .option("--no-history", "do not read the data's git history: as_of answers only the current version")
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      const { data, out, siteUrl, limits, maxFiles, seriesFiles, history } = flags;
-      await build({ data, out, siteUrl, limits, maxFiles, seriesFiles, history, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
   changeOptions(program.command("validate"))

@@ -7,8 +7,10 @@
  * sub-series and what the rule of coverage reads, src/source/load.ts), then the
  * data of this build as the last version when it differs from the last commit's.
  */
-import { dayOfTime, encodeHistory, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { dayOfTime, encodeHistory, versionDay, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { diffData, type PointRef, type Revision } from "../source/changes.js";
 import type { AnswerRow } from "../core/answers.js";
+import type { Schedule } from "../core/schedule.js";
 import { byCodeUnits } from "../core/order.js";
 import { DataError, formatIssue } from "../source/errors.js";
 import type { DataCommit } from "../source/git-files.js";
@@ -29,10 +31,20 @@ export interface HistorySource {
   folderTime(dataDir: string, commit: string, folder: string): Promise<number>;
 }
 
-/** An indicator's table: its versions and the encoded file. */
+/** An indicator's table: its versions and the encoded file, and the versions that revised or removed published points. */
 export interface IndicatorHistory {
   readonly versions: readonly HistoryVersion[];
   readonly file: Uint8Array;
+  readonly revisions: readonly Revisions[];
+}
+
+/** What a version did to the points of the version before it (the Atom feeds' revision entries). */
+export interface Revisions {
+  readonly version: HistoryVersion;
+  /** The day of the version before: `/changes?since=` it lists these changes (and any later ones). */
+  readonly since: string;
+  readonly revised: readonly Revision[];
+  readonly removed: readonly PointRef[];
 }
 
 /** One version of an indicator as loaded, before the table is made. */
@@ -44,6 +56,7 @@ export interface State {
   readonly unit: string;
   readonly rhythm: string;
   readonly stepwise: boolean;
+  readonly schedule: Schedule | null;
   readonly ids: readonly string[];
   /** Its points by sub-series and date. */
   readonly rows: ReadonlyMap<string, AnswerRow>;
@@ -56,13 +69,14 @@ function stateOf(source: IndicatorSource, commit: string | null, published: numb
   const ids = [...new Set([...source.meta.series.map((s) => s.id), ...source.rows.map((r) => r.series)])].sort(byCodeUnits);
   const rows = new Map<string, AnswerRow>();
   for (const r of source.rows) rows.set(key(r), { date: r.date, series: r.series, value: r.value, source: r.source, note: r.note });
-  const { unit, rhythm, stepwise, checked } = source.meta;
-  return { commit, published, time, checked: checked ?? null, unit, rhythm, stepwise, ids, rows };
+  const { unit, rhythm, stepwise, checked, schedule } = source.meta;
+  return { commit, published, time, checked: checked ?? null, unit, rhythm, stepwise, schedule, ids, rows };
 }
 
 /** Whether two versions publish the same answers: the same points, texts, sub-series and rule of coverage. */
 function sameContent(a: State, b: State): boolean {
   if (a.unit !== b.unit || a.rhythm !== b.rhythm || a.stepwise !== b.stepwise || a.checked !== b.checked) return false;
+  if (JSON.stringify(a.schedule) !== JSON.stringify(b.schedule)) return false;
   if (a.ids.join("\n") !== b.ids.join("\n") || a.rows.size !== b.rows.size) return false;
   for (const [k, row] of a.rows) {
     const other = b.rows.get(k);
@@ -72,15 +86,35 @@ function sameContent(a: State, b: State): boolean {
 }
 
 /**
- * Every indicator's versions in git, by folder name, oldest first. A folder is
- * loaded again only at a commit that changed its files; a version that does not
+ * Of the commits, oldest first, the last of each UTC day, each with its time
+ * raised to its parent's when earlier (a commit is not published before its
+ * parent): `as_of` names days, so a day's earlier commits are never answered and
+ * need not be read.
+ */
+function lastOfEachDay(commits: readonly DataCommit[]): DataCommit[] {
+  const kept: DataCommit[] = [];
+  let running = -Infinity;
+  for (const c of commits) {
+    running = Math.max(running, c.time);
+    const last = kept.at(-1);
+    const published = { commit: c.commit, time: running };
+    if (last !== undefined && dayOfTime(last.time) === dayOfTime(running)) kept[kept.length - 1] = published;
+    else kept.push(published);
+  }
+  return kept;
+}
+
+/**
+ * Every indicator's versions in git, by folder name, oldest first, one per day
+ * at most. A folder is loaded again only at a day's last commit when it changed
+ * its files; a version that does not
  * load even leniently is left out with a warning (the version before stays in
  * force for `as_of`); a folder removed by a commit gets a version without points.
  */
 async function gitStates(dataDir: string, source: HistorySource, cache: CsvCache, log: Log): Promise<Map<string, State[]>> {
   const states = new Map<string, State[]>();
   let before = new Map<string, string>();
-  for (const { commit, time } of await source.commits(dataDir)) {
+  for (const { commit, time } of lastOfEachDay(await source.commits(dataDir))) {
     const trees = await source.trees(dataDir, commit);
     const changed = [...new Set([...trees.keys(), ...before.keys()])].filter((name) => trees.get(name) !== before.get(name)).sort(byCodeUnits);
     before = trees;
@@ -88,8 +122,7 @@ async function gitStates(dataDir: string, source: HistorySource, cache: CsvCache
     const files = await source.files(dataDir, commit);
     for (const name of changed) {
       const list = states.get(name) ?? [];
-      // Published no earlier than the version before: a commit's time may precede its parent's.
-      const published = Math.max(time, list.at(-1)?.published ?? time);
+      const published = time;
       if (!trees.has(name)) {
         if (list.length > 0) list.push({ ...(list.at(-1) as State), commit, published, ids: [], rows: new Map() });
         continue;
@@ -169,7 +202,21 @@ export function historyOf(built: BuiltIndicator, time: number, committed: readon
     unit: s.unit,
     rhythm: s.rhythm,
     stepwise: s.stepwise,
+    schedule: s.schedule,
     series: s.ids.map((id) => index.get(id) as number),
   }));
-  return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine) };
+  return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine), revisions: revisionsOf(built.source.meta.id, states, versions) };
+}
+
+/** The versions that revised or removed points of the one before, by the build's change report (src/source/changes.ts). */
+function revisionsOf(id: string, states: readonly State[], versions: readonly HistoryVersion[]): Revisions[] {
+  const asSource = (state: State) => ({ meta: { id }, rows: [...state.rows.values()] }) as unknown as IndicatorSource;
+  const found: Revisions[] = [];
+  for (let v = 1; v < states.length; v++) {
+    const [change] = diffData([asSource(states[v - 1] as State)], [asSource(states[v] as State)]);
+    if (change !== undefined && (change.revised.length > 0 || change.removed.length > 0)) {
+      found.push({ version: versions[v] as HistoryVersion, since: versionDay(versions[v - 1] as HistoryVersion), revised: change.revised, removed: change.removed });
+    }
+  }
+  return found;
 }

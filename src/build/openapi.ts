@@ -32,6 +32,7 @@ import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 import { DECLARATIONS, isInvalid, openApiParameters, readDeclared } from "../core/parameters.js";
 import { ADJUST_DECLARATIONS, ADJUST_PATH } from "../core/adjust.js";
+import { CHANGES_DECLARATIONS } from "../core/changes.js";
 import type { Manifest } from "../core/manifest.js";
 
 /** How a question about time is answered, stated once for the endpoint's description (docs/time.md). */
@@ -147,6 +148,73 @@ function endpointItem(indicatorParam: IndicatorParam, first: BuiltIndicator | un
     },
   };
 }
+
+/** `/api/v1/{indicator}/changes`: the points added, revised and removed since a day (src/core/changes.ts). */
+function changesItem(indicatorParam: IndicatorParam) {
+  const query = readDeclared({}, CHANGES_DECLARATIONS);
+  return {
+    get: {
+      operationId: "getChanges",
+      summary: "The points of an indicator added, revised and removed since the end of a day, newest change first",
+      description:
+        "The difference between the version published at the end of `since` (what `as_of` answers for that day) and the current one: " +
+        "each point added (`value`), revised (`value` and `previous`) or removed (`previous`), with `changed`, the last day its value or presence changed. " +
+        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list.",
+      parameters: [indicatorParam, ...openApiParameters(CHANGES_DECLARATIONS)],
+      responses: {
+        "200": {
+          description: "A page of changes: JSON, or CSV with the columns date,series,change,value,previous,changed.",
+          headers: successHeaders,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Changes" } }, "text/csv": { schema: { type: "string" } } },
+        },
+        "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
+        "400": errorResponse("Bad request parameters, each naming its parameter (since missing, not a day, after today or before the indicator's first version).", badRequest(isInvalid(query) ? query.invalid : "")),
+        "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
+      },
+    },
+  };
+}
+
+/** The changes' answer (src/api/changes.ts). */
+const changesSchema = {
+  type: "object",
+  required: ["data", "meta"],
+  properties: {
+    data: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["date", "series", "change", "value", "previous", "changed"],
+        additionalProperties: false,
+        properties: {
+          date: { type: "string", format: "date" },
+          series: { type: "string" },
+          change: { type: "string", enum: ["added", "revised", "removed"] },
+          value: { type: ["number", "null"], description: "The value now; `null` when removed." },
+          previous: { type: ["number", "null"], description: "The value at the end of `since`; `null` when added." },
+          changed: { type: "string", format: "date", description: "The last day the point's value or presence changed (UTC)." },
+        },
+      },
+    },
+    meta: {
+      type: "object",
+      required: ["indicator", "since", "version", "total", "limit", "offset", "has_more", "next", "license", "attribution", "metadata"],
+      properties: {
+        indicator: { type: "string" },
+        since: { type: "string", format: "date" },
+        version: { type: "string", format: "date", description: "The day the current version was published (UTC)." },
+        total: { type: "integer", minimum: 0 },
+        limit: { type: "integer" },
+        offset: { type: "integer" },
+        has_more: { type: "boolean" },
+        next: { type: ["string", "null"] },
+        license: { type: "string" },
+        attribution: { type: "string" },
+        metadata: { type: "string" },
+      },
+    },
+  },
+};
 
 /** The 400 the API sends for an adjustment without an amount, made by the real parser. */
 function adjustBadRequest(): ApiError {
@@ -388,8 +456,8 @@ const pageSchemas = {
               properties: {
                 reason: {
                   type: "string",
-                  enum: ["before_first", "overdue", "pending"],
-                  description: "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check.",
+                  enum: ["before_first", "overdue", "pending", "ended"],
+                  description: "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check; `ended`: the sub-series' last value is dated `last` and the indicator's publications since `due` leave it out (nothing is awaited).",
                 },
                 last: { type: ["string", "null"], format: "date", description: "The date of the sub-series' last point on or before the day." },
                 due: { type: ["string", "null"], format: "date", description: "When the value missing was (or is) due." },
@@ -497,13 +565,13 @@ const metadataSchemas = {
         type: "array",
         items: {
           type: "object",
-          required: ["id", "title", "facets", "next_due", "overdue"],
+          required: ["id", "title", "facets"],
           properties: {
             id: { type: "string" },
             title: { $ref: "#/components/schemas/Localized" },
             facets: { type: "array", items: { type: ["integer", "null"] } },
-            next_due: { type: ["string", "null"], format: "date", description: "When its next value is due; null: none expected (irregular, no points, or left out of later publications)." },
-            overdue: { type: "boolean" },
+            next_due: { type: "string", format: "date", description: "When its next value is due; absent, with `overdue`, when none is expected (irregular, no points, or left out of later publications)." },
+            overdue: { type: "boolean", description: "True when `next_due` is on or before the last check and the value is not in the data." },
           },
         },
       },
@@ -590,9 +658,10 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
       [`${API_BASE}/{indicator}`]: endpointItem(indicatorParam, indicators[0]),
       [SEARCH_PATH]: searchItem(),
       [ADJUST_PATH]: adjustItem(adjusters),
+      [`${API_BASE}/{indicator}/changes`]: changesItem(indicatorParam),
       ...staticFileItems(indicatorParam, limits),
     },
-    components: { schemas: { ...pageSchemas, ...metadataSchemas, ...freshnessSchemas, Catalog: catalogSchema, Error: errorSchema } },
+    components: { schemas: { ...pageSchemas, ...metadataSchemas, ...freshnessSchemas, Changes: changesSchema, Catalog: catalogSchema, Error: errorSchema } },
   };
   return JSON.stringify(doc);
 }

@@ -99,6 +99,8 @@ export interface CoverageRule {
   readonly versionEnd: number;
   /** Absent: a day after the check has no value (the derived answers' rule). */
   readonly afterCheck?: AfterCheck;
+  /** The indicator's newest publication (the newest day any sub-series has a point); absent: not known. */
+  readonly newest?: number;
 }
 
 /**
@@ -110,7 +112,11 @@ export interface CoverageRule {
  */
 export function coverageRule(rhythm: string, published: ArrayLike<number>, checkedOn: string, after?: Omit<AfterCheck, "checked">): CoverageRule {
   const newest = published.length === 0 ? null : dateOfDay(published[published.length - 1] as number);
-  const rule = { nextDue: nextDueDayOf(rhythm, published), versionEnd: versionEndDay(checkedOn, newest) };
+  const rule = {
+    nextDue: nextDueDayOf(rhythm, published),
+    versionEnd: versionEndDay(checkedOn, newest),
+    ...(newest === null ? {} : { newest: dayNumber(newest) }),
+  };
   return after === undefined ? rule : { ...rule, afterCheck: { ...after, checked: dayNumber(checkedOn) } };
 }
 
@@ -186,12 +192,16 @@ function successorDue(series: DaySeries, rank: number, rule: CoverageRule, after
  * Why no point answers day `day` (`answeringRankDay` is -1): `before_first`, the
  * day is before the sub-series' first point; `overdue`, the value after the one
  * dated `last` was due on `due`, on or before the last check, and is not in the
- * data; `pending`, it is due on `due`, after the last check (not known yet).
+ * data; `pending`, it is due on `due`, after the last check (not known yet);
+ * `ended`, the sub-series' last value is dated `last` and the indicator has
+ * published since its successor was due (on `due`) without it: later
+ * publications leave it out (a series replaced, a provider gone), so nothing is
+ * awaited (src/core/schedule.ts `freshnessOf` says the same of it: never overdue).
  * For a value of a period with a schedule, the value due is the one of the
  * period holding the day.
  */
 export interface Absence {
-  readonly reason: "before_first" | "overdue" | "pending";
+  readonly reason: "before_first" | "overdue" | "pending" | "ended";
   readonly last: number | null;
   readonly due: number | null;
 }
@@ -204,6 +214,7 @@ export function absenceDay(series: DaySeries, day: number, rule: CoverageRule): 
   const after = rule.afterCheck;
   let due: number | null = rule.nextDue(last);
   if (after !== undefined && (day >= rule.versionEnd || (after.schedule !== null && !after.stepwise))) due = successorDue(series, rank, rule, after);
+  if (rank === 0 && due !== null && rule.newest !== undefined && due <= rule.newest) return { reason: "ended", last, due };
   // A due day after the check is not known to be missed: the data says nothing of it yet.
   if (due !== null && due < rule.versionEnd) return { reason: "overdue", last, due };
   if (after !== undefined && after.schedule !== null && !after.stepwise) {

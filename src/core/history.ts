@@ -20,6 +20,7 @@ import { createContainer, openContainer } from "./container.js";
 import { dateOfDay } from "./dates.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex } from "./page.js";
+import type { Schedule } from "./schedule.js";
 
 const MAGIC = "OSH1";
 const DAY_SECONDS = 86_400;
@@ -46,6 +47,8 @@ export interface HistoryVersion {
   readonly unit: string;
   readonly rhythm: string;
   readonly stepwise: boolean;
+  /** When its values were due (`schedule`, src/core/schedule.ts), `null` when it declared none or does not validate today. */
+  readonly schedule: Schedule | null;
   /** Its sub-series, as indices into the table's ids (ascending: sorted by id). */
   readonly series: readonly number[];
 }
@@ -216,6 +219,8 @@ function materialize(history: HistoryData, v: number): AnswerData {
     attributionUrl: union.attributionUrl,
     rhythm: version.rhythm,
     stepwise: version.stepwise,
+    ...(version.bound.checked === null ? {} : { checked: version.bound.checked }),
+    ...(version.schedule === null ? {} : { schedule: version.schedule }),
     // The kinds of source as declared now (the table's): what provenance=true says of a past version's points too.
     ...(union.sourceKinds === undefined ? {} : { sourceKinds: union.sourceKinds }),
     series,

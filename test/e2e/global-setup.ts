@@ -53,7 +53,8 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
   ]);
   // Awaited below; handled now, so a server failing during the build is reported there, not as an unhandled rejection.
   onMain.catch(() => undefined);
-  await build(altDir, ["--limits", "7"]);
+  // No history: the alt server answers computed pages; as_of is the main server's (test/e2e/history.test.ts).
+  await build(altDir, ["--limits", "7", "--no-history"]);
   const [[main, tight, load], alt] = await Promise.all([onMain, startPagesDev(altDir, high)]);
   const servers = [main, alt, tight, load];
   let stopped: Promise<void> | undefined;

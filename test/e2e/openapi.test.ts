@@ -95,6 +95,32 @@ describe("openapi.json", () => {
     expect(validate?.(example)).toBe(true);
   });
 
+  it("describes the live answers of the changes and of as_of: 200 and 400", async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    // Another client address than the 429 check's, which uses up its own.
+    const client = { "CF-Connecting-IP": "203.0.113.78" };
+    const today = new Date().toISOString().slice(0, 10);
+    const cases: [string, string, number][] = [
+      [`/api/v1/domestic-worker-wages/changes?since=${today}&limit=2`, "Changes", 200],
+      [`/api/v1/domestic-worker-wages/changes?since=${today}&format=csv`, "", 200],
+      ["/api/v1/domestic-worker-wages/changes", "Error", 400],
+      [`/api/v1/domestic-worker-wages?as_of=${today}&limit=1`, "Page", 200],
+      ["/api/v1/domestic-worker-wages?as_of=1999-01-01", "Error", 400],
+    ];
+    for (const [path, name, status] of cases) {
+      const response = await fetch(server.url + path, { headers: client });
+      expect(response.status, path).toBe(status);
+      const operation = doc.paths[path.includes("/changes") ? "/api/v1/{indicator}/changes" : "/api/v1/{indicator}"]?.get;
+      expect(operation?.responses[String(status)], `${status} for ${path} is documented`).toBeDefined();
+      const text = await response.text();
+      if (name === "") continue;
+      const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+      expect(validate?.(JSON.parse(text)), `${path}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+    }
+  });
+
   it("describes the catalog and the metadata documents the server publishes, labels in both languages", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);

@@ -365,6 +365,9 @@ describe("a day after the last check (the data version, 2026-11-20), through the
     expect(wages.data).toEqual([]);
     expect(wages.meta.checked).toBe(VERSION);
     expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
+    // The regional series that the publications since 2006 leave out have ended: nothing is awaited of them.
+    const all = await ask(`/api/v1/domestic-worker-wages?at=${day}`);
+    expect(all.meta.missing?.[1]).toEqual({ reason: "ended", last: "2006-01-01", due: "2006-07-01", series: ["hourly-interior", "hourly-montevideo", "monthly-interior", "monthly-montevideo"] });
   });
 
   it("answers the national minimum wage of July 2026 until 1 January 2027, when its successor is due (1 January and 1 July), then says it is pending", async () => {

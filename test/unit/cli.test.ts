@@ -1,4 +1,5 @@
 /** The command line's contract: exit codes, the file budget, nothing written on failure. */
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir, treeDigest } from "../helpers.js";
@@ -34,6 +35,20 @@ describe.concurrent("cli", () => {
     expect(result.stderr).toContain("over the budget of 15");
     expect(result.stderr).toMatch(/--limits.*--max-files/);
     expect(treeDigest(out)).toEqual(before);
+  });
+
+  it("stops at a file over the size limit (Cloudflare Pages: 25 MiB), naming it, and leaves the previous output as it was", async () => {
+    const out = join(await tempDir(), "dist");
+    expect((await runCli(["build", "--data", GOLDEN, "--out", out], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
+    const before = treeDigest(out);
+    const largest = [...before.keys()].map((path) => ({ path, size: statSync(join(out, path)).size })).sort((a, b) => b.size - a.size)[0] as { path: string; size: number };
+    const result = await runCli(["build", "--data", GOLDEN, "--out", out, "--max-file-bytes", String(largest.size - 1)], { SOURCE_DATE_EPOCH: "1" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${largest.path}: ${largest.size} bytes`);
+    expect(result.stderr).toContain("--max-file-bytes");
+    expect(treeDigest(out)).toEqual(before);
+    // At exactly its size, the build passes.
+    expect((await runCli(["build", "--data", GOLDEN, "--out", out, "--max-file-bytes", String(largest.size)], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
   });
 
   it("validates data without writing anything", async () => {

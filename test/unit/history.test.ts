@@ -16,6 +16,8 @@ import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js"
 import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
 import { buildHistories, type IndicatorHistory } from "../../src/build/history.js";
 import { timeSource } from "../../src/api/time.js";
+import { renderIndicatorFeed, renderServiceFeed } from "../../src/build/formats/atom.js";
+import { parseSiteConfig } from "../../src/build/site-config.js";
 import type { AnswerData } from "../../src/core/answers.js";
 import { changesSince, type PointChange } from "../../src/core/changes.js";
 import { decodeHistory, versionAnswers, versionDay, versionOn } from "../../src/core/history.js";
@@ -83,7 +85,10 @@ describe("as_of over a synthetic history", () => {
     const { tables } = await tablesNow();
     expect(tables.get("wages")?.versions.map(versionDay)).toEqual(["2026-01-10", "2026-02-10", "2026-03-10", "2026-04-10", "2026-05-10", "2026-07-10"]);
     // Two commits on 2026-06-10: the later one is that day's.
-    expect(tables.get("prices")?.versions.map((v) => [versionDay(v), v.commit])).toEqual([["2026-06-10", repo.commits[6]?.commit]]);
+    expect(tables.get("prices")?.versions.map((v) => [versionDay(v), v.commit])).toEqual([
+      ["2026-06-10", repo.commits[6]?.commit],
+      ["2026-07-10", repo.commits[7]?.commit],
+    ]);
     expect(versionOn(["2026-01-10", "2026-02-10"], "2026-01-09")).toBe(-1);
     expect(versionOn(["2026-01-10", "2026-02-10"], "2026-02-09")).toBe(0);
   });
@@ -122,6 +127,45 @@ function reportOf(before: readonly IndicatorSource[], after: readonly IndicatorS
     ...c.removed.map((p) => ({ date: p.date, series: p.series, change: "removed" as const, value: null, previous: p.value })),
   ].sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
 }
+
+describe("the Atom feeds over a synthetic history", () => {
+  it("have an entry for each version that revised or removed points, linking its changes", async () => {
+    const { built, tables } = await tablesNow();
+    const config = parseSiteConfig(JSON.stringify({ name: "Test", baseUrl: "https://example.test/", attributionText: "Data: Test" }), "site.config.json");
+    const wages = built.find((b) => b.source.meta.id === "wages") as BuiltIndicator;
+    const feed = renderIndicatorFeed(config, wages, NOW, tables.get("wages")?.revisions);
+    const revisions = [...feed.matchAll(/<entry>\n<id>[^<]*revision[^<]*<\/id>\n<title>([^<]*)<\/title>[\s\S]*?title="changes" href="([^"]*)"/g)].map((m) => [m[1], m[2]]);
+    expect(revisions).toEqual([
+      ["1 point revised on 2026-07-10", "https://example.test/api/v1/wages/changes?since=2026-05-10"],
+      ["1 point removed on 2026-04-10", "https://example.test/api/v1/wages/changes?since=2026-03-10"],
+      ["1 point revised on 2026-03-10", "https://example.test/api/v1/wages/changes?since=2026-02-10"],
+    ]);
+    expect(feed).toContain("monthly 2025-07-01: 110 → 111.5");
+    const service = renderServiceFeed(config, built, new Map(built.map((b) => [b.source.meta.id, NOW])), (id) => tables.get(id)?.revisions ?? []);
+    expect(service).toContain("Prices &lt;test&gt;: 1 point revised on 2026-07-10");
+    // Without revisions, the feed of releases alone, as before.
+    expect(renderIndicatorFeed(config, wages, NOW, [])).toBe(renderIndicatorFeed(config, wages, NOW));
+    expect(renderIndicatorFeed(config, wages, NOW)).not.toContain("revision");
+  });
+});
+
+describe("a version's indicator.json of an earlier format", () => {
+  it("gives its sub-series and what the rule of coverage reads, when they have a value of the right kind", async () => {
+    const old = { id: "x", title: "a title as a plain string (an earlier format)", unit: "UYU", rhythm: "monthly", stepwise: true, checked: "2026-01-31", series: [{ id: "a" }] };
+    const files: Record<string, string> = { "d/x/indicator.json": JSON.stringify(old), "d/x/p.csv": "date,series,value\n2026-01-01,a,1.50\n" };
+    const source: SourceFiles = {
+      folders: (dir) => Promise.resolve(dir === "d" ? ["x"] : []),
+      csvNames: (dir) => Promise.resolve(dir === "d/x" ? ["p.csv"] : []),
+      read: (file) => (files[file] === undefined ? Promise.reject(Object.assign(new Error(file), { code: "ENOENT" })) : Promise.resolve(new TextEncoder().encode(files[file]))),
+    };
+    await expect(loadData("d", source)).rejects.toThrow(); // not today's format
+    const [x] = (await loadData("d", source, true)).indicators;
+    expect([x?.meta.unit, x?.meta.rhythm, x?.meta.stepwise, x?.meta.checked, x?.meta.series.map((s) => s.id), x?.rows.map((r) => r.value)]).toEqual(["UYU", "monthly", true, "2026-01-31", ["a"], ["1.50"]]);
+    files["d/x/indicator.json"] = JSON.stringify({ ...old, rhythm: "fortnightly", stepwise: "yes", checked: 20260131, unit: 7 });
+    const [y] = (await loadData("d", source, true)).indicators;
+    expect([y?.meta.unit, y?.meta.rhythm, y?.meta.stepwise, y?.meta.checked]).toEqual(["", "irregular", false, undefined]);
+  });
+});
 
 describe("changes over a synthetic history", () => {
   it("equal the difference of the two versions, for every pair of days", async () => {

@@ -136,6 +136,23 @@ describe("a day after the last check", () => {
     expect(absence(daily, "2026-11-21", ruleOf("daily", daily, checked, false, DAILY))).toEqual({ reason: "overdue", last: "2026-09-05", due: "2026-09-06" });
   });
 
+  it("says a sub-series the indicator's later publications leave out has ended, not that it is overdue", () => {
+    const current = ["2026-01-01", "2025-07-01"];
+    const regional = ["2006-01-01", "2005-07-01"];
+    const published = [...regional, ...current].sort().map(dayNumber);
+    const rule = coverageRule("semiannual", published, checked, { stepwise: true, schedule: HALF_YEARS });
+    expect(absence(regional, "2026-11-24", rule)).toEqual({ reason: "ended", last: "2006-01-01", due: "2006-07-01" });
+    expect(absence(regional, "2010-03-01", rule)).toEqual({ reason: "ended", last: "2006-01-01", due: "2006-07-01" });
+    expect(absence(current, "2026-11-24", rule)).toEqual({ reason: "overdue", last: "2026-01-01", due: "2026-07-01" });
+    // A gap is not an end: a later point follows.
+    const gapped = ["2026-01-01", "2024-07-01"];
+    expect(absence(gapped, "2025-03-01", coverageRule("semiannual", [...gapped].reverse().map(dayNumber), checked, { stepwise: true, schedule: HALF_YEARS })).reason).toBe("overdue");
+    // Irregular prices left out of the newest publication.
+    const gone = ["2024-08-01", "2024-01-01"];
+    const prices = coverageRule("irregular", ["2024-01-01", "2024-08-01", "2025-01-01", "2026-01-01"].map(dayNumber), checked, { stepwise: true, schedule: IRREGULAR });
+    expect(absence(gone, "2025-06-01", prices)).toEqual({ reason: "ended", last: "2024-08-01", due: "2025-01-01" });
+  });
+
   it("says a day before the first point is before it", () => {
     const wage = ["2026-01-01"];
     expect(absence(wage, "2000-01-01", ruleOf("semiannual", wage, checked, true, HALF_YEARS))).toEqual({ reason: "before_first", last: null, due: null });

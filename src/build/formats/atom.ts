@@ -17,6 +17,9 @@ import { escapeHtml } from "../../core/html.js";
 import { byCodeUnits } from "../../core/order.js";
 import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, csvPath, feedPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
+import type { Revisions } from "../history.js";
+import { changesPath } from "../../core/changes.js";
+import { versionDay } from "../../core/history.js";
 import { LICENSE_TITLE, absoluteUrl, isoDateTime, newestVersion, releaseOf, releases } from "./facts.js";
 
 /**
@@ -38,6 +41,8 @@ interface Entry {
   readonly indicatorTitle: string;
   readonly page: string;
   readonly csv: string;
+  /** A revision's changes (`/api/v1/<id>/changes?since=…`). */
+  readonly changes?: string;
 }
 
 /** XML text and attribute values (the five predefined entities are valid XML too). */
@@ -68,6 +73,33 @@ function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: b
   });
 }
 
+/** Revisions listed one by one in a revision entry's summary; the counts are always whole. */
+const LISTED_REVISIONS = 5;
+
+/**
+ * A version that revised or removed published points (src/build/history.ts) as an
+ * entry, linking its changes (`/api/v1/<id>/changes?since=` the version before).
+ */
+function revisionEntries(config: SiteConfig, indicator: BuiltIndicator, revisions: readonly Revisions[], withIndicator: boolean): Entry[] {
+  const { meta } = indicator.source;
+  return revisions.map((r) => {
+    const day = versionDay(r.version);
+    const what = [r.revised.length > 0 ? `${plural(r.revised.length, "point")} revised` : "", r.removed.length > 0 ? `${plural(r.removed.length, "point")} removed` : ""].filter((t) => t !== "").join(", ");
+    const listed = r.revised.slice(0, LISTED_REVISIONS).map((c) => `${c.series} ${c.date}: ${c.old} → ${c.new}`);
+    return {
+      id: tagUri(config, `${meta.id}/revision/${day}`),
+      title: `${withIndicator ? `${meta.title.en}: ` : ""}${what} on ${day}`,
+      updated: isoDateTime(r.version.published),
+      summary: `${meta.title.en}: ${what} on ${day}${listed.length > 0 ? ` (${listed.join("; ")}${r.revised.length > listed.length ? "; …" : ""})` : ""}. Every change since ${r.since}: the link.`,
+      indicator: meta.id,
+      indicatorTitle: meta.title.en,
+      page: indicatorPageUrl(config, meta.id),
+      csv: absoluteUrl(config, csvPath(meta.id)),
+      changes: absoluteUrl(config, `${changesPath(meta.id)}?since=${r.since}`),
+    };
+  });
+}
+
 function entryXml(e: Entry): string {
   return (
     `<entry>\n` +
@@ -76,6 +108,7 @@ function entryXml(e: Entry): string {
     `<updated>${e.updated}</updated>\n` +
     `<link rel="alternate" type="text/html" href="${x(e.page)}"/>\n` +
     `<link rel="related" type="text/csv" href="${x(e.csv)}"/>\n` +
+    (e.changes === undefined ? "" : `<link rel="related" type="application/json" title="changes" href="${x(e.changes)}"/>\n`) +
     `<category term="${x(e.indicator)}" label="${x(e.indicatorTitle)}"/>\n` +
     `<summary>${x(e.summary)}</summary>\n` +
     `</entry>\n`
@@ -112,8 +145,14 @@ function feedXml(config: SiteConfig, head: FeedHead, list: readonly Entry[]): st
   );
 }
 
-/** The releases of one indicator; `version` is its data version (seconds since the epoch). */
-export function renderIndicatorFeed(config: SiteConfig, indicator: BuiltIndicator, version: number): string {
+/** Newest first; on the same instant, revisions before releases, then by indicator id. */
+const newestFirst = (a: Entry, b: Entry) => byCodeUnits(b.updated, a.updated) || Number(b.changes !== undefined) - Number(a.changes !== undefined) || byCodeUnits(a.indicator, b.indicator);
+
+/**
+ * The releases of one indicator, and its revisions (`revisions`, from its history
+ * table); `version` is its data version (seconds since the epoch).
+ */
+export function renderIndicatorFeed(config: SiteConfig, indicator: BuiltIndicator, version: number, revisions: readonly Revisions[] = []): string {
   const { meta } = indicator.source;
   return feedXml(
     config,
@@ -125,15 +164,20 @@ export function renderIndicatorFeed(config: SiteConfig, indicator: BuiltIndicato
       alternate: indicatorPageUrl(config, meta.id),
       fallbackUpdated: isoDateTime(version),
     },
-    entries(config, indicator, false).slice(0, MAX_ENTRIES),
+    (revisions.length === 0 ? entries(config, indicator, false) : [...entries(config, indicator, false), ...revisionEntries(config, indicator, revisions, false)].sort(newestFirst)).slice(0, MAX_ENTRIES),
   );
 }
 
 /** The releases of every indicator, newest first (equal dates: by indicator id). */
-export function renderServiceFeed(config: SiteConfig, indicators: readonly BuiltIndicator[], versions: ReadonlyMap<string, number>): string {
+export function renderServiceFeed(
+  config: SiteConfig,
+  indicators: readonly BuiltIndicator[],
+  versions: ReadonlyMap<string, number>,
+  revisions: (id: string) => readonly Revisions[] = () => [],
+): string {
   const all = indicators
-    .flatMap((i) => entries(config, i, true))
-    .sort((a, b) => byCodeUnits(b.updated, a.updated) || byCodeUnits(a.indicator, b.indicator))
+    .flatMap((i) => [...entries(config, i, true), ...revisionEntries(config, i, revisions(i.source.meta.id), true)])
+    .sort(newestFirst)
     .slice(0, MAX_ENTRIES);
   return feedXml(
     config,

@@ -56,12 +56,12 @@ export function planFormats(input: PlanInput): PlannedFile[] {
       { path: outputFile(parquetPath(id)), indicator: id, render: () => renderParquet(indicator) },
       { path: outputFile(xlsxPath(id)), indicator: id, render: () => renderXlsx(config, indicator, version) },
       { path: outputFile(dataPackagePath(id)), indicator: id, render: () => renderDataPackage(config, indicator, version) },
-      { path: outputFile(feedPath(id)), indicator: id, render: () => renderIndicatorFeed(config, indicator, version) },
+      { path: outputFile(feedPath(id)), indicator: id, render: () => renderIndicatorFeed(config, indicator, version, input.histories?.get(id)?.revisions) },
     );
   }
   plan.push(
     { path: outputFile(DCAT_CATALOG_PATH), render: () => renderDcatCatalog(config, indicators, versions) },
-    { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions) },
+    { path: outputFile(SERVICE_FEED_PATH), render: () => renderServiceFeed(config, indicators, versions, (id) => input.histories?.get(id)?.revisions ?? []) },
     { path: outputFile(SITEMAP_PATH), render: () => renderSitemap(config, indicators) },
     { path: robots, render: () => renderRobots(config) },
     { path: outputFile(LLMS_TXT_PATH), render: () => renderLlmsTxt(config, indicators, deflatorsOf(indicators), adjustersOf(indicators), versions, currentDay(input)) },

@@ -940,7 +940,7 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
   return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, [url])}`;
 }
 
-/** Why sub-series `s` has no value on `date` (src/core/coverage.ts `absenceDay`): before its first, overdue, or not known yet. */
+/** Why sub-series `s` has no value on `date` (src/core/coverage.ts `absenceDay`): before its first, overdue, ended, or not known yet. */
 function absenceText(ctx: Context, s: ViewSeries, date: string): string {
   const { m, f } = ctx;
   const a = absenceDay(daySeries(s.dates), dayNumber(date), ctx.rule);
@@ -948,6 +948,7 @@ function absenceText(ctx: Context, s: ViewSeries, date: string): string {
   const last = f.pointDate(dateOfDay(a.last));
   const checked = f.date(ctx.input.indicator.version);
   if (a.reason === "overdue" && a.due !== null) return m.missingOverdue(last, f.date(dateOfDay(a.due)), checked);
+  if (a.reason === "ended" && a.due !== null) return m.missingEnded(last, f.date(dateOfDay(a.due)));
   return m.missingPending(last, a.due === null ? null : f.date(dateOfDay(a.due)), checked);
 }
 

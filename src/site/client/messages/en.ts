@@ -75,6 +75,7 @@ export const en = {
   noValueOn: "no value covers that day in this data",
   inForceAtCheck: (checked: string) => `in force as of the last check, on ${checked}`,
   missingOverdue: (last: string, due: string, checked: string) => `no value: the one after ${last} was due on ${due} and is not in this data (overdue; last check: ${checked})`,
+  missingEnded: (last: string, since: string) => `no value: its last is the one of ${last}; the publications since ${since} leave it out`,
   missingPending: (last: string, due: string | null, checked: string) =>
     `no value yet: the one after ${last} is expected ${due === null ? "at no fixed date" : `on ${due}`}, after the last check (${checked})`,
   sameInApi: "The same answer from the API:",

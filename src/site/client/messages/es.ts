@@ -69,6 +69,7 @@ export const es: Messages = {
   noValueOn: "ningún valor de estos datos cubre ese día",
   inForceAtCheck: (checked: string) => `vigente según la última comprobación, el ${checked}`,
   missingOverdue: (last: string, due: string, checked: string) => `sin valor: el siguiente al de ${last} se esperaba el ${due} y no está en estos datos (atrasado; última comprobación: ${checked})`,
+  missingEnded: (last: string, since: string) => `sin valor: el último es el de ${last}; las publicaciones desde el ${since} no lo incluyen`,
   missingPending: (last: string, due: string | null, checked: string) =>
     `todavía sin valor: el siguiente al de ${last} se espera ${due === null ? "sin fecha fija" : `el ${due}`}, después de la última comprobación (${checked})`,
   sameInApi: "La misma respuesta en la API:",
