@@ -25,6 +25,7 @@ import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
 import { html, raw, type SafeHtml } from "../../core/html.js";
 import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
+import { kindLabel, type KindOrNone } from "../../core/source-kind-counts.js";
 import { byCodeUnits } from "../../core/order.js";
 import { derivedText } from "../../core/derive.js";
 import { LIMIT } from "../../core/contract.js";
@@ -45,6 +46,18 @@ export interface ViewSeries {
    * show it as written, in `display.noteLanguage`, and mark it so (`lang`). Absent: none.
    */
   readonly untranslated?: Readonly<Record<string, readonly Lang[]>>;
+  /**
+   * The kind of source of most of its points (src/core/provenance.ts), and by date
+   * the kind of the points whose kind differs: compact for the many sub-series
+   * whose points all cite one kind. Absent: not known (a view made in a test).
+   */
+  readonly kind?: KindOrNone;
+  readonly kindAt?: Readonly<Record<string, KindOrNone>>;
+}
+
+/** The kind of source of the point of `s` at `date`, or null when not known. */
+export function pointKind(s: ViewSeries, date: string): KindOrNone | null {
+  return s.kindAt?.[date] ?? s.kind ?? null;
 }
 
 /** A facet as `indicator.json` declares it: values in display order with their labels. */
@@ -240,6 +253,12 @@ function noteText(ctx: Context, s: ViewSeries, date: string): SafeHtml | string 
   return lang === null ? text : html`<span lang="${lang}">${text}</span>`;
 }
 
+/** "fuente: prensa": the kind of source of the point of `s` at `date` in the page's language, or "" when not known. */
+function kindText(ctx: Context, s: ViewSeries, date: string): string {
+  const kind = pointKind(s, date);
+  return kind === null ? "" : ctx.m.valueSource(kindLabel(kind)[ctx.lang]);
+}
+
 function valueText(ctx: Context, value: string): string {
   return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
 }
@@ -389,7 +408,9 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
-<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}</p>
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${
+    kindText(ctx, s, date) === "" ? "" : html`<span class="card-kind">${kindText(ctx, s, date)}</span>`
+  }</p>
 <p class="card-since" data-since="${standing.since}" data-until="${standing.until}" data-state="${standing.state}">${standingText(ctx, s, standing)}</p>
 ${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${noteLines}
 </article>`;
@@ -419,7 +440,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date) };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date), kind: kindText(ctx, s, date) || null };
   });
 }
 
@@ -624,7 +645,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
       r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.s, r.date)}</span>`
-    }</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
+    }${kindText(ctx, r.s, r.date) === "" ? "" : html`<span class="cell-kind">${kindText(ctx, r.s, r.date)}</span>`}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
 }
@@ -909,8 +930,12 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     const value = s.values[rank] as string;
     const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.rule.nextDue) + rank;
     const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
+    // The point's own kind of source and note travel with it (a doubtful start date is said where the date is answered).
+    const pointDate = s.dates[rank] as string;
+    const kind = kindText(ctx, s, pointDate);
+    const note = s.notes[pointDate] === undefined ? "" : html`<br><span class="answer-note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, s, pointDate)}</span>`;
     const checked = afterCheck ? `; ${m.inForceAtCheck(f.date(indicator.version))}` : "";
-    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong> (${since}${checked})</li>`;
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`})${note}</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
