@@ -50,6 +50,10 @@ export default defineConfig({
           // shared with the system layer); a file that writes builds or copies its own.
           // The files share nothing else (no server): two at a time.
           globalSetup: ["test/integration/global-setup.ts"],
+          // One module graph per worker, as in the unit layer (the same rules hold: no
+          // module mocks, no env writes, no fake timers here): the build and the handler are
+          // imported once per worker, not once per file.
+          isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
@@ -61,6 +65,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts"],
           exclude: SERIAL_SYSTEM_FILES,
           globalSetup: ["test/e2e/global-setup.ts"],
+          isolate: false,
           // Two files at a time: they share the servers of the global setup but no
           // counter (each sends its own CF-Connecting-IP) and no file.
           maxWorkers: 2,

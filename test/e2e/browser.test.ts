@@ -161,7 +161,7 @@ describe("the site in Chromium, in Spanish and English", () => {
         expect(since).toContain(lang === "es" ? "1 de enero de 2026" : "January 1, 2026");
       }
       // 31178: "$ 31.178" in Spanish, "$31,178" in English; 164 per hour, never rounded.
-      const monthly = (await page.locator('#view-card article[data-series="monthly"] .card-value').textContent())?.replace(/\s/g, " ");
+      const monthly = (await page.locator('#view-card article[data-series="monthly"] .card-value data').textContent())?.replace(/\s/g, " ");
       expect(monthly).toBe(lang === "es" ? "$ 31.178" : "$31,178");
 
       await visit(page, `${prefix(lang)}/series/health-insurance-prices/`);
