@@ -29,6 +29,7 @@ const wagesMeta = {
   stepwise: true,
   license: "CC-BY-4.0",
   source: { name: { es: "Prueba", en: "Test" }, url: "https://example.test/source" },
+  sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
   series: [
     { id: "hourly", title: { es: "Por hora", en: "Hourly" } },
     { id: "monthly", title: { es: "Mensual", en: "Monthly" } },
@@ -44,6 +45,7 @@ const pricesMeta = {
   deflates: [{ unit: "UYU", series: "general" }],
   license: "CC-BY-4.0",
   source: { name: { es: "Prueba", en: "Test" }, url: "https://example.test/source" },
+  sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
   series: [{ id: "general", title: { es: "General", en: "General" } }],
 };
 

@@ -27,3 +27,14 @@ export function firstSeries(id: string, dataDir = join(ROOT, "data")): string {
   if (first === undefined) throw new Error(`${id} declares no sub-series`);
   return first;
 }
+
+/**
+ * The kind of a source address by `sourceKinds` of `id`'s `indicator.json`, read
+ * here again (not through src/): the declared prefixes, longest first, the first
+ * the address begins with; `none` when it cites nothing.
+ */
+export function declaredSourceKind(id: string, dataDir = join(ROOT, "data")): (source: string) => string {
+  const meta = JSON.parse(readFileSync(join(dataDir, id, "indicator.json"), "utf8")) as { sourceKinds?: { prefix: string; kind: string }[] };
+  const rules = [...(meta.sourceKinds ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
+  return (source) => (source === "" ? "none" : (rules.find((r) => source.startsWith(r.prefix))?.kind ?? "unclassified"));
+}

@@ -25,6 +25,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     deflates: [],
     adjusts: [],
     noteTranslations: {},
+    sourceKinds: [],
     search: { keywords: { es: [], en: [] }, equivalents: {} },
     display: NEUTRAL_DISPLAY,
     ...overrides,

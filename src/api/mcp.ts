@@ -8,7 +8,9 @@
  * - `search_series`: /api/v1/search;
  * - `get_metadata`: an indicator's metadata, summarised (its sub-series listed up to a bound);
  * - `get_values`: /api/v1/{indicator} with the questions about time, by default the
- *   newest 24 values per sub-series, at most `MCP_MAX_VALUES` in all (saying when it cut).
+ *   newest 24 values per sub-series, at most `MCP_MAX_VALUES` in all (saying when it cut),
+ *   each value with its note, source and kind of source (`provenance=true`): a model
+ *   that quotes one value quotes what is known of it.
  *
  * JSON-RPC is answered here rather than by the SDK's server, whose zod and ajv
  * made 700 KB of the function's 793 KB bundle, loaded at every cold start; the
@@ -193,7 +195,9 @@ function tools(manifest: Manifest): readonly Tool[] {
         `Values of an indicator's sub-series (indicators: ${ids.join(", ")}), newest first, with the API's meanings: at (the value in force on a day), from/to (a window), ` +
         `frequency (${Object.keys(FREQUENCIES).join(", ")}) with aggregation (${AGGREGATIONS.join(", ")}), units (${UNITS.join(", ")}; index needs base), ` +
         "real (YYYY-MM: in pesos of that month, deflated by the CPI), per (<indicator>:<sub-series>: a ratio). " +
-        `By default the newest ${MCP_DEFAULT_LIMIT} values per sub-series; at most ${MCP_MAX_VALUES} values in all (the result says when it cut).`,
+        `By default the newest ${MCP_DEFAULT_LIMIT} values per sub-series; at most ${MCP_MAX_VALUES} values in all (the result says when it cut). ` +
+        "Each value comes with its note (null, or what is doubtful about it: quote it with the value), its source address and the kind of that source " +
+        "(official, official-republication, press, reference, computed; null for a derived value).",
       inputSchema: object({ indicator, ...valueArguments() }, ["indicator", "series"]),
       async run(args, call, site) {
         // Each argument as the API's parameter text; the API parses it (and names it in a 400).
@@ -203,6 +207,7 @@ function tools(manifest: Manifest): readonly Tool[] {
           if (value !== undefined) params.set(p.name, Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : JSON.stringify(value));
         }
         if (!params.has("limit")) params.set("limit", String(MCP_DEFAULT_LIMIT));
+        params.set("provenance", "true");
         const path = `${endpointPath(args.indicator as string)}?${queryText(params)}`;
         const response = await call(path);
         if (!response.ok) return failure(site, path, response);

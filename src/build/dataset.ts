@@ -73,6 +73,7 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
       attributionUrl,
       rhythm: source.meta.rhythm,
       stepwise: source.meta.stepwise,
+      sourceKinds: source.meta.sourceKinds,
       ...(source.meta.checked === undefined ? {} : { checked: source.meta.checked }),
       ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
     }, ids, source.rows, csvLine, csvEsLine);

@@ -6,6 +6,8 @@
  * its title and facets (as indices into the facet values); the points, first and
  * last dates of each sub-series are in the catalog. About half the catalog's size
  * for an indicator of many faceted sub-series (docs/api.md, "The API contract").
+ * `source_kinds` says what kind of document the points cite (src/core/provenance.ts),
+ * and how many points of each kind every sub-series has (column-wise).
  */
 import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
@@ -13,6 +15,7 @@ import { freshnessFacts, scheduleFacts, seriesFreshness } from "./freshness.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { csvPath, endpointPath } from "../core/paths.js";
 import { unitLabels } from "../core/unit-labels.js";
+import { sourceKindCounts } from "../core/source-kind-counts.js";
 
 /**
  * Renders the metadata document (compact, deterministic JSON). `version` is the
@@ -26,6 +29,7 @@ export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, ve
   const facets = facetList({ source });
   const names = facets.map((f) => f.name);
   const values = new Map(facets.map((f) => [f.name, f.values]));
+  const kinds = sourceKindCounts(meta.sourceKinds, source.rows);
   const doc = {
     ...indicatorFacts({ source, answers }),
     // What the numbers of each `units` mode (and of `real`, `per`) are, in both languages.
@@ -34,6 +38,9 @@ export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, ve
     units: unitLabels(meta.display.unit ?? { es: meta.unit, en: meta.unit }),
     links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), csv: csvPath(meta.id) },
     facets,
+    // The kinds the points cite, each with its label, its number of points and, column-wise (the size of a
+    // document of many sub-series), each sub-series' number of points of that kind, in the order of \`series\`.
+    source_kinds: kinds.kinds.map((k, i) => ({ ...k, series: labels.map((label) => kinds.bySeries.get(label.id)?.[i] ?? 0) })),
     series: labels.map((label) => ({
       id: label.id,
       title: label.title,

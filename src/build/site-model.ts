@@ -10,6 +10,9 @@ import type { SiteIndicator } from "../site/model.js";
 import { checkedOf } from "./freshness.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { datasetJsonLd } from "./formats/schema-org.js";
+import { byCodeUnits } from "../core/order.js";
+import { SOURCE_KINDS, sourceKindOf } from "../core/provenance.js";
+import { sourceKindCounts, type KindOrNone } from "../core/source-kind-counts.js";
 import { revisedPoints, type SeriesRevisions } from "../core/revised.js";
 import { decodeHistory } from "../core/history.js";
 import type { IndicatorHistory } from "./history.js";
@@ -43,6 +46,7 @@ export function viewSeries({ plain, labels, source }: BuiltIndicator, revised: R
     const missing = LANGS.filter((lang) => translation(row.note, lang) === undefined);
     if (missing.length > 0) untranslated.set(row.series, { ...untranslated.get(row.series), [row.date]: missing });
   }
+  const kinds = pointKinds(source);
   return plain.map((s, i) => {
     const missing = untranslated.get(s.id);
     const changed = revised.get(s.id);
@@ -52,9 +56,34 @@ export function viewSeries({ plain, labels, source }: BuiltIndicator, revised: R
       values: s.values,
       notes: notes.get(s.id) ?? {},
       ...(missing === undefined ? {} : { untranslated: missing }),
+      ...(kinds.get(s.id) ?? {}),
       ...(changed === undefined ? {} : { revised: changed }),
     };
   });
+}
+
+/**
+ * By sub-series, the kind of source of its points as the view carries it: the
+ * kind most of them have, and by date the points of another kind (in the
+ * declared order of kinds when two are as common).
+ */
+function pointKinds(source: BuiltIndicator["source"]): Map<string, { kind: KindOrNone; kindAt?: Record<string, KindOrNone> }> {
+  const bySeries = new Map<string, { date: string; kind: KindOrNone }[]>();
+  for (const row of source.rows) {
+    let list = bySeries.get(row.series);
+    if (list === undefined) bySeries.set(row.series, (list = []));
+    list.push({ date: row.date, kind: sourceKindOf(source.meta.sourceKinds, row.source) ?? "none" });
+  }
+  const out = new Map<string, { kind: KindOrNone; kindAt?: Record<string, KindOrNone> }>();
+  for (const [id, list] of bySeries) {
+    const counts = new Map<KindOrNone, number>();
+    for (const p of list) counts.set(p.kind, (counts.get(p.kind) ?? 0) + 1);
+    const order: readonly KindOrNone[] = [...SOURCE_KINDS, "none"];
+    const usual = order.reduce((best, k) => ((counts.get(k) ?? 0) > (counts.get(best) ?? 0) ? k : best));
+    const others = list.filter((p) => p.kind !== usual).sort((a, b) => byCodeUnits(b.date, a.date));
+    out.set(id, others.length === 0 ? { kind: usual } : { kind: usual, kindAt: Object.fromEntries(others.map((p) => [p.date, p.kind])) });
+  }
+  return out;
 }
 
 /** What the view needs of an indicator; `version`: its data version (Unix seconds); `revised`: its revised points (src/core/revised.ts). */
@@ -100,6 +129,7 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, ver
     ratios: meta.view.ratios,
     lastUpdated: indicator.answers.lastUpdated,
     seriesCount: indicator.plain.length,
+    sourceKinds: sourceKindCounts(meta.sourceKinds, indicator.source.rows).kinds,
     view: viewIndicator(indicator, version, revised),
     jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
   };

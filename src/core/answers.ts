@@ -37,6 +37,7 @@ import type { Schedule } from "./schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
+import type { SourceKindRule } from "./provenance.js";
 
 const MAGIC = "OSA2";
 
@@ -72,6 +73,8 @@ export interface AnswerFields extends DatasetFields {
   /** How often points come (src/core/coverage.ts) and whether a value holds until the next: the rule of coverage's inputs. */
   readonly rhythm: string;
   readonly stepwise: boolean;
+  /** The kinds of the sources the points cite, by address prefix (src/core/provenance.ts): what `provenance=true` says of each point. */
+  readonly sourceKinds?: readonly SourceKindRule[];
   /**
    * The day the publisher's source was last checked, when `indicator.json` says
    * (`checked`), and when values are due (`schedule`, src/core/schedule.ts): what
@@ -189,6 +192,7 @@ export function encodeAnswers(
     attributionUrl: fields.attributionUrl,
     rhythm: fields.rhythm,
     stepwise: fields.stepwise,
+    sourceKinds: fields.sourceKinds ?? [],
     // JSON leaves out an undefined key: an indicator without them has the header it had.
     checked: fields.checked,
     schedule: fields.schedule,
@@ -270,6 +274,7 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     attributionUrl: header.attributionUrl,
     rhythm: header.rhythm,
     stepwise: header.stepwise,
+    sourceKinds: header.sourceKinds ?? [],
     ...(header.checked === undefined ? {} : { checked: header.checked }),
     ...(header.schedule === undefined ? {} : { schedule: header.schedule }),
     series,

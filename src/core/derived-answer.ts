@@ -346,6 +346,8 @@ const same = (text: string) => text;
 // Pure: the page script, which computes pages but writes no answer, leaves them out of its bundle.
 const LAYOUTS = {
   json: /* @__PURE__ */ layout('{"data":[', '{"date":"', '","series":"', '","value":', "}", ",", ".", same),
+  // provenance=true: a derived value has no source or note of its own (the CSV's are empty).
+  jsonProvenance: /* @__PURE__ */ layout('{"data":[', '{"date":"', '","series":"', '","value":', ',"note":null,"source":null,"source_kind":null}', ",", ".", same),
   csv: /* @__PURE__ */ layout(CSV_HEADER, "", ",", ",", ",,\n", "", ".", same),
   csvEs: /* @__PURE__ */ layout(CSV_ES_HEADER, "", ";", ";", ";;\r\n", "", ",", spreadsheetNumber),
 };
@@ -417,7 +419,8 @@ function addMid(mids: Mids, s: number, id: string, layout: Layout): void {
  * view of that buffer.
  */
 export function renderDerived(fields: DatasetFields, page: DerivedPage): Uint8Array<ArrayBuffer> {
-  const layout = page.query.format !== "csv" ? LAYOUTS.json : page.query.dialect === "es" ? LAYOUTS.csvEs : LAYOUTS.csv;
+  const json = page.query.format !== "csv";
+  const layout = json ? (page.query.provenance === null ? LAYOUTS.json : LAYOUTS.jsonProvenance) : page.query.dialect === "es" ? LAYOUTS.csvEs : LAYOUTS.csv;
   const { series, days, values, ids } = page;
   const n = days.length;
   // Each sub-series' middle, made when first met and kept for the next answers.
@@ -428,7 +431,7 @@ export function renderDerived(fields: DatasetFields, page: DerivedPage): Uint8Ar
   }
   const { list, widest } = mids;
   const { before, between, after } = layout;
-  const end = layout === LAYOUTS.json ? `],"meta":${JSON.stringify(answerMeta(fields, page))}}` : "";
+  const end = json ? `],"meta":${JSON.stringify(answerMeta(fields, page))}}` : "";
   // The most a point takes when its number is on the fast path (the others make room for themselves).
   const point = between.length + 10 + widest + DERIVED_MAX_BYTES;
   let bytes = new Uint8Array(utf8Bound(layout.head) + before.length + n * point + utf8Bound(end));

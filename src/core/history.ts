@@ -221,6 +221,8 @@ function materialize(history: HistoryData, v: number): AnswerData {
     stepwise: version.stepwise,
     ...(version.bound.checked === null ? {} : { checked: version.bound.checked }),
     ...(version.schedule === null ? {} : { schedule: version.schedule }),
+    // The kinds of source as declared now (the table's): what provenance=true says of a past version's points too.
+    ...(union.sourceKinds === undefined ? {} : { sourceKinds: union.sourceKinds }),
     series,
     ids,
     points: n,

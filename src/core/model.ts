@@ -68,6 +68,8 @@ export interface PageQuery {
   readonly format: Format;
   /** `es` for the spreadsheet CSV; `null` for RFC 4180 (the default, one canonical query). */
   readonly dialect: "es" | null;
+  /** `true`: each JSON item also carries its point's `note`, `source` and `source_kind`; `null` (the default): `date`, `series`, `value` only. */
+  readonly provenance: true | null;
 }
 
 /** `per=<indicator>:<sub-series>`. */
@@ -93,6 +95,7 @@ export const DEFAULT_QUERY: PageQuery = {
   offset: OFFSET.default,
   format: "json",
   dialect: null,
+  provenance: null,
 };
 
 /** Whether a query asks for derived values (anything but the points as published, `at` included). */

@@ -425,6 +425,22 @@ export const PARAMETER_DECLARATIONS = [
     conflicts: [{ when: (q) => q.dialect !== null && q.format !== "csv", detail: () => "dialect: only with format=csv (the CSV a spreadsheet opens)" }],
     mcp: false,
   },
+  {
+    name: "provenance",
+    absent: null,
+    /** Opt-in, so that every answer without it keeps its bytes: `false`, the default, is `null`. */
+    parse: (text) => (text === "true" ? true : text === "false" ? null : invalid(`provenance: expected true or false, got ${quote(text)}`)),
+    echo: (q) => (q.provenance === null ? null : "true"),
+    meta: null,
+    schema: { type: "string", enum: ["true", "false"], default: "false" },
+    description: {
+      en: "`true`: each item of `data` also carries its point's `note` (as written in the data, or null), `source` (the address it cites, or null) and `source_kind` (official, official-republication, press, reference or computed, as the indicator's metadata declares; null for a point citing nothing and for a derived value, which has no source of its own). JSON only: the CSV has source and note in every line.",
+      es: "`true`: cada elemento de `data` lleva además la nota de su punto (`note`, tal como está en los datos, o null), la dirección que cita (`source`, o null) y el tipo de esa fuente (`source_kind`: official, official-republication, press, reference o computed, como lo declaran los metadatos del indicador; null para un punto sin fuente y para un valor derivado, que no tiene fuente propia). Solo JSON: el CSV trae source y note en cada línea.",
+    },
+    summary: { en: "`true`: each value with its note, source and kind of source", es: "`true`: cada valor con su nota, su fuente y el tipo de fuente" },
+    conflicts: [{ when: (q) => q.provenance !== null && q.format === "csv", detail: () => "provenance: only with format=json (the CSV has source and note in every line)" }],
+    mcp: false,
+  },
 ] as const satisfies readonly { [N in keyof PageQuery]: ParameterDeclaration<N> }[keyof PageQuery][];
 
 /** The parameter names in canonical order; any other is a 400. */

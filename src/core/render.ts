@@ -6,16 +6,17 @@
  * the same query. JSON is compact with a fixed key order (docs/DESIGN.md §2); the
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
-import { CSV_ES_HEADER, CSV_HEADER, assemble, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
+import { CSV_ES_HEADER, CSV_HEADER, assemble, csvRow, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
 import type { DatasetFields, PageQuery } from "./model.js";
 import type { Page, PageSummary } from "./page.js";
 import { canonicalQuery, metaEcho } from "./parameters.js";
 import { endpointPath, metadataPath } from "./paths.js";
+import { sourceKindOf } from "./provenance.js";
 
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
  * order of the declarations (src/core/parameters.ts: `from, to, at, series,
- * frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect`),
+ * frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect, provenance`),
  * dates as resolved days, the selection deduplicated and sorted, `aggregation`
  * given whenever `frequency` is, `units=level` and `format=json` left out, so
  * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
@@ -80,5 +81,169 @@ export function renderAnswer(data: AnswerData, page: Page<AnswerSeries>): Uint8A
       : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
   }
   const suffix = encoder.encode(`],"meta":${JSON.stringify(answerMeta(data, page))}}`);
+  if (page.query.provenance !== null) return withProvenance(data, positions, suffix);
   return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true, data.starts?.json);
+}
+
+const NOTE = encoder.encode(',"note":');
+const SOURCE = encoder.encode(',"source":');
+const KIND = encoder.encode(',"source_kind":');
+const NULL = encoder.encode("null");
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+
+/** The declared kinds of an answer file's sources, as bytes: each prefix, longest first, with its kind's JSON. */
+const kindTables = new WeakMap<AnswerData, readonly { readonly prefix: Uint8Array; readonly json: Uint8Array }[]>();
+function kindTable(data: AnswerData) {
+  let table = kindTables.get(data);
+  if (table === undefined) {
+    const rules = [...(data.sourceKinds ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
+    kindTables.set(data, (table = rules.map((r) => ({ prefix: encoder.encode(r.prefix), json: encoder.encode(JSON.stringify(r.kind)) }))));
+  }
+  return table;
+}
+
+/** The index in `table` of the kind of the source at `bytes[from, to)`: the longest declared prefix it begins with (src/core/provenance.ts), or -1. */
+function kindAt(table: ReturnType<typeof kindTable>, bytes: Uint8Array, from: number, to: number): number {
+  if (from === to) return -1;
+  for (let t = 0; t < table.length; t++) {
+    const { prefix } = table[t] as (typeof table)[number];
+    if (prefix.length > to - from) continue;
+    let k = 0;
+    while (k < prefix.length && bytes[from + k] === prefix[k]) k++;
+    if (k === prefix.length) return t;
+  }
+  return -1;
+}
+
+/**
+ * What `provenance=true` reads of each point's CSV line, found the first time the
+ * point is asked for and kept for the isolate's later requests (the scan of the
+ * line is most of the work): where its source begins and ends (its third and
+ * fourth commas), and `state`: 0 not read yet, 1 read by `csvRow` (a quoted field,
+ * or a text JSON must escape), 2 a source of no declared kind or none, 3 + t the
+ * kind `table[t]`.
+ */
+interface LineIndex {
+  readonly third: Uint32Array;
+  readonly fourth: Uint32Array;
+  readonly state: Uint8Array;
+}
+const lineIndexes = new WeakMap<AnswerData, LineIndex>();
+function lineIndex(data: AnswerData): LineIndex {
+  let index = lineIndexes.get(data);
+  if (index === undefined) {
+    const n = data.points;
+    lineIndexes.set(data, (index = { third: new Uint32Array(n), fourth: new Uint32Array(n), state: new Uint8Array(n) }));
+  }
+  return index;
+}
+
+/**
+ * `provenance=true`: each point's JSON object (`{"date":…,"series":…,"value":…}`,
+ * copied) followed by its note, source and kind of source, read from its CSV line
+ * in the same file (which holds the source and note as data.csv writes them) and
+ * the indicator's declared kinds. An empty note or source is `null`. Written as
+ * bytes copied from the file's, each line's fields found once per isolate
+ * (`lineIndex`); a line with a quote (a note with a comma) or a text JSON must
+ * escape is read with `csvRow` and written with `JSON.stringify`.
+ */
+function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8Array): Uint8Array<ArrayBuffer> {
+  const table = kindTable(data);
+  const index = lineIndex(data);
+  const { json, jsonEnds, csv, csvEnds, starts } = data;
+  // Where a point's texts begin: after the one before, or where a past version's view says (`AnswerData.starts`).
+  const jsonStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
+  const csvStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (csvEnds[g - 1] as number)) : (starts.csv[g] as number));
+  const widestKind = table.reduce((w, t) => Math.max(w, t.json.length), NULL.length);
+  const extra = NOTE.length + SOURCE.length + KIND.length + widestKind + 2 * NULL.length + 4;
+  let size = JSON_PREFIX.length + suffix.length;
+  for (let m = 0; m < positions.length; m++) {
+    const g = positions[m] as number;
+    size += (jsonEnds[g] as number) - jsonStart(g) + (csvEnds[g] as number) - csvStart(g) + extra;
+  }
+  let out = new Uint8Array(size);
+  let at = copyInto(out, 0, JSON_PREFIX, 0, JSON_PREFIX.length);
+  for (let m = 0; m < positions.length; m++) {
+    const g = positions[m] as number;
+    if (m > 0) out[at++] = COMMA;
+    // The stored object ends in "},": the closing brace and the separating comma.
+    at = copyInto(out, at, json, jsonStart(g), (jsonEnds[g] as number) - 2);
+    const end = (csvEnds[g] as number) - 1; // before the line's "\n"
+    if (index.state[g] === 0) readLine(index, g, table, csv, csvStart(g), end);
+    const state = index.state[g] as number;
+    if (state === 1) {
+      const row = csvRow(data, g);
+      const text = `,"note":${JSON.stringify(row.note === "" ? null : row.note)},"source":${JSON.stringify(row.source === "" ? null : row.source)},"source_kind":${JSON.stringify(sourceKindOf(data.sourceKinds ?? [], row.source))}}`;
+      const bytes = encoder.encode(text);
+      if (at + bytes.length + size > out.length) {
+        const larger = new Uint8Array(at + bytes.length + size);
+        larger.set(out.subarray(0, at));
+        out = larger;
+      }
+      at = copyInto(out, at, bytes, 0, bytes.length);
+      continue;
+    }
+    const third = index.third[g] as number;
+    const fourth = index.fourth[g] as number;
+    at = copyInto(out, at, NOTE, 0, NOTE.length);
+    at = fourth + 1 === end ? copyInto(out, at, NULL, 0, NULL.length) : quoted(out, at, csv, fourth + 1, end);
+    at = copyInto(out, at, SOURCE, 0, SOURCE.length);
+    at = third + 1 === fourth ? copyInto(out, at, NULL, 0, NULL.length) : quoted(out, at, csv, third + 1, fourth);
+    at = copyInto(out, at, KIND, 0, KIND.length);
+    const kind = state === 2 ? NULL : (table[state - 3] as (typeof table)[number]).json;
+    at = copyInto(out, at, kind, 0, kind.length);
+    out[at++] = CLOSE_BRACE;
+  }
+  if (at + suffix.length > out.length) {
+    const larger = new Uint8Array(at + suffix.length);
+    larger.set(out.subarray(0, at));
+    out = larger;
+  }
+  out.set(suffix, at);
+  return out.subarray(0, at + suffix.length);
+}
+
+/** Reads point `g`'s CSV line `csv[start, end)` into `index`: date,series,value,source,note, the third comma opening the source and the fourth the note. */
+function readLine(index: LineIndex, g: number, table: ReturnType<typeof kindTable>, csv: Uint8Array, start: number, end: number): void {
+  let third = -1;
+  let fourth = -1;
+  let plain = true;
+  let commas = 0;
+  for (let k = start; k < end; k++) {
+    const b = csv[k] as number;
+    if (b === COMMA) {
+      commas++;
+      if (commas === 3) third = k;
+      else if (commas === 4) fourth = k;
+    } else if (b === QUOTE || b === BACKSLASH || b < 0x20) plain = false;
+  }
+  if (!plain || commas !== 4) {
+    index.state[g] = 1;
+    return;
+  }
+  index.third[g] = third;
+  index.fourth[g] = fourth;
+  index.state[g] = 3 + kindAt(table, csv, third + 1, fourth);
+}
+
+/** Copies `bytes[from, to)` into `out` at `at`; returns the position after it. */
+function copyInto(out: Uint8Array, at: number, bytes: Uint8Array, from: number, to: number): number {
+  if (to - from > 24) {
+    out.set(bytes.subarray(from, to), at);
+    return at + to - from;
+  }
+  for (let k = from; k < to; k++) out[at++] = bytes[k] as number;
+  return at;
+}
+
+/** `bytes[from, to)` between quotes: a JSON string, for a text without a quote, backslash or control character. */
+function quoted(out: Uint8Array, at: number, bytes: Uint8Array, from: number, to: number): number {
+  out[at++] = QUOTE;
+  at = copyInto(out, at, bytes, from, to);
+  out[at++] = QUOTE;
+  return at;
 }

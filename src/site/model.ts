@@ -4,6 +4,7 @@
  * every word it writes about the data comes from `indicator.json`.
  */
 import type { Lang, Localized } from "../core/i18n.js";
+import type { SourceKindCounts } from "../core/source-kind-counts.js";
 import type { ViewIndicator } from "./client/series-view.js";
 
 export interface SiteIndicator {
@@ -20,6 +21,8 @@ export interface SiteIndicator {
   /** Date of the newest point, or null for an indicator without points. */
   readonly lastUpdated: string | null;
   readonly seriesCount: number;
+  /** The kinds of source the points cite, each with its label and number of points (src/core/source-kind-counts.ts). */
+  readonly sourceKinds: SourceKindCounts["kinds"];
   /** What the page's view needs: labels, points, notes, display settings. */
   readonly view: ViewIndicator;
   /** The schema.org Dataset of the page in each language, as a JSON-LD object. */

@@ -431,6 +431,21 @@ function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang)
 </section>`;
 }
 
+/** "publicación oficial: 12; prensa: 34": the kinds of source of the points, with their numbers (numbers in the page's format). */
+function kindsText(meta: SiteIndicator, lang: Lang): string {
+  const f = new Formatter(lang, "");
+  return meta.sourceKinds.map((k) => MESSAGES[lang].sourceKindCount(k.label[lang], f.number(k.points))).join("; ");
+}
+
+/**
+ * What the citation adds after the publisher's name when not every value is its
+ * official publication: the kinds of source of the values, so that a citation
+ * does not credit a ministry with what the press reported.
+ */
+function citedKinds(meta: SiteIndicator, lang: Lang): string {
+  return meta.sourceKinds.every((k) => k.kind === "official") ? "" : MESSAGES[lang].citationKinds(kindsText(meta, lang));
+}
+
 function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | string {
   if (meta.glossary.length === 0) return "";
   return html`<section aria-labelledby="h-glossary"><h2 id="h-glossary">${m.glossary}</h2>
@@ -509,7 +524,8 @@ ${glossary(meta, lang, m)}
 <p>${meta.description[lang]}</p>
 <dl class="facts">
 <div class="wide"><dt>${m.source}</dt><dd><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
-<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
+${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKinds}</dt><dd id="source-kinds">${kindsText(meta, lang)}</dd></div>
+`}<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
 <div><dt>${m.rhythm}</dt><dd>${m.rhythms[view.rhythm] ?? view.rhythm}</dd></div>
 <div><dt>${m.lastUpdate}</dt><dd>${meta.lastUpdated === null ? m.noData : f.date(meta.lastUpdated)}</dd></div>
 <div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
@@ -524,7 +540,7 @@ ${attributionBlock(config, lang, meta.id, "attribution-snippet")}
 <p>${m.thisPage} <a href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
 <h3 id="cite">${m.citationHeading}</h3>
 <p>${m.citationIntro}</p>
-<blockquote class="citation" id="citation">${m.citation(meta.source.name[lang], title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
+<blockquote class="citation" id="citation">${m.citation(`${meta.source.name[lang]}${citedKinds(meta, lang)}`, title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
 <button type="button" data-copy="citation" hidden>${m.copyCitation}</button>
 </section>
 ${pageConfig(config, lang, meta)}

@@ -12,6 +12,7 @@ import { LICENSE } from "../core/contract.js";
 import { RHYTHMS } from "../core/coverage.js";
 import { NEUTRAL_DISPLAY } from "../core/display.js";
 import { LANGS } from "../core/i18n.js";
+import { sourceKindOf } from "../core/provenance.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -97,6 +98,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     deflates: [],
     adjusts: [],
     noteTranslations: {},
+    sourceKinds: [],
     search: { keywords: { es: [], en: [] }, equivalents: {} },
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
@@ -129,6 +131,21 @@ function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: read
   for (const [lang, translations] of Object.entries(meta.noteTranslations)) {
     for (const note of Object.keys(translations ?? {})) {
       if (!used.has(note)) warnings.push({ file: metaFile, column: `noteTranslations.${lang}`, reason: `translates a note no point has: "${note.slice(0, 60)}…"` });
+    }
+  }
+}
+
+/**
+ * Every point that cites a source has a kind (\`sourceKinds\` in \`indicator.json\`,
+ * src/core/provenance.ts): a source no declared prefix covers stops the build at
+ * its row, so no value is shown as official, or as anything, by default. A
+ * declaration no point uses is not a fault: the address an unattended update will
+ * cite (\`publication.url\`) is declared before any point cites it.
+ */
+function checkSourceKinds(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[]): void {
+  for (const row of rows) {
+    if (row.source !== "" && sourceKindOf(meta.sourceKinds, row.source) === null) {
+      issues.push({ file: row.file, line: row.line, column: "source", reason: `no kind declared for ${row.source}: add a prefix of it to sourceKinds in ${metaFile}` });
     }
   }
 }
@@ -230,6 +247,7 @@ async function loadIndicator(fs: SourceFiles, dataDir: string, name: string, iss
   for (const issue of duplicates) issues.push(issue);
   if (!pointsOnly) checkNoteTranslations(meta, metaFile, rows, warnings);
   if (!pointsOnly) checkChecked(meta, metaFile, rows, issues);
+  if (!pointsOnly) checkSourceKinds(meta, metaFile, rows, issues);
   meta.series.forEach((s, i) => {
     if (!bySeries.has(s.id)) warnings.push({ file: metaFile, column: `series.${i}`, reason: `sub-series "${s.id}" has no points` });
   });

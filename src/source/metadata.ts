@@ -7,6 +7,7 @@ import { RHYTHMS } from "../core/coverage.js";
 import { isCalendarDate } from "../core/dates.js";
 import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
 import { LANGS, type Lang, type Localized } from "../core/i18n.js";
+import { SOURCE_KINDS } from "../core/provenance.js";
 import type { Schedule } from "../core/schedule.js";
 import { foldedWords, queryWords } from "../core/search.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
@@ -209,6 +210,20 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       equivalents: z.record(text, wordList).default({}),
     })
     .optional(),
+  /**
+   * The kind of every source the points cite (src/core/provenance.ts): an address
+   * prefix (a host, a folder, one document) and its kind; a point takes the kind
+   * of the longest prefix its source begins with, and a point whose source no
+   * prefix covers stops the build at its row (src/source/load.ts).
+   */
+  sourceKinds: z
+    .array(
+      z.strictObject({
+        prefix: httpUrl,
+        kind: z.enum(SOURCE_KINDS, { error: `expected one of ${SOURCE_KINDS.join(", ")}` }),
+      }),
+    )
+    .default([]),
   /** Terms the indicator's page explains. */
   glossary: z.array(z.strictObject({ term: localized, definition: localized })).default([]),
   series: z.array(seriesSchema(templated)).min(1, "declare at least one sub-series"),
@@ -302,6 +317,9 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     if (!raw.series.some((s) => s.id === a.series)) issue(`adjusts.${i}.series`, `"${a.series}" is not a sub-series of this file's "series"`);
     if (raw.adjusts.findIndex((b) => b.series === a.series) !== i) issue(`adjusts.${i}.series`, `"${a.series}" is declared twice`);
   });
+  raw.sourceKinds.forEach((rule, i) => {
+    if (raw.sourceKinds.findIndex((other) => other.prefix === rule.prefix) !== i) issue(`sourceKinds.${i}.prefix`, `"${rule.prefix}" is declared twice`);
+  });
   if (raw.publication !== undefined && raw.importer === undefined) issue("publication", 'names no importer: add the "importer" that reads this file');
   const endNote = raw.display?.endNote;
   if (endNote !== undefined && endNote > raw.notes.length) issue("display.endNote", `names note ${endNote}, but "notes" has ${raw.notes.length}`);
@@ -351,6 +369,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     deflates: raw.deflates,
     adjusts: raw.adjusts,
     noteTranslations: raw.noteTranslations,
+    sourceKinds: raw.sourceKinds,
     search: { keywords: raw.search?.keywords ?? { es: [], en: [] }, equivalents },
     display: {
       date: raw.display?.date ?? NEUTRAL_DISPLAY.date,

@@ -46,6 +46,17 @@ describe("the API through wrangler pages dev", () => {
     expect(r.bytes.equals(readFileSync(join(mainDir, `api/v1/${id}/index.json`)))).toBe(true);
   });
 
+  it("provenance=true through workerd: the wages' value on 15 March 2025 with its own note, its source and its kind; the bytes the handler gives in Node", async () => {
+    const path = "/api/v1/domestic-worker-wages?series=hourly&at=2025-03-15&provenance=true";
+    const [main1, alt1] = await Promise.all([get(main, path), get(alt, path)]);
+    expect(main1.status).toBe(200);
+    expect(main1.bytes.equals(alt1.bytes)).toBe(true);
+    const point = (refs.get("domestic-worker-wages") as RefIndicator).points.find((p) => p.series === "hourly" && p.date === "2025-01-01");
+    expect(JSON.parse(main1.text)).toMatchObject({ data: [{ date: "2025-01-01", series: "hourly", value: 154.67, note: point?.note, source: point?.source, source_kind: "press" }] });
+    // Without it, the same answer as ever: date, series and value only.
+    expect(Object.keys((JSON.parse((await get(main, path.replace("&provenance=true", ""))).text) as { data: object[] }).data[0] ?? {})).toEqual(["date", "series", "value"]);
+  });
+
   it.each(IDS)("%s: a sample of 20 random windows and pages equals the reference", async (id) => {
     await inBatches(randomWindows(id, 200).filter((_, i) => i % 10 === 0), 8, async ({ path, query }) => {
       expectPage(await get(main, path), id, query);
@@ -156,8 +167,8 @@ describe("the API through wrangler pages dev", () => {
     ["offset=1e2", 'offset: expected an integer from 0 to 999999999999999, got "1e2"'],
     ["from=2024-05-01&to=2024-01-01", "from: 2024-05-01 is later than to (2024-01-01)"],
     ["offset=1&offset=2", "offset: given 2 times; give each parameter at most once"],
-    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect"],
-    ["limit=1&callback=x", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect"],
+    ["provider=CASMU", "provider: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect, provenance"],
+    ["limit=1&callback=x", "callback: unknown parameter; the accepted ones are from, to, at, series, frequency, aggregation, per, real, units, base, as_of, limit, offset, format, dialect, provenance"],
     ["format=xlsx", 'format: expected json or csv, got "xlsx"'],
     ["series=a,,b", 'series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got "a,,b"'],
     ["series=nope", 'series: "nope" matches no sub-series of {id}; they are listed at /api/v1/{id}/metadata.json'],

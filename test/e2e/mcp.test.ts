@@ -52,7 +52,12 @@ describe("the MCP server, through the SDK's own client", () => {
 
   it("get_values: the value in force on a day, and a question about time, equal to the API's answers", async () => {
     const atDay = await called("get_values", { indicator: "domestic-worker-wages", series: ["monthly"], at: "2025-03-15" });
-    expect((atDay.data as { data: { value: number; date: string }[] }).data).toEqual([{ date: "2025-01-01", series: "monthly", value: 29400 }]);
+    // With the point's own note, its source and the kind of that source (provenance=true): the wages' doubtful start date travels with the value.
+    const atDayApi = (await (await fetch(atDay.local)).json()) as { data: unknown[] };
+    expect((atDay.data as { data: unknown[] }).data).toEqual(atDayApi.data);
+    expect((atDay.data as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ date: "2025-01-01", series: "monthly", value: 29400, note: expect.stringContaining("no source at hand states that it applies from 1 January 2025") as unknown, source_kind: "press" }),
+    ]);
     const yoy = await called("get_values", { indicator: "consumer-price-index", series: ["general"], units: "percent_change_a_year_ago", from: "2025" });
     const api = (await (await fetch(yoy.local)).json()) as { data: unknown[]; meta: unknown };
     expect(yoy.data).toEqual({ data: api.data, meta: api.meta });

@@ -28,7 +28,7 @@ import {
   refs,
   useOutput,
 } from "../api-checks.js";
-import { declaredSeries } from "../indicators.js";
+import { declaredSeries, declaredSourceKind } from "../indicators.js";
 import { expectedCsv, refCanonicalUrl, refMatches, type RefIndicator } from "../reference.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 
@@ -178,6 +178,7 @@ describe("the handler in Node on the real data", () => {
         license: string;
         source: { url: string };
         facets: { name: string; values: string[] }[];
+        source_kinds: { kind: string; points: number; series: number[] }[];
         series: { id: string; title: { es: string; en: string }; facets: (number | null)[] }[];
       };
       expect([doc.id, doc.unit, doc.license]).toEqual([entry.id, entry.unit, "CC-BY-4.0"]);
@@ -192,10 +193,68 @@ describe("the handler in Node on the real data", () => {
       // Every id of the data is there, so every item a client builds from it matches.
       const ids = new Set((refs.get(entry.id) as RefIndicator).points.map((p) => p.series));
       for (const sid of ids) expect(doc.series.some((s) => s.id === sid)).toBe(true);
+      // The kinds of the sources, counted again from the CSV files and the declarations: per sub-series and overall, every point of a kind.
+      const kindOf = declaredSourceKind(entry.id);
+      const recount = new Map<string, Map<string, number>>();
+      for (const p of (refs.get(entry.id) as RefIndicator).points) {
+        let counts = recount.get(p.series);
+        if (counts === undefined) recount.set(p.series, (counts = new Map<string, number>()));
+        counts.set(kindOf(p.source), (counts.get(kindOf(p.source)) ?? 0) + 1);
+      }
+      const kinds = doc.source_kinds.map((k) => k.kind);
+      expect(kinds).not.toContain("unclassified");
+      doc.series.forEach((s, j) => {
+        const counted = recount.get(s.id) ?? new Map<string, number>();
+        expect(Object.fromEntries(doc.source_kinds.map((k) => [k.kind, k.series[j]]).filter(([, n]) => n !== 0)), `${entry.id} ${s.id}`).toEqual(Object.fromEntries(counted));
+      });
+      expect(doc.source_kinds.reduce((n, k) => n + k.points, 0)).toBe((refs.get(entry.id) as RefIndicator).points.length);
     }
     const size = (p: string) => readFileSync(join(out, p)).length;
     // Two thirds at most: both carry every label in Spanish and English; the catalog adds every indicator and the counts.
     expect(size("api/v1/health-insurance-prices/metadata.json")).toBeLessThan((size("api/v1/index.json") * 2) / 3);
+  });
+
+  it.each(IDS)("%s: provenance=true adds each point's note, source and kind of source to the same items, prebuilt or computed; without it the bytes are as before", async (id) => {
+    const ref = refs.get(id) as RefIndicator;
+    const kindOf = declaredSourceKind(id);
+    const byKey = new Map(ref.points.map((p) => [`${p.series} ${p.date}`, p]));
+    for (const { path } of [{ path: `/api/v1/${id}` }, ...randomWindows(id, 8)]) {
+      const plain = await fetched(await prebuilt(path));
+      if (plain.status !== 200 || path.includes("format=csv")) continue;
+      const withIt = `${path}${path.includes("?") ? "&" : "?"}provenance=true`;
+      const a = await fetched(await prebuilt(withIt));
+      expect(a.bytes.equals((await fetched(await computed(withIt))).bytes)).toBe(true);
+      if (a.status === 400) {
+        // Over the points an answer with provenance may hold (8,000, as a derived answer): refused, saying how to narrow it.
+        expect(JSON.parse(a.text)).toMatchObject({ error: { detail: expect.stringMatching(/^provenance: this answer would hold [\d,]+ points, over the 8,000/) as unknown } });
+        expect((JSON.parse(plain.text) as { data: unknown[] }).data.length).toBeGreaterThan(8000);
+        continue;
+      }
+      const body = JSON.parse(a.text) as { data: { date: string; series: string; value: number; note: string | null; source: string | null; source_kind: string | null }[]; meta: { next: string | null } };
+      const before = JSON.parse(plain.text) as { data: unknown[]; meta: { next: string | null } };
+      // The same meta; the next page asks for provenance too.
+      expect(body.meta).toEqual({ ...before.meta, next: before.meta.next === null ? null : `${before.meta.next}&provenance=true` });
+      expect(body.data.map(({ date, series, value }) => ({ date, series, value }))).toEqual(before.data);
+      const expected = body.data.map(({ series, date }) => {
+        const point = byKey.get(`${series} ${date}`) as RefIndicator["points"][number];
+        return [point.note === "" ? null : point.note, point.source === "" ? null : point.source, point.source === "" ? null : kindOf(point.source)];
+      });
+      expect(body.data.map((item) => [item.note, item.source, item.source_kind])).toEqual(expected);
+    }
+  });
+
+  it("provenance=true: the domestic wages' value in force on 15 March 2025 comes with its own note; a derived value has none; CSV refuses it", async () => {
+    const at = await fetched(await computed("/api/v1/domestic-worker-wages?series=hourly&at=2025-03-15&provenance=true"));
+    const [item] = (JSON.parse(at.text) as { data: { date: string; value: number; note: string; source_kind: string }[] }).data;
+    expect([item?.date, item?.value, item?.source_kind]).toEqual(["2025-01-01", 154.67, "press"]);
+    expect(item?.note).toContain("no source at hand states that it applies from 1 January 2025");
+    const derived = await fetched(await computed("/api/v1/domestic-worker-wages?series=hourly&units=change&limit=2&provenance=true"));
+    expect((JSON.parse(derived.text) as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ note: null, source: null, source_kind: null }),
+      expect.objectContaining({ note: null, source: null, source_kind: null }),
+    ]);
+    expectError(await fetched(await computed("/api/v1/domestic-worker-wages?provenance=true&format=csv")), 400, "bad_request");
+    expectError(await fetched(await computed("/api/v1/domestic-worker-wages?provenance=yes")), 400, "bad_request");
   });
 
   it("never answers arbitrary query strings with anything but 200 or a well-formed 400 (property, 300 runs)", async () => {

@@ -49,6 +49,7 @@ const indicatorJson = {
   display: { unit: { es: "milímetros", en: "millimetres" }, noteLanguage: "es" },
   license: "CC-BY-4.0",
   source: { name: { es: "Fuente de prueba", en: "Test source" }, url: "https://example.test/daily" },
+  sourceKinds: [{ prefix: "https://example.test/daily/", kind: "official" }],
   notes: [{ es: "Datos inventados para las pruebas.", en: "Made-up data for the tests." }],
   noteTranslations: { en: { "medición revisada por la estación": "measurement revised by the station" } },
   series: SERIES.map((id) => ({ id, title: { es: `Estación ${id}`, en: `Station ${id}` } })),

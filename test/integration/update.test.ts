@@ -122,13 +122,16 @@ async function repository(): Promise<Repo> {
   await git(work, "remote", "add", "origin", origin);
   await cp(join(ROOT, "data"), join(work, "data"), { recursive: true });
   const folder = join(work, "data", INDICATOR);
-  const json = JSON.parse(await readFile(join(folder, "indicator.json"), "utf8")) as { publication: { url: string } };
+  // The kinds of sources (sourceKinds) are declared by address prefix: the cited address's declaration moves with it.
+  const json = JSON.parse((await readFile(join(folder, "indicator.json"), "utf8")).replaceAll(CITED, url)) as { publication: { url: string } };
   json.publication.url = url;
   await writeFile(join(folder, "indicator.json"), `${JSON.stringify(json, null, 2)}\n`);
   await writeFile(join(folder, "cpi.csv"), (await readFile(join(folder, "cpi.csv"), "utf8")).replaceAll(CITED, url));
   // The UI is computed from the same workbook (imported alongside): its points cite it too.
   const ui = join(work, "data", UI, "ui.csv");
   await writeFile(ui, (await readFile(ui, "utf8")).replaceAll(CITED, url));
+  const uiJson = join(work, "data", UI, "indicator.json");
+  await writeFile(uiJson, (await readFile(uiJson, "utf8")).replaceAll(CITED, url));
   await git(work, "add", ".");
   await git(work, "commit", "--quiet", "-m", "published");
   await git(work, "push", "--quiet", "origin", "main");

@@ -22,6 +22,7 @@ const META = JSON.stringify({
   rhythm: "monthly",
   license: "CC-BY-4.0",
   source: { name: { es: "Ejemplo", en: "Fixture" }, url: "https://example.test/" },
+  sourceKinds: [{ prefix: "https://x.test/", kind: "official" }],
   series: [
     { id: "a", title: { es: "A", en: "A" } },
     { id: "b", title: { es: "B", en: "B" } },

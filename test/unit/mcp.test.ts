@@ -53,7 +53,19 @@ describe("the MCP server, read by the SDK's client", () => {
   it("cites the canonical URL of the answer it gives, and the answer equals the API's", async () => {
     const result = (await client.callTool({ name: "get_values", arguments: { indicator: "tiny-wages", series: ["monthly"], from: "2000" } })) as { content: { text: string }[] };
     const text = result.content[0]?.text ?? "";
-    expect(text).toMatch(/^API URL: https:\/\/[^ ]+\/api\/v1\/tiny-wages\?from=2000-01-01&series=monthly&limit=24$/m);
+    expect(text).toMatch(/^API URL: https:\/\/[^ ]+\/api\/v1\/tiny-wages\?from=2000-01-01&series=monthly&limit=24&provenance=true$/m);
+  });
+
+  it("get_values gives each value with its date, note, source and kind of source; a derived value has none of its own", async () => {
+    const read = async (args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name: "get_values", arguments: { indicator: "tiny-wages", ...args } })) as { content: { text: string }[] };
+      return (JSON.parse((result.content[0]?.text ?? "").split("\n")[0] as string) as { data: unknown[] }).data;
+    };
+    expect(await read({ series: ["monthly"], at: "2024-07-01" })).toEqual([
+      { date: "2024-07-01", series: "monthly", value: 27985, note: "agreed in June, applied in July", source: "https://example.test/2024-07", source_kind: "press" },
+    ]);
+    expect(await read({ series: ["hourly"], at: "2024-01-01" })).toEqual([{ date: "2024-01-01", series: "hourly", value: 145.34, note: null, source: "https://example.test/2024-01", source_kind: "official" }]);
+    expect(await read({ series: ["hourly"], units: "change", limit: 1 })).toEqual([{ date: "2024-01-01", series: "hourly", value: 100.44, note: null, source: null, source_kind: null }]);
   });
 
   it("says why a value after the last check is shown, and why none is: never 0 values without a reason", async () => {

@@ -30,6 +30,7 @@ const PRICES = {
   display: { date: "effective", nouns: { compared: { es: "mutualistas", en: "providers" }, value: { es: "precio", en: "price" } } },
   license: "CC-BY-4.0",
   source: { name: { es: "Ministerio de Salud Pública (MSP), «A tu servicio»", en: "Ministry of Public Health (MSP), \"A tu servicio\"" }, url: "https://example.test/msp" },
+  sourceKinds: [{ prefix: "https://example.test/", kind: "official-republication" }],
   facets: {
     provider: { title: { es: "Mutualista", en: "Provider" }, values: { a: "Alfa Médica", b: "Beta Salud", c: "Gamma" } },
     item: { title: { es: "Prestación", en: "Item" }, values: { gp: { es: "Consulta de medicina general", en: "General medicine consultation" } } },

@@ -74,7 +74,8 @@ describe("revised points", () => {
     expect(table).toContain('<data value="110">$\u00a0110</data><sup class="revised-mark" title="revisado el 10 jul. 2026; antes $\u00a0111,50">rev.</sup><span class="cell-revised">revisado el 10 jul. 2026; antes $\u00a0111,50</span>');
     expect(table.match(/class="revised-mark"/g)).toHaveLength(2);
     const charts = shown.charts.toString();
-    expect(charts).toContain('data-revised="revisado el 14 oct. 2026; antes $\u00a0130"><title>Mensual — 1 de julio de 2026: $\u00a0131,50 (revisado el 14 oct. 2026; antes $\u00a0130)</title>');
+    // After the kind of source, when the page knows it (src/core/provenance.ts).
+    expect(charts).toContain('data-revised="revisado el 14 oct. 2026; antes $\u00a0130"><title>Mensual — 1 de julio de 2026: $\u00a0131,50 (fuente: publicación oficial; revisado el 14 oct. 2026; antes $\u00a0130)</title>');
     const card = shown.card.toString();
     expect(card).toContain('<span class="card-revised">revisado el 14 oct. 2026; antes $\u00a0130</span>');
     // The hourly wage's card: not revised, no mark.
@@ -86,8 +87,8 @@ describe("revised points", () => {
     const shown = renderView(input(view, "en"));
     expect(shown.table.toString()).toContain("revised on Jul 10, 2026; was $111.50");
     expect(shown.card.toString()).toContain('<span class="card-revised">revised on Oct 14, 2026; was $130</span>');
-    expect(shown.charts.toString()).toContain("(revised on Oct 14, 2026; was $130)</title>");
-    expect(valueOnDate(input(view, "es"), ["monthly"], "2025-08-01").toString()).toContain("(vigente desde el 1 de julio de 2025; revisado el 10 jul. 2026; antes $\u00a0111,50)");
+    expect(shown.charts.toString()).toContain("(source: official publication; revised on Oct 14, 2026; was $130)</title>");
+    expect(valueOnDate(input(view, "es"), ["monthly"], "2025-08-01").toString()).toContain("(vigente desde el 1 de julio de 2025; fuente: publicación oficial; revisado el 10 jul. 2026; antes $\u00a0111,50)");
     expect(valueOnDate(input(view, "en"), ["monthly"], "2025-08-01").toString()).toContain("; revised on Jul 10, 2026; was $111.50)");
     // A value never revised: the answer as before.
     expect(valueOnDate(input(view, "en"), ["monthly"], "2026-02-01").toString()).not.toContain("revised");

@@ -42,7 +42,7 @@ export function csvFields(meta: IndicatorMeta): SchemaField[] {
       constraints: { required: true, pattern: ID_PATTERN.source.replace(/^\^|\$$/g, "") },
     },
     { name: "value", type: "number", title: "Value", description: `The value in ${unit}, exactly as the source publishes it.`, constraints: { required: true } },
-    { name: "source", type: "string", format: "uri", title: "Source", description: "The URL of the publication the point was read from." },
+    { name: "source", type: "string", format: "uri", title: "Source", description: "The URL of the publication the point was read from; its kind (official publication, press, reference work, …) is declared in the indicator's metadata document (source_kinds) and given per value by the API's provenance=true." },
     { name: "note", type: "string", title: "Note", description: "A remark on the point, when there is one." },
   ];
 }

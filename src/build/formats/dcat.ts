@@ -10,7 +10,8 @@
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { API_BASE } from "../../core/contract.js";
-import { LANGS, type Localized } from "../../core/i18n.js";
+import { LANGS, type Lang, type Localized } from "../../core/i18n.js";
+import { sourceKindCounts } from "../../core/source-kind-counts.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { distributions, type Distribution } from "../../core/distributions.js";
@@ -79,6 +80,13 @@ function distribution(config: SiteConfig, indicator: string, d: Distribution, mo
   };
 }
 
+/** "Values by kind of source: official publication: 12; press: 34", in every language. */
+function provenanceText(indicator: BuiltIndicator): Localized {
+  const { kinds } = sourceKindCounts(indicator.source.meta.sourceKinds, indicator.source.rows);
+  const list = (lang: Lang) => kinds.map((k) => `${k.label[lang]}: ${k.points}`).join("; ");
+  return { es: `Valores según el tipo de su fuente: ${list("es")}`, en: `Values by kind of source: ${list("en")}` };
+}
+
 function dataset(config: SiteConfig, indicator: BuiltIndicator, version: number) {
   const { meta } = indicator.source;
   const modified = isoDateTime(version);
@@ -100,6 +108,8 @@ function dataset(config: SiteConfig, indicator: BuiltIndicator, version: number)
     "dct:modified": typed(modified, "xsd:dateTime"),
     "dct:publisher": ref(`${config.baseUrl}/#publisher`),
     "dct:source": ref(meta.source.url),
+    // Not every value is the publisher's: the kinds of source of the points, counted (src/core/provenance.ts).
+    "dct:provenance": { "@type": "dct:ProvenanceStatement", "dct:description": texts(provenanceText(indicator)) },
     "dct:license": ref(LICENSE_URL),
     "dcat:landingPage": ref(indicatorPageUrl(config, meta.id)),
     "dcat:distribution": distributions(meta.id).map((d) => distribution(config, meta.id, d, modified)),

@@ -15,6 +15,7 @@ import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { Manifest } from "../../core/manifest.js";
 import { ADJUST_PATH } from "../../core/adjust.js";
 import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
+import { sourceKindCounts } from "../../core/source-kind-counts.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
 export function parameterExamples(indicators: readonly BuiltIndicator[], deflators: Manifest["deflators"], currentDay?: (id: string) => string): Record<string, string> {
@@ -52,6 +53,7 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
     offset: url(id, "limit=1&offset=1"),
     format: url(id, `series=${series.id}&format=csv`),
     dialect: url(id, `series=${series.id}&format=csv&dialect=es`),
+    provenance: url(id, `series=${series.id}&at=${newest}&provenance=true`),
   };
   if (deflated !== undefined && deflatorMonth !== undefined) {
     const real = deflated.plain.find((s) => s.dates.length > 0)?.id as string;
@@ -75,6 +77,15 @@ function searchExample(indicators: readonly BuiltIndicator[]): string {
   if (label === undefined) return "";
   const words = label.title.es.split(/\s+/).slice(0, 2).join(" ");
   return ` Example: ${SEARCH_PATH}?q=${encodeURIComponent(words)}`;
+}
+
+/** The kinds of sources of `indicators`' points, with their numbers of points: "12 official publication, 34 press". */
+function kindsText(indicators: readonly Pick<BuiltIndicator, "source">[]): string {
+  const totals = new Map<string, number>();
+  for (const { source } of indicators) {
+    for (const k of sourceKindCounts(source.meta.sourceKinds, source.rows).kinds) totals.set(k.label.en, (totals.get(k.label.en) ?? 0) + k.points);
+  }
+  return [...totals].map(([label, n]) => `${n} ${label}`).join(", ");
 }
 
 /** What an indicator's line says of its freshness (src/build/freshness.ts): the last check and the next value due, or since when it is overdue. */
@@ -103,7 +114,9 @@ export function renderLlmsTxt(
     `# ${config.name}`,
     "",
     `> Uruguayan statistical indicators as a free HTTP API of JSON and CSV, under ${LICENSE} (credit required): ${indicators.map((i) => i.source.meta.title.en).join("; ")}. ` +
-      `Every value cites its official source; a day a value does not cover has none (nothing is estimated).`,
+      `Every value cites the source it was read from, and each source's kind is declared (points by kind: ${kindsText(indicators)}); ` +
+      "not every value comes from an official publication: the press and reference works fill gaps, and a point's note says what is doubtful about it. " +
+      "A day a value does not cover has none (nothing is estimated).",
     "",
     `Each indicator is \`GET ${base}${API_BASE}/{indicator}\`, newest first, with \`meta\` (total, has_more, next, last_updated, attribution). ` +
       "A stepwise value (\"each value in force until the next\" below) holds from its date until the next one: ask `at=` for the value in force on a day, not `from=`. " +
@@ -122,7 +135,7 @@ export function renderLlmsTxt(
     lines.push(
       `- [${meta.title.en} / ${meta.title.es}](${base}${metadataPath(meta.id)}): id \`${meta.id}\`; unit ${meta.unit}; ${meta.rhythm}${meta.stepwise ? ", each value in force until the next" : ""}; ` +
         `${plain.length} sub-series (${ids}${plain.length > 6 ? ", …: all listed in the metadata document" : ""}); ${answers.points} points${first === null ? "" : ` from ${first} to ${answers.lastUpdated ?? ""}`}${freshnessText(indicator, versions.get(meta.id) ?? 0)}; ` +
-        `source: ${meta.source.name.en}; page: ${indicatorPageUrl(config, meta.id)}; all points: ${base}${csvPath(meta.id)}`,
+        `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${indicatorPageUrl(config, meta.id)}; all points: ${base}${csvPath(meta.id)}`,
     );
   }
   lines.push("", "## Parameters", "", "All optional; any other is a 400.", "");
@@ -143,7 +156,7 @@ export function renderLlmsTxt(
     "",
     "## Credit",
     "",
-    `- The data is ${LICENSE}: credit it as "${config.attributionText}" with a link to the indicator's page (every JSON answer's \`meta.attribution\` is the ready-made link; a CSV answer's \`Link: <…>; rel="cite-as"\` header names it), and name the original source.`,
+    `- The data is ${LICENSE}: credit it as "${config.attributionText}" with a link to the indicator's page (every JSON answer's \`meta.attribution\` is the ready-made link; a CSV answer's \`Link: <…>; rel="cite-as"\` header names it), and name the source a value cites (\`provenance=true\` gives each value's source, its kind and its note; a note is part of the value: quote it with it).`,
     "",
     "## Machine-readable descriptions",
     "",
@@ -151,7 +164,7 @@ export function renderLlmsTxt(
     `- [Catalog](${base}${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
     `- [Status](${base}${STATUS_PATH}): every indicator's newest point, last check, next value due and whether it is overdue`,
     `- [DCAT-AP catalog](${base}${DCAT_CATALOG_PATH}): the datasets and their distributions`,
-    `- [MCP server](${base}${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each result with its API URL and the credit)`,
+    `- [MCP server](${base}${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each value with its note, source and kind of source, each result with its API URL and the credit)`,
     "",
     "## Optional",
     "",

@@ -99,6 +99,8 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
     }
     const texts = describe(point);
     const lines = [line("strong", "tooltip-label", texts.label), line("span", "tooltip-date", texts.date), line("span", "tooltip-value", texts.value)];
+    // The kind of the point's source ("fuente: prensa"), as the table says it.
+    if (point.dataset.kind !== undefined) lines.push(line("span", "tooltip-kind", point.dataset.kind));
     if (texts.note !== "") {
       const note = line("span", "tooltip-note", texts.note);
       // A note without a translation, in the language it is written in.

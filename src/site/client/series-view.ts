@@ -25,6 +25,7 @@ import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
 import { html, raw, type SafeHtml } from "../../core/html.js";
 import type { Display } from "../../core/display.js";
 import type { Lang, Localized } from "../../core/i18n.js";
+import { kindLabel, type KindOrNone } from "../../core/source-kind-counts.js";
 import { byCodeUnits } from "../../core/order.js";
 import { derivedText } from "../../core/derive.js";
 import { LIMIT } from "../../core/contract.js";
@@ -47,11 +48,23 @@ export interface ViewSeries {
    */
   readonly untranslated?: Readonly<Record<string, readonly Lang[]>>;
   /**
+   * The kind of source of most of its points (src/core/provenance.ts), and by date
+   * the kind of the points whose kind differs: compact for the many sub-series
+   * whose points all cite one kind. Absent: not known (a view made in a test).
+   */
+  readonly kind?: KindOrNone;
+  readonly kindAt?: Readonly<Record<string, KindOrNone>>;
+  /**
    * By date, the points whose value was revised after it was first published
    * (src/core/revised.ts): the day of the last change and the value before it,
    * as written. Absent: none (most sub-series), so their view files stay as they were.
    */
   readonly revised?: SeriesRevisions;
+}
+
+/** The kind of source of the point of `s` at `date`, or null when not known. */
+export function pointKind(s: ViewSeries, date: string): KindOrNone | null {
+  return s.kindAt?.[date] ?? s.kind ?? null;
 }
 
 /** A facet as `indicator.json` declares it: values in display order with their labels. */
@@ -247,6 +260,12 @@ function noteText(ctx: Context, s: ViewSeries, date: string): SafeHtml | string 
   return lang === null ? text : html`<span lang="${lang}">${text}</span>`;
 }
 
+/** "fuente: prensa": the kind of source of the point of `s` at `date` in the page's language, or "" when not known. */
+function kindText(ctx: Context, s: ViewSeries, date: string): string {
+  const kind = pointKind(s, date);
+  return kind === null ? "" : ctx.m.valueSource(kindLabel(kind)[ctx.lang]);
+}
+
 function valueText(ctx: Context, value: string): string {
   return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
 }
@@ -356,9 +375,11 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
     lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version)}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
   }
   if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
-  if (standing.nextDue !== null) lines.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
-  if (standing.overdueSince !== null) lines.push(html`<strong class="overdue">${m.overdueSince(f.date(standing.overdueSince))}</strong>`);
-  return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}`;
+  const fresh: SafeHtml[] = [];
+  if (standing.nextDue !== null) fresh.push(html`${m.nextDueAround(f.date(standing.nextDue))}`);
+  if (standing.overdueSince !== null) fresh.push(html`<strong class="overdue">${m.overdueSince(f.date(standing.overdueSince))}</strong>`);
+  // The freshness lines are the page's: the embed's compact card leaves them out (its first line already says when the data end), keeping its chart in the frame.
+  return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}${fresh.map((line) => html`<span class="card-line card-fresh">${line}</span> `)}`;
 }
 
 /** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
@@ -416,7 +437,9 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
-<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${revisionMark(ctx, s, date)}${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}</p>${revisionWords(ctx, s, date, "card-revised")}
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${revisionMark(ctx, s, date)}${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${
+    kindText(ctx, s, date) === "" ? "" : html`<span class="card-kind">${kindText(ctx, s, date)}</span>`
+  }</p>${revisionWords(ctx, s, date, "card-revised")}
 <p class="card-since" data-since="${standing.since}" data-until="${standing.until}" data-state="${standing.state}">${standingText(ctx, s, standing)}</p>
 ${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${noteLines}
 </article>`;
@@ -446,15 +469,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return {
-      date,
-      value: Number(value),
-      text: valueText(ctx, value),
-      dateText: ctx.f.pointDate(date),
-      note: s.notes[date]?.[ctx.lang] ?? null,
-      noteLang: noteLang(ctx, s, date),
-      revised: revisionText(ctx, s, date),
-    };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date), kind: kindText(ctx, s, date) || null, revised: revisionText(ctx, s, date) };
   });
 }
 
@@ -659,7 +674,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${revisionMark(ctx, r.s, r.date)}${
       r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.s, r.date)}</span>`
-    }${revisionWords(ctx, r.s, r.date, "cell-revised")}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
+    }${revisionWords(ctx, r.s, r.date, "cell-revised")}${kindText(ctx, r.s, r.date) === "" ? "" : html`<span class="cell-kind">${kindText(ctx, r.s, r.date)}</span>`}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
 }
@@ -944,9 +959,13 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     const value = s.values[rank] as string;
     const held = heldSinceRank({ ...s, dates: s.dates.slice(rank), values: s.values.slice(rank) }, indicator.stepwise, ctx.rule.nextDue) + rank;
     const since = indicator.display.date === "period" ? m.periodOf(f.pointDate(s.dates[rank] as string)) : m.heldSince(f.date(s.dates[held] as string));
+    // The point's own kind of source and note travel with it (a doubtful start date is said where the date is answered).
+    const pointDate = s.dates[rank] as string;
+    const kind = kindText(ctx, s, pointDate);
+    const note = s.notes[pointDate] === undefined ? "" : html`<br><span class="answer-note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, s, pointDate)}</span>`;
     const checked = afterCheck ? `; ${m.inForceAtCheck(f.date(indicator.version))}` : "";
-    const revised = revisionText(ctx, s, s.dates[rank] as string);
-    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong> (${since}${checked}${revised === null ? "" : `; ${revised}`})</li>`;
+    const revised = revisionText(ctx, s, pointDate);
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`}${revised === null ? "" : `; ${revised}`})${note}</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
