@@ -104,3 +104,18 @@ export async function dataAt(dir: string, commit: string): Promise<string> {
   execFileSync("sh", ["-c", `git -C "${dir}" archive "${commit}" data | tar -x -C "${dirname(out)}"`]);
   return out;
 }
+
+/**
+ * One more step on the synthetic history (after `syntheticHistory`): on 14
+ * October 2026 the wages' newest monthly value, 130, is revised to 131.5, so a
+ * card shows a revised value (the indicator pages' mark, test/unit/revised-view.test.ts).
+ * Returns the commit.
+ */
+export function reviseNewestWage(dir: string): SyntheticCommit {
+  const day = "2026-10-14";
+  writeFileSync(join(dir, "data", "wages/b.csv"), csv(["2025-01-01,monthly,100", "2025-07-01,monthly,110", "2026-01-01,monthly,120", "2026-01-01,hourly,1.60", "2026-07-01,monthly,131.5"]));
+  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.test", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.test", GIT_AUTHOR_DATE: `${day}T12:00:00Z`, GIT_COMMITTER_DATE: `${day}T12:00:00Z` };
+  execFileSync("git", ["-C", dir, "add", "-A"], { env });
+  execFileSync("git", ["-C", dir, "commit", "-q", "-m", "the newest wage revised"], { env });
+  return { commit: execFileSync("git", ["-C", dir, "rev-parse", "HEAD"], { encoding: "utf8" }).trim(), day, step: "the newest wage revised" };
+}

@@ -54,7 +54,7 @@ import { loadData, type CsvCache, type IndicatorSource, type LoadResult } from "
 import { buildHistories, historyOf, type IndicatorHistory } from "./history.js";
 import { versionDay } from "../core/history.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
-import { siteIndicator } from "./site-model.js";
+import { revisionsOf, siteIndicator } from "./site-model.js";
 import { renderViewGroup, viewGroups } from "./view-data.js";
 import { LANGS } from "../core/i18n.js";
 
@@ -174,7 +174,13 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export function planOutput(input: PlanInput): PlannedFile[] {
   const stylesheet = input.publicFiles.get(STYLESHEET);
   // The pages' questions read the other indicators' views (the deflator, the ratios' divisors).
-  const views = new Map(input.indicators.map((i) => [i.source.meta.id, siteIndicator(input.config, i, input.versions.get(i.source.meta.id) ?? 0).view]));
+  // The first call makes each site model (siteIndicator reuses it): with its revised points, read from its history table.
+  const views = new Map(
+    input.indicators.map((i) => {
+      const id = i.source.meta.id;
+      return [id, siteIndicator(input.config, i, input.versions.get(id) ?? 0, revisionsOf(input.histories?.get(id))).view];
+    }),
+  );
   const config = {
     ...input.config,
     style: stylesheet === undefined ? undefined : new TextDecoder().decode(stylesheet),

@@ -13,6 +13,19 @@ import { datasetJsonLd } from "./formats/schema-org.js";
 import { byCodeUnits } from "../core/order.js";
 import { SOURCE_KINDS, sourceKindOf } from "../core/provenance.js";
 import { sourceKindCounts, type KindOrNone } from "../core/source-kind-counts.js";
+import { revisedPoints, type SeriesRevisions } from "../core/revised.js";
+import { decodeHistory } from "../core/history.js";
+import type { IndicatorHistory } from "./history.js";
+
+/** An indicator's revised points by sub-series id (src/core/revised.ts). */
+export type Revisions = ReadonlyMap<string, SeriesRevisions>;
+
+const NO_REVISIONS: Revisions = new Map();
+
+/** The revised points of an indicator from its history table (none without one). */
+export function revisionsOf(history: IndicatorHistory | undefined): Revisions {
+  return history === undefined ? NO_REVISIONS : revisedPoints(decodeHistory(history.file));
+}
 
 /**
  * The sub-series of an indicator with their labels, points and notes, in the
@@ -20,7 +33,7 @@ import { sourceKindCounts, type KindOrNone } from "../core/source-kind-counts.js
  * src/source/load.ts) is shown there as written, and listed in `untranslated`
  * so that the page marks its language.
  */
-export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSeries[] {
+export function viewSeries({ plain, labels, source }: BuiltIndicator, revised: Revisions = NO_REVISIONS): ViewSeries[] {
   const notes = new Map<string, Record<string, Localized>>();
   const untranslated = new Map<string, Record<string, Lang[]>>();
   const { noteLanguage } = source.meta.display;
@@ -36,6 +49,7 @@ export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSerie
   const kinds = pointKinds(source);
   return plain.map((s, i) => {
     const missing = untranslated.get(s.id);
+    const changed = revised.get(s.id);
     return {
       ...(labels[i] as (typeof labels)[number]),
       dates: s.dates,
@@ -43,6 +57,7 @@ export function viewSeries({ plain, labels, source }: BuiltIndicator): ViewSerie
       notes: notes.get(s.id) ?? {},
       ...(missing === undefined ? {} : { untranslated: missing }),
       ...(kinds.get(s.id) ?? {}),
+      ...(changed === undefined ? {} : { revised: changed }),
     };
   });
 }
@@ -71,10 +86,10 @@ function pointKinds(source: BuiltIndicator["source"]): Map<string, { kind: KindO
   return out;
 }
 
-/** What the view needs of an indicator; `version`: its data version (Unix seconds). */
-export function viewIndicator(indicator: BuiltIndicator, version: number): ViewIndicator {
+/** What the view needs of an indicator; `version`: its data version (Unix seconds); `revised`: its revised points (src/core/revised.ts). */
+export function viewIndicator(indicator: BuiltIndicator, version: number, revised: Revisions = NO_REVISIONS): ViewIndicator {
   const { meta } = indicator.source;
-  const series = viewSeries(indicator);
+  const series = viewSeries(indicator, revised);
   return {
     id: meta.id,
     title: meta.title,
@@ -94,8 +109,12 @@ export function viewIndicator(indicator: BuiltIndicator, version: number): ViewI
 
 const made = new WeakMap<BuiltIndicator, SiteIndicator>();
 
-/** The site's view model of `indicator` at data version `version` (Unix seconds; made once, then reused). */
-export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, version: number): SiteIndicator {
+/**
+ * The site's view model of `indicator` at data version `version` (Unix seconds)
+ * with its revised points `revised` (made once, then reused: the first call's
+ * `revised` stays, so the build passes the same to every call).
+ */
+export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, version: number, revised: Revisions = NO_REVISIONS): SiteIndicator {
   const known = made.get(indicator);
   if (known !== undefined) return known;
   const { meta } = indicator.source;
@@ -111,7 +130,7 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, ver
     lastUpdated: indicator.answers.lastUpdated,
     seriesCount: indicator.plain.length,
     sourceKinds: sourceKindCounts(meta.sourceKinds, indicator.source.rows).kinds,
-    view: viewIndicator(indicator, version),
+    view: viewIndicator(indicator, version, revised),
     jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
   };
   made.set(indicator, model);

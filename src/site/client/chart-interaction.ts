@@ -107,6 +107,9 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
       if (point.dataset.noteLang !== undefined) note.lang = point.dataset.noteLang;
       lines.push(note);
     }
+    // A revised value: when it last changed and what it was (src/core/revised.ts).
+    const revised = point.dataset.revised ?? "";
+    if (revised !== "") lines.push(line("span", "tooltip-revised", revised));
     tooltip.replaceChildren(...lines);
     tooltip.hidden = false;
     place(point);

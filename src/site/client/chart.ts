@@ -47,6 +47,8 @@ export interface ChartPoint {
   readonly noteLang?: string | null;
   /** The kind of the point's source, as the page says it ("fuente: prensa"), or null. */
   readonly kind?: string | null;
+  /** What a revised point says ("revisado el 14 oct 2026; antes 118,13"): in its title and tooltip. Absent or null: not revised. */
+  readonly revised?: string | null;
 }
 
 /** One line of a chart. */
@@ -415,10 +417,13 @@ function pointMarkers(plot: Plot, text: ChartText, s: ChartSeries, points: reado
     const cx = r1(plot.X(p.date));
     const cy = r1(plot.Y(p.value));
     const kind = p.kind ?? "";
-    const title = `${s.label} — ${p.dateText}: ${valueText}${kind !== "" ? ` (${kind})` : ""}${note !== "" ? `. ${text.note}: ${note}` : ""}`;
+    const revised = p.revised ?? "";
+    // Said in brackets after the value: its kind of source and, when revised, when and from what.
+    const about = [kind, revised].filter((x) => x !== "").join("; ");
+    const title = `${s.label} — ${p.dateText}: ${valueText}${about !== "" ? ` (${about})` : ""}${note !== "" ? `. ${text.note}: ${note}` : ""}`;
     const paint = zero ? raw(`fill="#fff" stroke="${color}" stroke-width="1.5"`) : raw(`fill="${color}"`);
     const ring = note !== "" ? html`<circle class="note-ring" cx="${cx}" cy="${cy}" r="6" fill="none" stroke="${color}" stroke-width="1.5"/>` : "";
-    return html`${ring}<circle class="${classes}" cx="${cx}" cy="${cy}" r="3" ${paint} data-series="${s.id}" data-label="${s.label}" data-date="${p.date}" data-date-text="${p.dateText}" data-value-text="${valueText}"${kind !== "" ? html` data-kind="${kind}"` : ""}${note !== "" ? html` data-note="${note}"` : ""}${(p.noteLang ?? null) === null ? "" : html` data-note-lang="${p.noteLang}"`}><title>${title}</title></circle>`;
+    return html`${ring}<circle class="${classes}" cx="${cx}" cy="${cy}" r="3" ${paint} data-series="${s.id}" data-label="${s.label}" data-date="${p.date}" data-date-text="${p.dateText}" data-value-text="${valueText}"${kind !== "" ? html` data-kind="${kind}"` : ""}${note !== "" ? html` data-note="${note}"` : ""}${(p.noteLang ?? null) === null ? "" : html` data-note-lang="${p.noteLang}"`}${revised !== "" ? html` data-revised="${revised}"` : ""}><title>${title}</title></circle>`;
   });
 }
 

@@ -31,6 +31,7 @@ import { derivedText } from "../../core/derive.js";
 import { LIMIT } from "../../core/contract.js";
 import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/paths.js";
 import { questionUrl } from "./questions.js";
+import type { SeriesRevisions } from "../../core/revised.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
 export interface ViewSeries {
@@ -53,6 +54,12 @@ export interface ViewSeries {
    */
   readonly kind?: KindOrNone;
   readonly kindAt?: Readonly<Record<string, KindOrNone>>;
+  /**
+   * By date, the points whose value was revised after it was first published
+   * (src/core/revised.ts): the day of the last change and the value before it,
+   * as written. Absent: none (most sub-series), so their view files stay as they were.
+   */
+  readonly revised?: SeriesRevisions;
 }
 
 /** The kind of source of the point of `s` at `date`, or null when not known. */
@@ -264,6 +271,28 @@ function valueText(ctx: Context, value: string): string {
 }
 
 /**
+ * What a revised point says ("revisado el 14 oct 2026; antes 118,13"): the day
+ * its value last changed and the value before, formatted as the page formats
+ * values; null for a point never revised (`ViewSeries.revised`).
+ */
+export function revisionText(ctx: Pick<Context, "m" | "f" | "zero">, s: ViewSeries, date: string): string | null {
+  const revision = s.revised?.[date];
+  return revision === undefined ? null : ctx.m.revisedOn(ctx.f.shortDate(revision[0]), valueText(ctx as Context, revision[1]));
+}
+
+/** The short mark beside a revised value ("rev."), its words in its title; empty for a point never revised. */
+function revisionMark(ctx: Context, s: ViewSeries, date: string): SafeHtml | string {
+  const text = revisionText(ctx, s, date);
+  return text === null ? "" : html`<sup class="revised-mark" title="${text}">${ctx.m.revisedMark}</sup>`;
+}
+
+/** A revised point's words, shown under its value (a title is not read on a phone); empty for a point never revised. */
+function revisionWords(ctx: Context, s: ViewSeries, date: string, className: string): SafeHtml | string {
+  const text = revisionText(ctx, s, date);
+  return text === null ? "" : html`<span class="${className}">${text}</span>`;
+}
+
+/**
  * The oldest rank of the run of equal values that ends at rank 0, for values
  * that hold until the next one: since when the value in force has held (a value
  * repeated by every publication since 2015 took effect in 2015). A gap in
@@ -408,9 +437,9 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
-<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${revisionMark(ctx, s, date)}${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${
     kindText(ctx, s, date) === "" ? "" : html`<span class="card-kind">${kindText(ctx, s, date)}</span>`
-  }</p>
+  }</p>${revisionWords(ctx, s, date, "card-revised")}
 <p class="card-since" data-since="${standing.since}" data-until="${standing.until}" data-state="${standing.state}">${standingText(ctx, s, standing)}</p>
 ${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${noteLines}
 </article>`;
@@ -440,7 +469,7 @@ function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
   return drawnRanks(s.dates.length).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
-    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date), kind: kindText(ctx, s, date) || null };
+    return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date), kind: kindText(ctx, s, date) || null, revised: revisionText(ctx, s, date) };
   });
 }
 
@@ -643,9 +672,9 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
 <tbody>${shown.map(
     (r) => html`<tr${raw(r.note === undefined ? "" : ' class="noted"')}><td class="date"><time datetime="${r.date}">${f.pointShortDate(r.date)}</time></td>${
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
-    }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${
+    }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${revisionMark(ctx, r.s, r.date)}${
       r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.s, r.date)}</span>`
-    }${kindText(ctx, r.s, r.date) === "" ? "" : html`<span class="cell-kind">${kindText(ctx, r.s, r.date)}</span>`}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
+    }${revisionWords(ctx, r.s, r.date, "cell-revised")}${kindText(ctx, r.s, r.date) === "" ? "" : html`<span class="cell-kind">${kindText(ctx, r.s, r.date)}</span>`}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
 }
@@ -935,7 +964,8 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     const kind = kindText(ctx, s, pointDate);
     const note = s.notes[pointDate] === undefined ? "" : html`<br><span class="answer-note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, s, pointDate)}</span>`;
     const checked = afterCheck ? `; ${m.inForceAtCheck(f.date(indicator.version))}` : "";
-    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`})${note}</li>`;
+    const revised = revisionText(ctx, s, pointDate);
+    return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`}${revised === null ? "" : `; ${revised}`})${note}</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });

@@ -74,6 +74,9 @@ export const en = {
   heldSince: (date: string) => `in force since ${date}`,
   noValueOn: "no value covers that day in this data",
   inForceAtCheck: (checked: string) => `in force as of the last check, on ${checked}`,
+  /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
+  revisedMark: "rev.",
+  revisedOn: (day: string, previous: string) => `revised on ${day}; was ${previous}`,
   missingOverdue: (last: string, due: string, checked: string) => `no value: the one after ${last} was due on ${due} and is not in this data (overdue; last check: ${checked})`,
   missingEnded: (last: string, since: string) => `no value: its last is the one of ${last}; the publications since ${since} leave it out`,
   missingPending: (last: string, due: string | null, checked: string) =>

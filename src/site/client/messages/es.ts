@@ -68,6 +68,9 @@ export const es: Messages = {
   heldSince: (date: string) => `vigente desde el ${date}`,
   noValueOn: "ningún valor de estos datos cubre ese día",
   inForceAtCheck: (checked: string) => `vigente según la última comprobación, el ${checked}`,
+  /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
+  revisedMark: "rev.",
+  revisedOn: (day: string, previous: string) => `revisado el ${day}; antes ${previous}`,
   missingOverdue: (last: string, due: string, checked: string) => `sin valor: el siguiente al de ${last} se esperaba el ${due} y no está en estos datos (atrasado; última comprobación: ${checked})`,
   missingEnded: (last: string, since: string) => `sin valor: el último es el de ${last}; las publicaciones desde el ${since} no lo incluyen`,
   missingPending: (last: string, due: string | null, checked: string) =>
