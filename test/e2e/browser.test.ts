@@ -512,7 +512,7 @@ describe("the pages answer the questions people bring, honestly (both languages,
         const text = ((await since.textContent()) ?? "").replace(/\s+/g, " ");
         expect(text).toContain(lang === "es" ? "al 30 de junio de 2026; el valor siguiente no está en estos datos" : "to June 30, 2026; the next value is not in this data");
         // The data version: the build's SOURCE_DATE_EPOCH (test/e2e/global-setup.ts).
-        expect(text).toContain(lang === "es" ? "revisados el 20 de noviembre de 2026" : "checked on November 20, 2026");
+        expect(text).toContain(lang === "es" ? "comprobados el 20 de noviembre de 2026" : "checked on November 20, 2026");
         const link = since.locator("a");
         expect(await link.getAttribute("href")).toBe("#note-4");
         expect(await page.locator("#note-4").textContent()).toMatch(lang === "es" ? /tres categorías/ : /three categories/);

@@ -180,7 +180,7 @@ describe("npm run build on the real data", () => {
     const differing = [...a.keys()].filter((k) => a.get(k) !== c.get(k));
     // The data version is also the XLSX files' dates, the Data Packages' `created` and the DCAT `dct:modified`.
     const formats = IDS.flatMap((id) => [`api/v1/${id}/data.xlsx`, `api/v1/${id}/datapackage.json`]);
-    // And the indicator pages say when the data was checked (the cards' "revisados el …", the citation);
+    // And the indicator pages say when the data was checked (the cards' "comprobados el …", the citation);
     // their preview images draw the card's standing, which the version bounds.
     const pages = IDS.flatMap((id) => ["", "en/"].flatMap((lang) => [`${lang}series/${id}/index.html`, `${lang}series/${id}/embed/index.html`]));
     for (const page of pages) expect(differing, page).toContain(page);
