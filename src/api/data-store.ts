@@ -85,34 +85,27 @@ export class DataStore {
 
   /** The answer file of an indicator at the manifest's data version. A failure is not cached. */
   answers(assets: Assets, origin: URL, path: string, version: string): Promise<AnswerData> {
-    const key = `${path}@${version}`;
-    let promise = this.datasets.get(key);
-    if (promise === undefined) {
-      promise = this.fetchAsset(assets, new URL(path, origin))
-        .then(async (response) => decodeAnswers(await response.arrayBuffer()))
-        .catch((error: unknown) => {
-          this.datasets.delete(key);
-          throw error;
-        });
-      this.datasets.set(key, promise);
-    }
-    return promise;
+    return this.decoded(this.datasets, assets, new URL(path, origin), `${path}@${version}`, decodeAnswers);
   }
 
   private readonly histories = new Map<string, Promise<HistoryData>>();
 
   /** The history table of an indicator (src/core/history.ts) of the manifest's data tag. A failure is not cached. */
   history(assets: Assets, origin: URL, path: string, tag: string): Promise<HistoryData> {
-    const key = `${path}@${tag}`;
-    let promise = this.histories.get(key);
+    return this.decoded(this.histories, assets, new URL(path, origin), `${path}@${tag}`, decodeHistory);
+  }
+
+  /** The file at `url` decoded, once per `key` in `cache`; a failure is dropped from the cache, so the next request tries again. */
+  private decoded<T>(cache: Map<string, Promise<T>>, assets: Assets, url: URL, key: string, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+    let promise = cache.get(key);
     if (promise === undefined) {
-      promise = this.fetchAsset(assets, new URL(path, origin))
-        .then(async (response) => decodeHistory(await response.arrayBuffer()))
+      promise = this.fetchAsset(assets, url)
+        .then(async (response) => decode(await response.arrayBuffer()))
         .catch((error: unknown) => {
-          this.histories.delete(key);
+          cache.delete(key);
           throw error;
         });
-      this.histories.set(key, promise);
+      cache.set(key, promise);
     }
     return promise;
   }

@@ -232,6 +232,20 @@ export function encodeAnswers(
 }
 
 /**
+ * The indicator's points in the API's order (`GlobalIndex`), over typed columns:
+ * point `g` is of sub-series `seriesOf[g]` at rank `rankOf[g]`, whose day is in
+ * `days` at that sub-series' start (`starts`) plus its rank.
+ */
+export function globalIndex(points: number, days: Int32Array, starts: Uint32Array, seriesOf: Uint32Array, rankOf: Uint32Array): GlobalIndex {
+  return {
+    points,
+    day: (g) => days[(starts[seriesOf[g] as number] as number) + (rankOf[g] as number)] as number,
+    series: (g) => seriesOf[g] as number,
+    rank: (g) => rankOf[g] as number,
+  };
+}
+
+/**
  * Decodes an answer file into views on its bytes (on a copy when they are not
  * 4-byte aligned; a fetched ArrayBuffer always is).
  * @throws Error when the bytes are not an answer file.
@@ -263,12 +277,7 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   });
   const seriesOf = new Uint32Array(bytes.buffer, at(seriesOfOffset), n);
   const rankOf = new Uint32Array(bytes.buffer, at(rankOfOffset), n);
-  const global: GlobalIndex = {
-    points: n,
-    day: (g) => days[(starts[seriesOf[g] as number] as number) + (rankOf[g] as number)] as number,
-    series: (g) => seriesOf[g] as number,
-    rank: (g) => rankOf[g] as number,
-  };
+  const global = globalIndex(n, days, starts, seriesOf, rankOf);
   return {
     ...datasetFields(header),
     attributionUrl: header.attributionUrl,

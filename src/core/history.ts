@@ -15,11 +15,10 @@
  *     the rest          the entries as an answer file (src/core/answers.ts), in its global
  *                       order (date descending, sub-series ascending, then `from`)
  */
-import { decodeAnswers, encodeAnswers, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
+import { decodeAnswers, encodeAnswers, globalIndex, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
 import { dateOfDay } from "./dates.js";
 import { byCodeUnits } from "./order.js";
-import type { GlobalIndex } from "./page.js";
 import type { Schedule } from "./schedule.js";
 
 const MAGIC = "OSH1";
@@ -204,12 +203,7 @@ function materialize(history: HistoryData, v: number): AnswerData {
     csvEsEnds[k] = union.csvEsEnds[g] as number;
   });
   const series = ids.map((id, s) => new AnswerSeries(id, starts[s] as number, counts[s] as number, days, globals, values));
-  const global: GlobalIndex = {
-    points: n,
-    day: (k) => days[(starts[seriesOf[k] as number] as number) + (rankOf[k] as number)] as number,
-    series: (k) => seriesOf[k] as number,
-    rank: (k) => rankOf[k] as number,
-  };
+  const global = globalIndex(n, days, starts, seriesOf, rankOf);
   return {
     indicator: union.indicator,
     unit: version.unit,
