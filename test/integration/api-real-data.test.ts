@@ -257,6 +257,19 @@ describe("the handler in Node on the real data", () => {
     expectError(await fetched(await computed("/api/v1/domestic-worker-wages?provenance=yes")), 400, "bad_request");
   });
 
+  it("provenance=true with as_of: every published version of the domestic wages gives the value of 15 March 2025 with its note, source and kind", async () => {
+    const manifest = JSON.parse(readFileSync(join(out, "_data/manifest.json"), "utf8")) as { indicators: Record<string, { history: { days: string[] } }> };
+    const days = manifest.indicators["domestic-worker-wages"]?.history.days ?? [];
+    expect(days.length).toBeGreaterThan(0);
+    const today = (JSON.parse((await fetched(await computed("/api/v1/domestic-worker-wages?series=hourly&at=2025-03-15&provenance=true"))).text) as { data: unknown[] }).data;
+    for (const day of days) {
+      const past = JSON.parse((await fetched(await computed(`/api/v1/domestic-worker-wages?series=hourly&at=2025-03-15&provenance=true&as_of=${day}`))).text) as { data: unknown[]; meta: { as_of: string } };
+      expect(past.meta.as_of, day).toBe(day);
+      // The point has not changed since the first version: the same item, with its note, source and kind.
+      expect(past.data, day).toEqual(today);
+    }
+  });
+
   it("never answers arbitrary query strings with anything but 200 or a well-formed 400 (property, 300 runs)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...IDS), arbitraryQueryString, async (id, qs) => {
