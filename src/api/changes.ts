@@ -8,18 +8,16 @@
 import { badRequest, unknownIndicator } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
+import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { rawParameters } from "./query.js";
 import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, changesSince, type ChangesQuery } from "../core/changes.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
-import { dateOfDay } from "../core/dates.js";
 import { answerEtag } from "../core/etag.js";
-import { versionOn } from "../core/history.js";
 import { manifestEntry } from "../core/manifest.js";
 import { canonicalOf, isInvalid, readDeclared } from "../core/parameters.js";
 import { metadataPath } from "../core/paths.js";
 
 const NAMES = CHANGES_DECLARATIONS.map((p) => p.name);
-const DAY_MS = 86_400_000;
 
 /** The canonical URL of a question for changes: its ETag's, and `meta.next`'s with the next offset. */
 export function changesUrl(indicator: string, query: ChangesQuery): string {
@@ -37,11 +35,9 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   if (entry === undefined) throw unknownIndicator(indicator);
   const query = readDeclared(rawParameters(url.searchParams, NAMES), CHANGES_DECLARATIONS);
   if (isInvalid(query)) throw badRequest(query.invalid);
-  const today = dateOfDay(Math.floor(now / DAY_MS));
-  if (query.since > today) throw badRequest(`since: ${query.since} is after today (${today}, UTC): nothing was published for it yet`);
+  checkNotAfterToday("since", query.since, now);
   const { days } = entry.history;
-  const since = versionOn(days, query.since);
-  if (since < 0) throw badRequest(`since: ${indicator} was first published on ${days[0] as string} (UTC); nothing of it was published by the end of ${query.since}`);
+  const since = publishedVersion("since", indicator, days, query.since, query.since);
 
   const canonical = changesUrl(indicator, query);
   const history = await store.history(assets, url, entry.history.path, entry.history.tag);

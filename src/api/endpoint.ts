@@ -8,13 +8,14 @@
 import { badRequest, unknownIndicator } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
+import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
 import type { AnswerData } from "../core/answers.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
-import { dateOfDay, dayNumber } from "../core/dates.js";
-import { versionAnswers, versionOn, type HistoryVersion } from "../core/history.js";
+import { dayNumber } from "../core/dates.js";
+import { versionAnswers, type HistoryVersion } from "../core/history.js";
 import { monthIndex } from "../core/derive.js";
 import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/derived-answer.js";
 import { answerEtag } from "../core/etag.js";
@@ -71,11 +72,6 @@ interface Loaded {
   readonly tag: string;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Today, the function's clock's UTC day: the last day `as_of` may name. */
-const today = (now: number) => dateOfDay(Math.floor(now / DAY_MS));
-
 /**
  * The answer data of indicator `id` as published at the end of day `asOf`
  * (src/core/history.ts), or now when `asOf` is `null` or on or after the day of
@@ -84,10 +80,7 @@ const today = (now: number) => dateOfDay(Math.floor(now / DAY_MS));
  */
 async function loadAt(id: string, entry: ManifestEntry, asOf: string | null, parameter: string, assets: Assets, store: DataStore, url: URL): Promise<Loaded> {
   const { days } = entry.history;
-  const v = asOf === null ? days.length - 1 : versionOn(days, asOf);
-  if (v < 0) {
-    throw badRequest(`${parameter}: ${id} was first published on ${days[0] as string} (UTC); nothing of it was published by the end of as_of=${asOf as string}`);
-  }
+  const v = asOf === null ? days.length - 1 : publishedVersion(parameter, id, days, asOf, `as_of=${asOf}`);
   if (v === days.length - 1) return { data: await store.answers(assets, url, entry.answers, entry.lastModified), lastModified: entry.lastModified, tag: entry.tag };
   const history = await store.history(assets, url, entry.history.path, entry.history.tag);
   const version = history.versions[v] as HistoryVersion;
@@ -125,9 +118,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
   if (entry === undefined) throw unknownIndicator(indicator);
   const query = parseQuery(url.searchParams);
   const canonical = queryUrl(indicator, query);
-  if (query.as_of !== null && query.as_of > today(now)) {
-    throw badRequest(`as_of: ${query.as_of} is after today (${today(now)}, UTC): nothing was published for it yet`);
-  }
+  if (query.as_of !== null) checkNotAfterToday("as_of", query.as_of, now);
 
   const key = prebuiltKey(query);
   const prebuilt = key === null ? undefined : entry.pages[key];

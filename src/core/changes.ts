@@ -12,10 +12,10 @@
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
 import { API_BASE, LIMIT, OFFSET, quote } from "./contract.js";
-import { dateOfDay, isCalendarDate } from "./dates.js";
+import { dateOfDay } from "./dates.js";
 import { versionDay, type HistoryData } from "./history.js";
 import { FORMATS, type Format } from "./model.js";
-import { integerValue, invalid, type Declared, type Invalid } from "./parameters.js";
+import { DAY_SCHEMA, dayParse, integerValue, invalid, type Declared, type Invalid } from "./parameters.js";
 import { endpointPath } from "./paths.js";
 
 /** The path of an indicator's changes. */
@@ -47,9 +47,9 @@ export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
     name: "since",
     absent: null,
     required: "the day to list the changes since, e.g. since=2026-11-23",
-    parse: (text) => (/^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text) ? text : invalid(`since: expected a day YYYY-MM-DD, got ${quote(text)}`)),
+    parse: dayParse("since"),
     echo: (q) => q.since,
-    schema: { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+    schema: DAY_SCHEMA,
     description: {
       en: "The changes since the end of this day (UTC): the points added, revised and removed between the version published then (as `as_of` answers) and the current one. A day before the indicator's first version, or after today, is a 400.",
       es: "Los cambios desde el final de este día (UTC): los puntos agregados, revisados y quitados entre la versión publicada entonces (la que responde `as_of`) y la actual. Un día anterior a la primera versión del indicador, o posterior a hoy, da 400.",

@@ -139,6 +139,13 @@ export const dateParse =
   (text: string): string | Invalid =>
     resolveDate(text, edge) ?? invalid(`${name}: ${DATE_EXPECTED}, got ${quote(text)}`);
 
+/** A day parameter (`as_of`, `since`): a version is in force at the end of a day, so only `YYYY-MM-DD` names one. */
+export const dayParse =
+  (name: string) =>
+  (text: string): string | Invalid =>
+    /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text) ? text : invalid(`${name}: expected a day YYYY-MM-DD, got ${quote(text)}`);
+export const DAY_SCHEMA = { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } as const;
+
 const dateDescription = (edge: Bilingual, effect: Bilingual): Bilingual => ({
   en: `ISO 8601 date (YYYY-MM-DD, YYYY-MM or YYYY; a reduced precision means the ${edge.en} day of that month or year). ${effect.en}`,
   es: `Fecha ISO 8601 (AAAA-MM-DD, AAAA-MM o AAAA; con menos precisión, el ${edge.es} día de ese mes o año). ${effect.es}`,
@@ -358,11 +365,10 @@ export const PARAMETER_DECLARATIONS = [
   {
     name: "as_of",
     absent: null,
-    /** A day only: a version is in force at the end of a day (src/core/history.ts). */
-    parse: (text) => (/^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text) ? text : invalid(`as_of: expected a day YYYY-MM-DD, got ${quote(text)}`)),
+    parse: dayParse("as_of"),
     echo: (q) => q.as_of,
     meta: "given",
-    schema: { type: "string", format: "date", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+    schema: DAY_SCHEMA,
     description: {
       en: "`YYYY-MM-DD`: the answer as the service published it at the end of that day (UTC): the points, values and coverage of the data version in force then, every other parameter applied to it (real deflates by the index as it was known then). A day before the indicator's first published version, or after today, is a 400; a day on or after the current version answers as today. Echoed in `meta.as_of` (absent without it).",
       es: "`AAAA-MM-DD`: la respuesta tal como el servicio la publicaba al final de ese día (UTC): los puntos, valores y cobertura de la versión de los datos vigente entonces, con los demás parámetros aplicados (real deflacta con el índice tal como se conocía entonces). Un día anterior a la primera versión publicada del indicador, o posterior a hoy, da 400; un día desde la versión actual responde como hoy. `meta.as_of` lo repite (no aparece sin él).",
