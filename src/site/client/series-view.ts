@@ -266,6 +266,12 @@ function kindText(ctx: Context, s: ViewSeries, date: string): string {
   return kind === null ? "" : ctx.m.valueSource(kindLabel(kind)[ctx.lang]);
 }
 
+/** The kind of source of a point in an element of class `className` (the card's box, a table cell's line); empty when not known. */
+function kindWords(ctx: Context, s: ViewSeries, date: string, className: string): SafeHtml | string {
+  const text = kindText(ctx, s, date);
+  return text === "" ? "" : html`<span class="${className}">${text}</span>`;
+}
+
 function valueText(ctx: Context, value: string): string {
   return ctx.zero !== null && Number(value) === 0 ? ctx.zero : ctx.f.value(value);
 }
@@ -437,9 +443,7 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const own = s.notes[date];
   return html`<article class="card card-${standing.state}" data-series="${s.id}">
 <h2 class="card-title">${heading}</h2>${sub === "" ? "" : html`<p class="card-sub">${sub}</p>`}
-<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${revisionMark(ctx, s, date)}${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${
-    kindText(ctx, s, date) === "" ? "" : html`<span class="card-kind">${kindText(ctx, s, date)}</span>`
-  }</p>${revisionWords(ctx, s, date, "card-revised")}
+<p class="card-value"><data value="${value}">${valueText(ctx, value)}</data>${revisionMark(ctx, s, date)}${own === undefined ? "" : html`<sup class="note-mark" title="${own[lang]}">*</sup>`}${kindWords(ctx, s, date, "card-kind")}</p>${revisionWords(ctx, s, date, "card-revised")}
 <p class="card-since" data-since="${standing.since}" data-until="${standing.until}" data-state="${standing.state}">${standingText(ctx, s, standing)}</p>
 ${lines.length === 0 ? "" : html`<ul class="card-changes">${lines}</ul>`}${extra}${noteLines}
 </article>`;
@@ -674,7 +678,7 @@ function dataTable(ctx: Context, series: readonly ViewSeries[], withSeries: bool
       withSeries ? html`<td>${r.s.title[lang]}</td>` : ""
     }<td class="num"><data value="${r.value}">${valueText(ctx, r.value)}</data>${revisionMark(ctx, r.s, r.date)}${
       r.note === undefined ? "" : html`<sup class="note-mark">*</sup><span class="cell-note">${m.noteLabel}: ${noteText(ctx, r.s, r.date)}</span>`
-    }${revisionWords(ctx, r.s, r.date, "cell-revised")}${kindText(ctx, r.s, r.date) === "" ? "" : html`<span class="cell-kind">${kindText(ctx, r.s, r.date)}</span>`}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
+    }${revisionWords(ctx, r.s, r.date, "cell-revised")}${kindWords(ctx, r.s, r.date, "cell-kind")}</td><td class="num">${yearOnYear(ctx, r.s, r.i)}</td></tr>`,
   )}</tbody>
 </table>${more}`;
 }
