@@ -4,14 +4,12 @@
  * nothing answers for, worded the same for every parameter that names a day.
  */
 import { badRequest } from "./api-error.js";
-import { dateOfDay } from "../core/dates.js";
+import { dayOfTime } from "../core/dates.js";
 import { versionOn } from "../core/history.js";
-
-const DAY_MS = 86_400_000;
 
 /** Today, the function's clock's UTC day: the last day a parameter may name. */
 export function utcToday(now: number): string {
-  return dateOfDay(Math.floor(now / DAY_MS));
+  return dayOfTime(Math.floor(now / 1000));
 }
 
 /** @throws ApiError naming `parameter` when `day` is after today (nothing was published for it yet). */

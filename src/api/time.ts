@@ -5,12 +5,11 @@
  */
 import type { AnswerData } from "../core/answers.js";
 import { coverageRule } from "../core/coverage.js";
-import { dateOfDay } from "../core/dates.js";
+import { dayOfTime } from "../core/dates.js";
 import { checkedDate } from "../core/schedule.js";
 import { monthlyIndex, type MonthlyIndex } from "../core/derive.js";
 import type { TimeSource } from "../core/derived-answer.js";
 
-const DAY_MS = 86_400_000;
 const sources = new WeakMap<AnswerData, TimeSource>();
 const indices = new WeakMap<AnswerData, Map<number, MonthlyIndex>>();
 
@@ -33,7 +32,7 @@ function publicationDays(data: AnswerData): number[] {
 export function timeSource(data: AnswerData, lastModified: string): TimeSource {
   let source = sources.get(data);
   if (source === undefined) {
-    const versionDate = dateOfDay(Math.floor(Date.parse(lastModified) / DAY_MS));
+    const versionDate = dayOfTime(Date.parse(lastModified) / 1000);
     const after = { stepwise: data.stepwise, schedule: data.schedule ?? null };
     source = { ...coverageRule(data.rhythm, publicationDays(data), checkedDate(data.checked ?? null, versionDate), after), stepwise: data.stepwise, series: data.series };
     sources.set(data, source);

@@ -5,7 +5,7 @@
  * without the value. The metadata document, the catalog, `status.json`
  * (`STATUS_PATH`) and llms.txt say the same, made here once.
  */
-import { dateOfDay } from "../core/dates.js";
+import { dayOfTime } from "../core/dates.js";
 import { API_BASE } from "../core/contract.js";
 import { checkedDate, freshnessOf, indicatorFreshness, type Freshness } from "../core/schedule.js";
 import type { BuiltIndicator } from "./dataset.js";
@@ -13,11 +13,9 @@ import type { BuiltIndicator } from "./dataset.js";
 /** Where the status document is: every indicator's freshness. */
 export const STATUS_PATH = `${API_BASE}/status.json`;
 
-const DAY_SECONDS = 86_400;
-
 /** The last check of `indicator` at the data version `version` (seconds): the later of its `checked` and the version's date. */
 export function checkedOf(indicator: Pick<BuiltIndicator, "source">, version: number): string {
-  return checkedDate(indicator.source.meta.checked ?? null, dateOfDay(Math.floor(version / DAY_SECONDS)));
+  return checkedDate(indicator.source.meta.checked ?? null, dayOfTime(version));
 }
 
 /** Each sub-series with points, with its freshness, in the order of `plain` (by id). */

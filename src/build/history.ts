@@ -7,7 +7,8 @@
  * sub-series and what the rule of coverage reads, src/source/load.ts), then the
  * data of this build as the last version when it differs from the last commit's.
  */
-import { dayOfTime, encodeHistory, versionDay, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { encodeHistory, versionDay, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { dayOfTime } from "../core/dates.js";
 import { diffData, type PointRef, type Revision } from "../source/changes.js";
 import type { AnswerRow } from "../core/answers.js";
 import type { Schedule } from "../core/schedule.js";

@@ -191,6 +191,11 @@ export function writeDate(bytes: Uint8Array, at: number, day: number): void {
   bytes[at + 9] = 48 + (d % 10);
 }
 
+/** The UTC day (`YYYY-MM-DD`) of a time in seconds since the epoch. */
+export function dayOfTime(seconds: number): string {
+  return dateOfDay(Math.floor(seconds / 86_400));
+}
+
 const dateCache = new Map<number, string>();
 
 /** The `YYYY-MM-DD` date of a day number (cached: a dataset has few distinct days per page). */

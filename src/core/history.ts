@@ -17,12 +17,11 @@
  */
 import { decodeAnswers, encodeAnswers, globalIndex, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
-import { dateOfDay } from "./dates.js";
+import { dateOfDay, dayOfTime } from "./dates.js";
 import { byCodeUnits } from "./order.js";
 import type { Schedule } from "./schedule.js";
 
 const MAGIC = "OSH1";
-const DAY_SECONDS = 86_400;
 
 /**
  * The bound the rule of coverage puts on a version's newest points: the version
@@ -70,11 +69,6 @@ export interface HistoryData {
   readonly union: AnswerData;
   readonly from: Uint32Array;
   readonly to: Uint32Array;
-}
-
-/** The UTC day of a time in seconds since the epoch. */
-export function dayOfTime(seconds: number): string {
-  return dateOfDay(Math.floor(seconds / DAY_SECONDS));
 }
 
 /** A version's day: the UTC day of its publication (docs/api.md says why UTC). */

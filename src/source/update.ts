@@ -30,6 +30,7 @@
  * indicator: the data names the files and the importers.
  */
 import { basename, dirname, join } from "node:path";
+import { dayOfTime } from "../core/dates.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions, type IndicatorChanges } from "./changes.js";
 import { DataError, UsageError, formatIssue, type DataIssue } from "./errors.js";
 import { formatPointsCsv, keepNotes } from "./import-points.js";
@@ -175,7 +176,7 @@ export function withChecked(text: string, day: string): string {
 
 /** The UTC day of a time, `YYYY-MM-DD`. */
 export function utcDay(time: Date): string {
-  return time.toISOString().slice(0, 10);
+  return dayOfTime(Math.floor(time.getTime() / 1000));
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -25,7 +25,8 @@ import { versionOf } from "./facts.js";
 import { renderParquet } from "./parquet.js";
 import { renderRobots, renderSitemap } from "./sitemap.js";
 import { renderLlmsTxt } from "./llms-txt.js";
-import { dayOfTime, versionDay } from "../../core/history.js";
+import { dayOfTime } from "../../core/dates.js";
+import { versionDay } from "../../core/history.js";
 import { renderXlsx } from "./xlsx.js";
 import { adjustersOf, deflatorsOf } from "../dataset.js";
 
