@@ -46,11 +46,21 @@ const sha = (text: string | Buffer) => createHash("sha256").update(text).digest(
 /** The data tags of the indicators of the output folder in use (`useOutput`), computed here from their answer files. */
 const tags = new Map<string, string>();
 
-/** Reads the data tag of each indicator of an output folder: SHA-256 of the answers' code version and its answer file. */
+/** Reads the data tag of each indicator of an output folder: SHA-256 of the answers' code version and its answer shards in order. */
 export function useOutput(dir: string): void {
   for (const name of readdirSync(join(dir, "_data")).filter((n) => n.endsWith(".api.bin"))) {
-    tags.set(name.slice(0, -".api.bin".length), sha(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), readFileSync(join(dir, "_data", name))])));
+    const id = name.slice(0, -".api.bin".length);
+    tags.set(id, sha(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), ...answerShards(dir, id)])));
   }
+}
+
+/** The shard files of an indicator's answers in an output folder (`_data/<id>/answers/<k>.bin`), in order of `k`. */
+export function answerShards(dir: string, id: string): Buffer[] {
+  const folder = join(dir, "_data", id, "answers");
+  return readdirSync(folder)
+    .map((file) => Number(file.replace(/\.bin$/, "")))
+    .sort((a, b) => a - b)
+    .map((k) => readFileSync(join(folder, `${k}.bin`)));
 }
 
 /** The strong ETag the contract promises for a canonical URL, computed here independently (docs/api.md "Headers"). */

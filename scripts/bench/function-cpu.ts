@@ -176,6 +176,8 @@ async function valuesComputed(dir: string, path: string): Promise<{ values: numb
   const { parseQuery } = await import("../../src/api/query.js");
   const { isDerived } = await import("../../src/core/model.js");
   const { decodeAnswers } = await import("../../src/core/answers.js");
+  const { decodeAnswerIndex, shardView } = await import("../../src/core/answer-index.js");
+  const { answerShardPath } = await import("../../src/core/paths.js");
   const { timeSource } = await import("../../src/api/time.js");
   const { resolveSelection } = await import("../../src/core/selection.js");
   const { derivedWork } = await import("../../src/core/derived-answer.js");
@@ -188,7 +190,9 @@ async function valuesComputed(dir: string, path: string): Promise<{ values: numb
   const load = (id: string) => {
     const entry = manifest.indicators[id];
     if (entry === undefined) throw new Error(`${path}: no indicator ${id} in ${dir}`);
-    const data = decodeAnswers(new Uint8Array(readFileSync(join(dir, entry.answers))));
+    // Every shard read (src/core/answer-index.ts): the values counted do not depend on which are.
+    const index = decodeAnswerIndex(new Uint8Array(readFileSync(join(dir, entry.answers))));
+    const data = shardView(index, new Map(index.shards.map((_, k) => [k, decodeAnswers(new Uint8Array(readFileSync(join(dir, answerShardPath(id, k)))))])));
     return { data, source: timeSource(data, entry.lastModified) };
   };
   const self = load(url.pathname.split("/").at(-1) ?? "");
@@ -254,17 +258,26 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
   const legend: string[] = [];
   const derived: { name: string; values: number; read: number; points: number; cpu: number }[] = [];
   const { decodeAnswers } = await import("../../src/core/answers.js");
+  const { decodeAnswerIndex } = await import("../../src/core/answer-index.js");
+  const { answerShardPath } = await import("../../src/core/paths.js");
   for (const run of runs) {
     const real = run.name === "real data";
     const catalog = JSON.parse(readFileSync(join(run.out, "api/v1/index.json"), "utf8")) as Catalog;
     const manifestText = readFileSync(join(run.out, "_data/manifest.json"), "utf8");
     for (const indicator of real ? catalog.indicators : catalog.indicators.slice(0, 1)) {
+      // The index, and the largest of the shards it lists (src/core/answer-index.ts).
       const file = new Uint8Array(readFileSync(join(run.out, `_data/${indicator.id}.api.bin`)));
+      const index = decodeAnswerIndex(file);
+      const largest = index.shards.reduce((best, shard, k) => (shard.bytes > (index.shards[best]?.bytes ?? 0) ? k : best), 0);
+      const shard = new Uint8Array(readFileSync(join(run.out, answerShardPath(indicator.id, largest))));
       coldRows.push([
         real ? indicator.id : run.name,
         fmt(run.points),
-        fmt(file.length / 1e6, 1),
-        fmt(await median(15, () => decodeAnswers(file)), 0),
+        fmt(file.length / 1e6, 2),
+        fmt(await median(15, () => decodeAnswerIndex(file)), 0),
+        `${index.shards.length}`,
+        fmt(shard.length / 1e6, 2),
+        fmt(await median(15, () => decodeAnswers(shard)), 0),
         fmt(manifestText.length / 1e3),
         fmt(await median(15, () => JSON.parse(manifestText)), 0),
       ]);
@@ -321,8 +334,8 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
     }
   }
   const cold = table(
-    "2b. Cold start of the isolate's own work: decoding the answer file and parsing the manifest (median of 15, µs)",
-    ["data", "points", "answer file MB", "decode µs", "manifest KB", "parse µs"],
+    "2b. Cold start of the isolate's own work: decoding the answer index, the largest shard, and parsing the manifest (median of 15, µs)",
+    ["data", "points", "index MB", "decode µs", "shards", "largest shard MB", "decode µs", "manifest KB", "parse µs"],
     coldRows,
   );
   const compared = before === undefined ? [] : [`${before.label} warm p50 µs`];

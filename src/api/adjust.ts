@@ -36,9 +36,10 @@ export async function serveAdjust(request: Request, assets: Assets, store: DataS
     const those = manifest.adjusters.map((a) => `${a.indicator}:${a.series}`).join(", ");
     throw badRequest(`by: ${quote(`${indicator}:${series}`)} does not adjust amounts; the sub-series that do are ${those === "" ? "none" : those}`);
   }
-  const data = await store.answers(assets, url, entry.answers, entry.lastModified);
+  const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
+  const s = index.ids.indexOf(series);
+  const data = await store.view(assets, url, indicator, entry.answers, entry.lastModified, [s]);
   const input = { data, rule: timeSource(data, entry.lastModified), adjuster };
-  const s = data.ids.indexOf(series);
   const from = adjustEnd("from", query.from, input, s);
   if (typeof from === "string") throw badRequest(from);
   const to = adjustEnd("to", query.to, input, s);

@@ -4,8 +4,11 @@
  * A deployment's files never change, so nothing kept can go stale.
  */
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
+import { decodeAnswerIndex, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
+import { SHARD_CACHE_BYTES } from "../core/contract.js";
 import { decodeHistory, type HistoryData } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
+import { answerShardPath } from "../core/paths.js";
 import type { SearchIndex } from "../core/search.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
@@ -13,9 +16,26 @@ export interface Assets {
   fetch(url: string): Promise<Response>;
 }
 
+/** The store's bounds on memory (tests set smaller ones). */
+export interface StoreLimits {
+  /** Bytes of read shards kept for later requests (default `SHARD_CACHE_BYTES`). */
+  readonly shardCacheBytes?: number;
+}
+
 export class DataStore {
+  private readonly shardCacheBytes: number;
+
+  constructor(limits: StoreLimits = {}) {
+    this.shardCacheBytes = limits.shardCacheBytes ?? SHARD_CACHE_BYTES;
+  }
+
   private manifestPromise: Promise<Manifest> | undefined;
-  private readonly datasets = new Map<string, Promise<AnswerData>>();
+  private readonly indexes = new Map<string, Promise<AnswerIndex>>();
+  /** Read shards (key → the decoded file and what it takes in memory), least recently used first. */
+  private readonly shards = new Map<string, { readonly data: Promise<AnswerData>; bytes: number }>();
+  private shardBytes = 0;
+  /** Views made of read shards (src/core/answer-index.ts), dropped whenever a shard is. */
+  private readonly views = new Map<string, Promise<AnswerView>>();
   /** Recently served prebuilt pages (path → bytes), least recently used first. */
   private readonly pages = new Map<string, Uint8Array<ArrayBuffer>>();
   private pageBytes = 0;
@@ -23,6 +43,8 @@ export class DataStore {
   /** Bytes of prebuilt pages kept in memory, and the largest page kept. */
   static readonly PAGE_CACHE_BYTES = 16 * 2 ** 20;
   static readonly PAGE_CACHE_MAX_PAGE = 2 * 2 ** 20;
+  /** Views of read shards kept (each a list of its sub-series: at most one per sub-series of its indicator). */
+  static readonly VIEWS_KEPT = 32;
 
   private async fetchAsset(assets: Assets, url: URL): Promise<Response> {
     const response = await assets.fetch(url.toString());
@@ -83,9 +105,81 @@ export class DataStore {
     return this.search.index;
   }
 
-  /** The answer file of an indicator at the manifest's data version. A failure is not cached. */
-  answers(assets: Assets, origin: URL, path: string, version: string): Promise<AnswerData> {
-    return this.decoded(this.datasets, assets, new URL(path, origin), `${path}@${version}`, decodeAnswers);
+  /** The answer index of an indicator at the manifest's data version (src/core/answer-index.ts). A failure is not cached. */
+  answerIndex(assets: Assets, origin: URL, path: string, version: string): Promise<AnswerIndex> {
+    return this.decoded(this.indexes, assets, new URL(path, origin), `${path}@${version}`, decodeAnswerIndex);
+  }
+
+  /**
+   * The view of `indicator`'s answers (its index at `path` and `version`) with
+   * the shards of the sub-series at `chosen` read (`null`: every shard). Read
+   * shards stay in the isolate's memory up to `SHARD_CACHE_BYTES` in all, least
+   * recently used dropped first; the caller bounds what one request reads
+   * (`MAX_READ_BYTES`). A failure is not cached.
+   */
+  async view(assets: Assets, origin: URL, indicator: string, path: string, version: string, chosen: readonly number[] | null): Promise<AnswerView> {
+    const index = await this.answerIndex(assets, origin, path, version);
+    const wanted = shardsOf(index, chosen);
+    const key = `${path}@${version}:${wanted.join(",")}`;
+    let view = this.views.get(key);
+    if (view === undefined) {
+      view = Promise.all(wanted.map((k) => this.shard(assets, origin, indicator, version, k, index)))
+        .then((read) => shardView(index, new Map(wanted.map((k, i) => [k, read[i] as AnswerData]))))
+        .catch((error: unknown) => {
+          this.views.delete(key);
+          throw error;
+        });
+      this.views.set(key, view);
+      for (const oldKey of this.views.keys()) {
+        if (this.views.size <= DataStore.VIEWS_KEPT) break;
+        this.views.delete(oldKey);
+      }
+    }
+    return view;
+  }
+
+  /** Shard `k` of an indicator's answers, read once and kept while the cache's bound allows. */
+  private shard(assets: Assets, origin: URL, indicator: string, version: string, k: number, index: AnswerIndex): Promise<AnswerData> {
+    const path = answerShardPath(indicator, k);
+    const key = `${path}@${version}`;
+    const kept = this.shards.get(key);
+    if (kept !== undefined) {
+      this.shards.delete(key);
+      this.shards.set(key, kept);
+      return kept.data;
+    }
+    const shard = index.shards[k];
+    // What the decoded file takes: its bytes, and its values copied out as numbers (8 bytes a point).
+    let points = 0;
+    if (shard !== undefined) for (let s = shard.first; s < shard.first + shard.count; s++) points += index.counts[s] as number;
+    const entry = { data: Promise.resolve(undefined as unknown as AnswerData), bytes: (shard?.bytes ?? 0) + 8 * points };
+    entry.data = this.fetchAsset(assets, new URL(path, origin))
+      .then(async (response) => decodeAnswers(await response.arrayBuffer()))
+      .catch((error: unknown) => {
+        if (this.shards.get(key) === entry) this.dropShard(key);
+        throw error;
+      });
+    this.shards.set(key, entry);
+    this.shardBytes += entry.bytes;
+    for (const oldKey of this.shards.keys()) {
+      if (this.shardBytes <= this.shardCacheBytes || oldKey === key) break;
+      this.dropShard(oldKey);
+    }
+    return entry.data;
+  }
+
+  private dropShard(key: string): void {
+    const entry = this.shards.get(key);
+    if (entry === undefined) return;
+    this.shards.delete(key);
+    this.shardBytes -= entry.bytes;
+    // A view holds its shards: drop the views, so that the dropped shard's memory is freed once no request holds it.
+    this.views.clear();
+  }
+
+  /** Bytes of read shards the isolate keeps (at most its bound, beyond a single shard larger than it). */
+  get keptShardBytes(): number {
+    return this.shardBytes;
   }
 
   private readonly histories = new Map<string, Promise<HistoryData>>();

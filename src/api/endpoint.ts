@@ -11,8 +11,8 @@ import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
-import type { AnswerData } from "../core/answers.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
+import { wholeView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, MAX_READ_BYTES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
 import { dayNumber } from "../core/dates.js";
 import { versionAnswers, type HistoryVersion } from "../core/history.js";
@@ -58,14 +58,16 @@ function successHeaders(etag: string, lastModified: string, d: Described): Heade
 }
 
 /** The headers' description of a computed page. */
-function described(indicator: string, data: AnswerData, page: PageSummary): Described {
+function described(indicator: string, data: AnswerView, page: PageSummary): Described {
   const next = nextUrl(indicator, page);
   return page.query.format === "csv" ? { indicator, format: "csv", next, total: page.total, citeAs: data.attributionUrl } : { indicator, format: "json", next };
 }
 
-/** The answer data an indicator's question reads: now, or a past version's (`as_of`), with its validators' inputs. */
+/** The answers an indicator's question reads: now, or a past version's (`as_of`), with its validators' inputs. */
 interface Loaded {
-  readonly data: AnswerData;
+  readonly data: AnswerView;
+  /** The sub-series the question selected (ascending indices; `null`: all). */
+  readonly chosen: number[] | null;
   /** HTTP-date of its data version: `Last-Modified`, and the rule of coverage's version bound. */
   readonly lastModified: string;
   /** Its data tag, for the ETag (src/core/etag.ts). */
@@ -73,24 +75,85 @@ interface Loaded {
 }
 
 /**
- * The answer data of indicator `id` as published at the end of day `asOf`
+ * The answers of indicator `id` as published at the end of day `asOf`
  * (src/core/history.ts), or now when `asOf` is `null` or on or after the day of
- * the current version (the same data as without `as_of`).
- * @throws ApiError naming `parameter` when `id` had no version published by then.
+ * the current version (the same data as without `as_of`), with the shards of
+ * the sub-series `select` chooses among its ids read.
+ * @throws ApiError naming `parameter` when `id` had no version published by then,
+ * or naming `series` when the chosen sub-series' shards are more than one request may read.
  */
-async function loadAt(id: string, entry: ManifestEntry, asOf: string | null, parameter: string, assets: Assets, store: DataStore, url: URL): Promise<Loaded> {
+async function loadAt(
+  id: string,
+  entry: ManifestEntry,
+  asOf: string | null,
+  parameter: string,
+  select: (ids: readonly string[]) => number[] | null,
+  assets: Assets,
+  store: DataStore,
+  url: URL,
+): Promise<Loaded> {
   const { days } = entry.history;
   const v = asOf === null ? days.length - 1 : publishedVersion(parameter, id, days, asOf, `as_of=${asOf}`);
-  if (v === days.length - 1) return { data: await store.answers(assets, url, entry.answers, entry.lastModified), lastModified: entry.lastModified, tag: entry.tag };
+  if (v === days.length - 1) {
+    const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
+    const chosen = select(index.ids);
+    checkReadBytes(id, index, chosen);
+    const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
+    return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
+  }
   const history = await store.history(assets, url, entry.history.path, entry.history.tag);
   const version = history.versions[v] as HistoryVersion;
-  return { data: versionAnswers(history, v), lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${entry.history.tag}.${v}` };
+  const data = wholeView(versionAnswers(history, v));
+  return { data, chosen: select(data.ids), lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${entry.history.tag}.${v}` };
+}
+
+/**
+ * A question reads the shards of the sub-series it selects (src/core/answer-index.ts):
+ * at most `MAX_READ_BYTES` of them, what one request can fetch and answer from
+ * within its CPU time and the isolate's memory.
+ * @throws ApiError naming `series` and how many sub-series would fit.
+ */
+function checkReadBytes(indicator: string, index: AnswerIndex, chosen: readonly number[] | null): void {
+  let bytes = 0;
+  let series = 0;
+  const counted = new Set<number>();
+  const shardOf = (s: number) => {
+    let lo = 0;
+    let hi = index.shards.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((index.shards[mid] as AnswerIndex["shards"][number]).first <= s) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  if (chosen === null) {
+    for (const shard of index.shards) bytes += shard.bytes;
+    series = index.ids.length;
+  } else {
+    series = chosen.length;
+    for (const s of chosen) {
+      const k = shardOf(s);
+      if (!counted.has(k)) {
+        counted.add(k);
+        bytes += (index.shards[k] as AnswerIndex["shards"][number]).bytes;
+      }
+    }
+  }
+  if (bytes <= MAX_READ_BYTES) return;
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+  const fitting = Math.max(1, Math.floor((series * MAX_READ_BYTES) / bytes));
+  throw badRequest(
+    `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(MAX_READ_BYTES)} one request may read; ` +
+      `select at most about ${grouped(fitting)} sub-series (series, a list or a pattern such as prefix.*; they are listed at ${metadataPath(indicator)})` +
+      (chosen === null ? ", or ask a prebuilt page (limit and offset alone)" : ""),
+  );
 }
 
 /** The indices of the sub-series `series` selects (`null`: all). @throws ApiError naming an item that matches nothing. */
-function choose(indicator: string, data: AnswerData, series: readonly string[] | null): number[] | null {
+function choose(indicator: string, ids: readonly string[], series: readonly string[] | null): number[] | null {
   if (series === null) return null;
-  const { indices, unmatched } = resolveSelection(data.ids, series);
+  const { indices, unmatched } = resolveSelection(ids, series);
   if (unmatched[0] !== undefined) {
     throw badRequest(`series: ${quote(unmatched[0])} matches no sub-series of ${indicator}; they are listed at ${metadataPath(indicator)}`);
   }
@@ -98,7 +161,7 @@ function choose(indicator: string, data: AnswerData, series: readonly string[] |
 }
 
 /** A frequency shorter than a periodic indicator's rhythm has no period made of its points. */
-function checkFrequency(parameter: string, indicator: string, source: AnswerData, query: PageQuery): void {
+function checkFrequency(parameter: string, indicator: string, source: AnswerView, query: PageQuery): void {
   if (query.frequency === null || source.stepwise) return;
   const rhythm = rhythmMonths(source.rhythm);
   if (rhythm !== undefined && rhythm > FREQUENCIES[query.frequency]) {
@@ -128,9 +191,8 @@ export async function serveIndicator(request: Request, indicator: string, assets
     return conditionalAnswer(request, headers, () => store.prebuilt(assets, new URL(prebuilt.path, url), prebuilt.bytes));
   }
 
-  const self = await loadAt(indicator, entry, query.as_of, "as_of", assets, store, url);
-  const { data } = self;
-  const chosen = choose(indicator, data, query.series);
+  const self = await loadAt(indicator, entry, query.as_of, "as_of", (ids) => choose(indicator, ids, query.series), assets, store, url);
+  const { data, chosen } = self;
   if (!isDerived(query)) {
     const page =
       query.at === null
@@ -143,11 +205,12 @@ export async function serveIndicator(request: Request, indicator: string, assets
 
   const used: Loaded[] = [self];
   // Another indicator (the divisor of per, the deflator of real) as it was published at as_of too.
-  const load = async (id: string, parameter: string): Promise<Loaded | undefined> => {
+  const load = async (id: string, parameter: string, series: string): Promise<Loaded | undefined> => {
     const other = manifestEntry(manifest, id);
     if (other === undefined) return undefined;
-    const loaded = await loadAt(id, other, query.as_of, parameter, assets, store, url);
-    used.push(loaded);
+    const loaded = await loadAt(id, other, query.as_of, parameter, (ids) => resolveSelection(ids, [series]).indices, assets, store, url);
+    // The indicator's own sub-series (a ratio of two of its own) reads its shard, not another version: one tag.
+    if (id !== indicator) used.push(loaded);
     return loaded;
   };
   const inputs = await derivedInputs(indicator, self, chosen, query, manifest, load);
@@ -181,13 +244,13 @@ async function derivedInputs(
   chosen: number[] | null,
   query: PageQuery,
   manifest: Manifest,
-  load: (id: string, parameter: string) => Promise<Loaded | undefined>,
+  load: (id: string, parameter: string, series: string) => Promise<Loaded | undefined>,
 ): Promise<DerivedInputs> {
   checkFrequency("frequency", indicator, self.data, query);
   let divisor: DerivedInputs["divisor"] = null;
   if (query.per !== null) {
     const { indicator: id, series } = query.per;
-    const other = id === indicator ? self : await load(id, "per");
+    const other = await load(id, "per", series);
     if (other === undefined) throw badRequest(`per: there is no indicator ${quote(id)}; the list is at ${CATALOG_PATH}`);
     const s = resolveSelection(other.data.ids, [series]).indices[0];
     if (s === undefined) throw badRequest(`per: ${quote(series)} is not a sub-series of ${id}; they are listed at ${metadataPath(id)}`);
@@ -201,7 +264,7 @@ async function derivedInputs(
       const units = Object.keys(manifest.deflators);
       throw badRequest(`real: ${indicator} is in ${self.data.unit}, not a currency any index deflates${units.length === 0 ? "" : ` (real applies to values in ${units.join(", ")})`}`);
     }
-    const cpi = ref.indicator === indicator ? self : await load(ref.indicator, "real");
+    const cpi = await load(ref.indicator, "real", ref.series);
     const s = cpi === undefined ? undefined : resolveSelection(cpi.data.ids, [ref.series]).indices[0];
     if (cpi === undefined || s === undefined) throw new Error(`the manifest's deflator of ${self.data.unit} (${ref.indicator}:${ref.series}) is not in the output`);
     const index = indexByMonth(cpi.data, s);

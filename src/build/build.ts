@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { renderStatus, STATUS_PATH } from "./freshness.js";
-import { adjustersOf, buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
+import { adjustersOf, buildIndicator, deflatorsOf, encodeShard, type BuiltIndicator } from "./dataset.js";
 import { searchIndex } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
@@ -21,9 +21,10 @@ import { headersFile, routesJson } from "./pages-config.js";
 import { previewImage } from "./preview-image.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER } from "../core/answers.js";
+import { encodeAnswerIndex, planShards, wholeView, type ShardEntry } from "../core/answer-index.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
-import { LIMIT } from "../core/contract.js";
-import { dataTag } from "../core/etag.js";
+import { LIMIT, SHARD_BYTES } from "../core/contract.js";
+import { dataTag, dataTagger } from "../core/etag.js";
 import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
@@ -32,6 +33,7 @@ import {
   OPENAPI_PATH,
   PAGE_SCRIPT_PATH,
   answersPath,
+  answerShardPath,
   historyPath,
   SEARCH_INDEX_PATH,
   csvEsPath,
@@ -99,6 +101,8 @@ export interface BuildOptions extends ChangeOptions {
   readonly sourceDateEpoch?: number | undefined;
   /** Read the data's git history into the history tables (default true); without, each holds this build's version alone. */
   readonly history?: boolean | undefined;
+  /** The size each shard of an indicator's answers aims at (default `SHARD_BYTES`). */
+  readonly shardBytes?: number | undefined;
 }
 
 /** Per-indicator figures for the build summary. */
@@ -140,6 +144,8 @@ export interface PlanInput {
   readonly seriesFiles: boolean;
   /** Each indicator's history table (src/build/history.ts); an indicator without one gets a table of its current version alone. */
   readonly histories?: ReadonlyMap<string, IndicatorHistory>;
+  /** The size each shard of an indicator's answers aims at (default `SHARD_BYTES`, src/core/answer-index.ts). */
+  readonly shardBytes?: number | undefined;
 }
 
 /** The prebuilt page queries: for each limit `L`, the offsets `0, L, 2L, …` below the longest sub-series. */
@@ -212,13 +218,15 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     lastModified.set(id, httpDate);
     const pages: Record<string, PrebuiltPage> = {};
     const history = input.histories?.get(id) ?? historyOf(indicator, version);
-    manifest.indicators[id] = {
+    const entry = {
       lastModified: httpDate,
       answers: answersPath(id),
-      tag: dataTag(indicator.answersFile),
+      // Set once its shards are rendered, before the manifest is (below): the tag of their bytes.
+      tag: "",
       pages,
       history: { path: historyPath(id), tag: dataTag(history.file), days: history.versions.map(versionDay) },
     };
+    manifest.indicators[id] = entry;
 
     /** An answer as a static file: a prebuilt page (listed in the manifest) or a sub-series' copy. */
     const answer = (path: string, query: PageQuery, listed: boolean): PlannedFile => ({
@@ -228,7 +236,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         const { answers } = indicator;
         const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
         const selected = selectPage(answers.series, query, chosen, answers.global);
-        const body = renderAnswer(answers, selected);
+        const body = renderAnswer(wholeView(answers), selected);
         // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
         if (listed) pages[prebuiltKey(query) as string] ??= { path, next: nextUrl(id, selected), bytes: body.length };
         return body;
@@ -257,7 +265,29 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     for (const [key, series] of viewGroups(view)) {
       plan.push({ path: outputFile(viewDataPath(id, key)), indicator: id, render: () => renderViewGroup(view, series) });
     }
-    plan.push({ path: outputFile(answersPath(id)), indicator: id, render: () => indicator.answersFile });
+    // The answers in shards, then their index, which records the shards' sizes as they are rendered (src/core/answer-index.ts).
+    const shards: ShardEntry[] = planShards(indicator.answers, input.shardBytes ?? SHARD_BYTES);
+    const tagger = dataTagger();
+    shards.forEach((shard, k) => {
+      plan.push({
+        path: outputFile(answerShardPath(id, k)),
+        indicator: id,
+        render() {
+          const bytes = encodeShard(indicator, shard.first, shard.count);
+          shards[k] = { ...shard, bytes: bytes.length };
+          tagger.add(bytes);
+          return bytes;
+        },
+      });
+    });
+    plan.push({
+      path: outputFile(answersPath(id)),
+      indicator: id,
+      render() {
+        entry.tag = tagger.tag();
+        return encodeAnswerIndex(indicator.answers, shards);
+      },
+    });
     plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => history.file });
   }
   plan.push(...planFormats(input));
@@ -380,6 +410,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     scripts: await effects.bundleClient(),
     seriesFiles: options.seriesFiles !== false,
     histories,
+    shardBytes: options.shardBytes,
   });
   if (plan.length > options.maxFiles) {
     throw new BuildError(

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, build, validate } from "./build.js";
 import type { BuildEffects, Log } from "./effects.js";
-import { LIMIT } from "../core/contract.js";
+import { LIMIT, SHARD_BYTES } from "../core/contract.js";
 import { isHttpUrl } from "../core/url.js";
 import { runProgram } from "../source/errors.js";
 import { parseSourceDateEpoch } from "../source/version.js";
@@ -74,6 +74,7 @@ interface BuildFlags extends ChangeFlags {
   maxFileBytes: number;
   seriesFiles: boolean;
   history: boolean;
+  shardBytes: number;
 }
 
 /** Runs the CLI on `argv` (the arguments after the script's name) and returns the exit code. */
@@ -95,12 +96,13 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .option("--max-files <n>", "file budget of the output folder", parsePositive, DEFAULT_MAX_FILES)
     .option("--max-file-bytes <n>", "largest file of the output folder, in bytes", parsePositive, DEFAULT_MAX_FILE_BYTES)
     .option("--no-series-files", "do not write each sub-series' default answer as static files")
+    .option("--shard-bytes <n>", "size each shard of an indicator's answers aims at, in bytes", parsePositive, SHARD_BYTES)
     .option("--no-history", "do not read the data's git history: as_of answers only the current version")
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history } = flags;
-      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history, shardBytes } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history, shardBytes, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
   changeOptions(program.command("validate"))

@@ -5,7 +5,7 @@
  * function will read.
  */
 import { stringify } from "csv-stringify/sync";
-import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerRow } from "../core/answers.js";
+import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../core/answers.js";
 import type { DeflatorRef, Manifest } from "../core/manifest.js";
 import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
@@ -49,6 +49,8 @@ export interface BuiltIndicator {
   /** The function's answer file (src/core/answers.ts) and its decoding (`answers.lastUpdated`: the newest point's date). */
   readonly answersFile: Uint8Array;
   readonly answers: AnswerData;
+  /** The fields of its answer files' headers (src/core/answers.ts), for its shards (`encodeShard`). */
+  readonly answerFields: AnswerFields;
 }
 
 /** One point as a CSV line: the CSV library's quoting, so `data.csv` and CSV answers agree. */
@@ -68,16 +70,38 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
   const ids = plain.map((s) => s.id);
   const labels = seriesLabels(ids, source.meta.series);
-  const answersFile = encodeAnswers({
-      ...fields,
-      attributionUrl,
-      rhythm: source.meta.rhythm,
-      stepwise: source.meta.stepwise,
-      sourceKinds: source.meta.sourceKinds,
-      ...(source.meta.checked === undefined ? {} : { checked: source.meta.checked }),
-      ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
-    }, ids, source.rows, csvLine, csvEsLine);
-  return { source, plain, labels, answersFile, answers: decodeAnswers(answersFile) };
+  const answerFields: AnswerFields = {
+    ...fields,
+    attributionUrl,
+    rhythm: source.meta.rhythm,
+    stepwise: source.meta.stepwise,
+    sourceKinds: source.meta.sourceKinds,
+    ...(source.meta.checked === undefined ? {} : { checked: source.meta.checked }),
+    ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
+  };
+  const answersFile = encodeAnswers(answerFields, ids, source.rows, csvLine, csvEsLine);
+  return { source, plain, labels, answersFile, answers: decodeAnswers(answersFile), answerFields };
+}
+
+/** Each indicator's rows by sub-series, made for its first shard. */
+const rowsBySeries = new WeakMap<BuiltIndicator, Map<string, AnswerRow[]>>();
+
+/**
+ * The answer file of the sub-series `first … first + count - 1` of an indicator:
+ * one shard of its answers (src/core/answer-index.ts). A shard of every
+ * sub-series is the whole answer file.
+ */
+export function encodeShard(indicator: BuiltIndicator, first: number, count: number): Uint8Array {
+  const { ids } = indicator.answers;
+  if (first === 0 && count === ids.length) return indicator.answersFile;
+  let bySeries = rowsBySeries.get(indicator);
+  if (bySeries === undefined) {
+    bySeries = new Map(ids.map((id) => [id, []]));
+    for (const row of indicator.source.rows) bySeries.get(row.series)?.push(row);
+    rowsBySeries.set(indicator, bySeries);
+  }
+  const rows = ids.slice(first, first + count).flatMap((id) => bySeries.get(id) ?? []);
+  return encodeAnswers(indicator.answerFields, ids.slice(first, first + count), rows, csvLine, csvEsLine);
 }
 
 /** By unit, the index that deflates it (`deflates` in `indicator.json`; one per unit, src/source/load.ts). */

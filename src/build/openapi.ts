@@ -28,6 +28,7 @@ import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { selectPage } from "../core/page.js";
 import { CATALOG_PATH, SEARCH_PATH, csvPath, metadataPath, seriesFilePath } from "../core/paths.js";
 import { STATUS_PATH } from "./freshness.js";
+import { wholeView } from "../core/answer-index.js";
 import { renderAnswer } from "../core/render.js";
 import { prebuiltPagePath } from "../core/manifest.js";
 import { DECLARATIONS, isInvalid, openApiParameters, readDeclared } from "../core/parameters.js";
@@ -92,7 +93,7 @@ export function queryParameters() {
 
 /** The examples of a 200: the first indicator's one-point page as JSON and as CSV, made by the real renderer (none without indicators). */
 function pageExamples(first: BuiltIndicator | undefined): { json: unknown; csv: string | undefined } {
-  const body = (query: PageQuery) => (first === undefined ? undefined : new TextDecoder().decode(renderAnswer(first.answers, selectPage(first.answers.series, query))));
+  const body = (query: PageQuery) => (first === undefined ? undefined : new TextDecoder().decode(renderAnswer(wholeView(first.answers), selectPage(first.answers.series, query))));
   const json = body({ ...DEFAULT_QUERY, limit: 1 });
   return { json: json === undefined ? undefined : (JSON.parse(json) as unknown), csv: body({ ...DEFAULT_QUERY, limit: 1, format: "csv" }) };
 }

@@ -8,7 +8,8 @@
  * Its parameters are declared like the data endpoint's (src/core/parameters.ts);
  * this module is pure: the endpoint (src/api/adjust.ts) reads the answer files.
  */
-import { csvRow, type AnswerData } from "./answers.js";
+import { csvRow } from "./answers.js";
+import { partOf, type AnswerView } from "./answer-index.js";
 import { DERIVED_DIGITS, quote } from "./contract.js";
 import { coveringRankDay, type CoverageRule } from "./coverage.js";
 import { dateOfDay, dayNumber } from "./dates.js";
@@ -117,7 +118,7 @@ export interface AdjustEnd {
 
 /** What the endpoint needs of the `by` indicator. */
 export interface AdjustInput {
-  readonly data: AnswerData;
+  readonly data: AnswerView;
   readonly rule: CoverageRule;
   readonly adjuster: AdjusterRef;
 }
@@ -141,7 +142,10 @@ export function adjustEnd(name: "from" | "to", date: string, input: AdjustInput,
       ? `${name}: ${date} is before ${by}'s first value (${first})`
       : `${name}: no value of ${by} covers ${date}; its newest is of ${last} and the data cover ${by} up to ${dateOfDay(coverageLastDay(input, s, 0))}`;
   }
-  const row = csvRow(data, series.global(rank));
+  // The point's line is in the file of its shard (src/core/answer-index.ts).
+  const part = partOf(data, s);
+  if (part === undefined) throw new Error(`${by}: its shard was not read`);
+  const row = csvRow(part.data, series.global(rank));
   return {
     date,
     point: row.date,

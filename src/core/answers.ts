@@ -96,6 +96,20 @@ interface Header extends AnswerFields {
   csvEsBytes: number;
 }
 
+/** The answer fields of `fields` alone, in the files' order (their headers are compared byte for byte). */
+export function answerFields(fields: AnswerFields): AnswerFields {
+  return {
+    ...datasetFields(fields),
+    attributionUrl: fields.attributionUrl,
+    rhythm: fields.rhythm,
+    stepwise: fields.stepwise,
+    sourceKinds: fields.sourceKinds ?? [],
+    // Left out when not declared: an indicator without them has the header it had before them.
+    ...(fields.checked === undefined ? {} : { checked: fields.checked }),
+    ...(fields.schedule === undefined ? {} : { schedule: fields.schedule }),
+  };
+}
+
 /** One point as the build has it. */
 export interface AnswerRow {
   readonly date: string;
@@ -188,14 +202,7 @@ export function encodeAnswers(
   const csvEsBytes = csvEsParts.reduce((sum, p) => sum + p.length, 0);
   const idBytes = encoder.encode(ids.join("\n"));
   const header: Header = {
-    ...datasetFields(fields),
-    attributionUrl: fields.attributionUrl,
-    rhythm: fields.rhythm,
-    stepwise: fields.stepwise,
-    sourceKinds: fields.sourceKinds ?? [],
-    // JSON leaves out an undefined key: an indicator without them has the header it had.
-    checked: fields.checked,
-    schedule: fields.schedule,
+    ...answerFields(fields),
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes, csvEsBytes };
   const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvEsBytes));
   const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
@@ -279,13 +286,7 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
   const rankOf = new Uint32Array(bytes.buffer, at(rankOfOffset), n);
   const global = globalIndex(n, days, starts, seriesOf, rankOf);
   return {
-    ...datasetFields(header),
-    attributionUrl: header.attributionUrl,
-    rhythm: header.rhythm,
-    stepwise: header.stepwise,
-    sourceKinds: header.sourceKinds ?? [],
-    ...(header.checked === undefined ? {} : { checked: header.checked }),
-    ...(header.schedule === undefined ? {} : { schedule: header.schedule }),
+    ...answerFields(header),
     series,
     ids,
     points: n,

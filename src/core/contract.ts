@@ -58,6 +58,17 @@ export const DERIVED_DIGITS = 8;
 export const MAX_DERIVED_VALUES = 30_000;
 export const MAX_DERIVED_POINTS = 8_000;
 
+/**
+ * The answers' shards (src/core/answer-index.ts): the size the build aims each
+ * shard file at, the most shard bytes one request may read (a question needing
+ * more is a 400 saying how to narrow it: every shard read is fetched and copied,
+ * and stays in memory while the answer is made), and the most the isolate keeps
+ * of read shards for later requests (least recently used dropped first).
+ */
+export const SHARD_BYTES = 1 * 2 ** 20;
+export const MAX_READ_BYTES = 16 * 2 ** 20;
+export const SHARD_CACHE_BYTES = 32 * 2 ** 20;
+
 /** The error codes, their HTTP status and the general text of `message`; `detail` says what exactly was wrong. */
 export const ERRORS = {
   bad_request: { status: 400, message: "The request's parameters are not valid." },

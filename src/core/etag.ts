@@ -19,15 +19,20 @@ function base64url(bytes: Uint8Array): string {
 
 /**
  * The data tag of an indicator: the first 128 bits of the SHA-256 of the code
- * version of answers (`ANSWER_CODE_VERSION`) and its answer file, base64url. The
- * build writes it into the manifest.
+ * version of answers (`ANSWER_CODE_VERSION`) and its answer files (its shards in
+ * order, src/core/answer-index.ts: every byte an answer can be made of),
+ * base64url. The build writes it into the manifest.
  */
-export function dataTag(answersFile: Uint8Array): string {
-  const version = encoder.encode(`${ANSWER_CODE_VERSION}\n`);
-  const bytes = new Uint8Array(version.length + answersFile.length);
-  bytes.set(version, 0);
-  bytes.set(answersFile, version.length);
-  return base64url(sha256(bytes).subarray(0, 16));
+export function dataTag(answerFiles: Uint8Array | readonly Uint8Array[]): string {
+  const tagger = dataTagger();
+  for (const file of answerFiles instanceof Uint8Array ? [answerFiles] : answerFiles) tagger.add(file);
+  return tagger.tag();
+}
+
+/** `dataTag` of files added one by one, none kept (the build hashes each shard as it is written). */
+export function dataTagger(): { add(file: Uint8Array): void; tag(): string } {
+  const hash = sha256.create().update(encoder.encode(`${ANSWER_CODE_VERSION}\n`));
+  return { add: (file) => void hash.update(file), tag: () => base64url(hash.digest().subarray(0, 16)) };
 }
 
 /**

@@ -83,9 +83,14 @@ export function metadataPath(indicator: string): string {
   return `${endpointPath(indicator)}/metadata.json`;
 }
 
-/** The indicator's answer file, for the function; internal (src/core/answers.ts). */
+/** The indicator's answer index, for the function; internal (src/core/answer-index.ts). */
 export function answersPath(indicator: string): string {
   return `/_data/${indicator}.api.bin`;
+}
+
+/** Shard `k` of the indicator's answers, for the function; internal (src/core/answer-index.ts). */
+export function answerShardPath(indicator: string, k: number): string {
+  return `/_data/${indicator}/answers/${k}.bin`;
 }
 
 /** The indicator's history table, for the function's `as_of`; internal (src/core/history.ts). */

@@ -7,6 +7,8 @@
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
 import { CSV_ES_HEADER, CSV_HEADER, assemble, csvRow, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
+import type { AnswerView } from "./answer-index.js";
+import { byCodeUnits } from "./order.js";
 import type { DatasetFields, PageQuery } from "./model.js";
 import type { Page, PageSummary } from "./page.js";
 import { canonicalQuery, metaEcho } from "./parameters.js";
@@ -73,16 +75,117 @@ const CSV_ES_PREFIX = encoder.encode(CSV_ES_HEADER);
 const NOTHING = new Uint8Array(0);
 
 /** Renders a page to the answer's bytes in its query's format. */
-export function renderAnswer(data: AnswerData, page: Page<AnswerSeries>): Uint8Array<ArrayBuffer> {
-  const positions = pagePositions(page, data.points);
+export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8Array<ArrayBuffer> {
+  const suffix = page.query.format === "csv" ? NOTHING : encoder.encode(`],"meta":${JSON.stringify(answerMeta(view, page))}}`);
+  if (view.parts.length === 1) {
+    const { data } = view.parts[0] as AnswerView["parts"][number];
+    const positions = pagePositions(page, data.points);
+    if (page.query.format === "csv") {
+      return page.query.dialect === "es"
+        ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false, data.starts?.csvEs)
+        : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
+    }
+    if (page.query.provenance !== null) return withProvenance([data], null, positions, suffix);
+    return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true, data.starts?.json);
+  }
+  const datas = view.parts.map((part) => part.data);
+  const { part, positions } = mergedPositions(datas, page);
   if (page.query.format === "csv") {
     return page.query.dialect === "es"
-      ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false, data.starts?.csvEs)
-      : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
+      ? assembleParts(datas.map((d) => ({ text: d.csvEs, ends: d.csvEsEnds })), part, positions, CSV_ES_PREFIX, NOTHING, false)
+      : assembleParts(datas.map((d) => ({ text: d.csv, ends: d.csvEnds })), part, positions, CSV_PREFIX, NOTHING, false);
   }
-  const suffix = encoder.encode(`],"meta":${JSON.stringify(answerMeta(data, page))}}`);
-  if (page.query.provenance !== null) return withProvenance(data, positions, suffix);
-  return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true, data.starts?.json);
+  if (page.query.provenance !== null) return withProvenance(datas, part, positions, suffix);
+  return assembleParts(datas.map((d) => ({ text: d.json, ends: d.jsonEnds })), part, positions, JSON_PREFIX, suffix, true);
+}
+
+/** The index in `datas` (shards in id order) of the one holding sub-series `id`: the last whose first id is not after it. */
+function partIndex(datas: readonly AnswerData[], id: string): number {
+  let lo = 0;
+  let hi = datas.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    const first = (datas[mid] as AnswerData).ids[0];
+    if (first !== undefined && byCodeUnits(first, id) <= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The points of a page over several shards in the answer's order: each shard's
+ * positions (`pagePositions`), merged by date descending, the shard of the lower
+ * sub-series ids first on equal dates (shards hold runs of sub-series in id
+ * order, so this is the order of sub-series ids). `part[m]` and `positions[m]`:
+ * the shard and position of the answer's `m`-th point.
+ */
+function mergedPositions(datas: readonly AnswerData[], page: Page<AnswerSeries>): { part: Uint32Array; positions: Uint32Array } {
+  const slices: Page<AnswerSeries>["slices"][number][][] = datas.map(() => []);
+  for (const slice of page.slices) slices[partIndex(datas, slice.series.id)]?.push(slice);
+  const lists = datas.map((data, p) => pagePositions({ ...page, slices: slices[p] as Page<AnswerSeries>["slices"] }, data.points));
+  const n = lists.reduce((sum, list) => sum + list.length, 0);
+  const part = new Uint32Array(n);
+  const positions = new Uint32Array(n);
+  const cursor = new Uint32Array(datas.length);
+  let m = 0;
+  while (m < n) {
+    let newest = -Infinity;
+    for (let p = 0; p < datas.length; p++) {
+      const list = lists[p] as Uint32Array;
+      const c = cursor[p] as number;
+      if (c < list.length) newest = Math.max(newest, (datas[p] as AnswerData).global.day(list[c] as number));
+    }
+    for (let p = 0; p < datas.length; p++) {
+      const list = lists[p] as Uint32Array;
+      const { global } = datas[p] as AnswerData;
+      let c = cursor[p] as number;
+      while (c < list.length && global.day(list[c] as number) === newest) {
+        part[m] = p;
+        positions[m++] = list[c++] as number;
+      }
+      cursor[p] = c;
+    }
+  }
+  return { part, positions };
+}
+
+/**
+ * `prefix`, the texts of the points (`part[m]`, `positions[m]`) of several shards'
+ * texts, then `suffix`, in one buffer: as `assemble` (src/core/answers.ts), runs
+ * of consecutive positions of one shard copied as one range.
+ */
+function assembleParts(
+  texts: readonly { readonly text: Uint8Array; readonly ends: Uint32Array }[],
+  part: Uint32Array,
+  positions: Uint32Array,
+  prefix: Uint8Array,
+  suffix: Uint8Array,
+  dropLastByte: boolean,
+): Uint8Array<ArrayBuffer> {
+  const startOf = (ends: Uint32Array, g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+  let size = prefix.length + suffix.length - (dropLastByte && positions.length > 0 ? 1 : 0);
+  for (let m = 0; m < positions.length; m++) {
+    const { ends } = texts[part[m] as number] as (typeof texts)[number];
+    size += (ends[positions[m] as number] as number) - startOf(ends, positions[m] as number);
+  }
+  const out = new Uint8Array(size);
+  out.set(prefix, 0);
+  let at = prefix.length;
+  const textEnd = size - suffix.length;
+  for (let m = 0; m < positions.length; ) {
+    const p = part[m] as number;
+    const { text, ends } = texts[p] as (typeof texts)[number];
+    const first = positions[m] as number;
+    let last = first;
+    while (m + 1 < positions.length && part[m + 1] === p && positions[m + 1] === last + 1) last = positions[++m] as number;
+    m++;
+    const from = startOf(ends, first);
+    const to = Math.min(ends[last] as number, from + (textEnd - at));
+    out.set(text.subarray(from, to), at);
+    at += to - from;
+  }
+  out.set(suffix, at);
+  return out;
 }
 
 const NOTE = encoder.encode(',"note":');
@@ -149,26 +252,38 @@ function lineIndex(data: AnswerData): LineIndex {
  * the indicator's declared kinds. An empty note or source is `null`. Written as
  * bytes copied from the file's, each line's fields found once per isolate
  * (`lineIndex`); a line with a quote (a note with a comma) or a text JSON must
- * escape is read with `csvRow` and written with `JSON.stringify`.
+ * escape is read with `csvRow` and written with `JSON.stringify`. The points are
+ * `positions[m]` of the file `datas[part[m]]` (of `datas[0]` when `part` is null).
  */
-function withProvenance(data: AnswerData, positions: Uint32Array, suffix: Uint8Array): Uint8Array<ArrayBuffer> {
-  const table = kindTable(data);
-  const index = lineIndex(data);
-  const { json, jsonEnds, csv, csvEnds, starts } = data;
-  // Where a point's texts begin: after the one before, or where a past version's view says (`AnswerData.starts`).
-  const jsonStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
-  const csvStart = (g: number) => (starts === undefined ? (g === 0 ? 0 : (csvEnds[g - 1] as number)) : (starts.csv[g] as number));
-  const widestKind = table.reduce((w, t) => Math.max(w, t.json.length), NULL.length);
+function withProvenance(datas: readonly AnswerData[], part: Uint32Array | null, positions: Uint32Array, suffix: Uint8Array): Uint8Array<ArrayBuffer> {
+  const files = datas.map((data) => {
+    const { json, jsonEnds, csv, csvEnds, starts } = data;
+    return {
+      data,
+      table: kindTable(data),
+      index: lineIndex(data),
+      json,
+      jsonEnds,
+      csv,
+      csvEnds,
+      // Where a point's texts begin: after the one before, or where a past version's view says (`AnswerData.starts`).
+      jsonStart: (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number)),
+      csvStart: (g: number) => (starts === undefined ? (g === 0 ? 0 : (csvEnds[g - 1] as number)) : (starts.csv[g] as number)),
+    };
+  });
+  const widestKind = (files[0]?.table ?? []).reduce((w, t) => Math.max(w, t.json.length), NULL.length);
   const extra = NOTE.length + SOURCE.length + KIND.length + widestKind + 2 * NULL.length + 4;
   let size = JSON_PREFIX.length + suffix.length;
   for (let m = 0; m < positions.length; m++) {
     const g = positions[m] as number;
-    size += (jsonEnds[g] as number) - jsonStart(g) + (csvEnds[g] as number) - csvStart(g) + extra;
+    const f = files[part === null ? 0 : (part[m] as number)] as (typeof files)[number];
+    size += (f.jsonEnds[g] as number) - f.jsonStart(g) + (f.csvEnds[g] as number) - f.csvStart(g) + extra;
   }
   let out = new Uint8Array(size);
   let at = copyInto(out, 0, JSON_PREFIX, 0, JSON_PREFIX.length);
   for (let m = 0; m < positions.length; m++) {
     const g = positions[m] as number;
+    const { data, table, index, json, jsonEnds, csv, csvEnds, jsonStart, csvStart } = files[part === null ? 0 : (part[m] as number)] as (typeof files)[number];
     if (m > 0) out[at++] = COMMA;
     // The stored object ends in "},": the closing brace and the separating comma.
     at = copyInto(out, at, json, jsonStart(g), (jsonEnds[g] as number) - 2);

@@ -23,6 +23,7 @@ import { changesSince, type PointChange } from "../../src/core/changes.js";
 import { decodeHistory, versionAnswers, versionDay, versionOn } from "../../src/core/history.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { selectAtPage, selectPage } from "../../src/core/page.js";
+import { wholeView } from "../../src/core/answer-index.js";
 import { renderAnswer } from "../../src/core/render.js";
 import { resolveSelection } from "../../src/core/selection.js";
 import { diffData } from "../../src/source/changes.js";
@@ -71,8 +72,8 @@ const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
 function render(data: AnswerData, lastModified: string, asked: Partial<PageQuery>): string {
   const query = { ...DEFAULT_QUERY, ...asked };
   const chosen = query.series === null ? null : resolveSelection(data.ids, query.series).indices;
-  const page = query.at === null ? selectPage(data.series, query, chosen, data.global) : selectAtPage(data.series, query, chosen, timeSource(data, lastModified));
-  return new TextDecoder().decode(renderAnswer(data, page));
+  const page = query.at === null ? selectPage(data.series, query, chosen, data.global) : selectAtPage(data.series, query, chosen, timeSource(wholeView(data), lastModified));
+  return new TextDecoder().decode(renderAnswer(wholeView(data), page));
 }
 
 beforeAll(async () => {

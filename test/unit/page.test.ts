@@ -4,6 +4,7 @@ import { csvEsLine, csvLine } from "../../src/build/dataset.js";
 import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { selectPage } from "../../src/core/page.js";
+import { wholeView } from "../../src/core/answer-index.js";
 import { renderAnswer } from "../../src/core/render.js";
 import { resolveSelection } from "../../src/core/selection.js";
 import { expectedCsv, expectedResponse, type RefIndicator } from "../reference.js";
@@ -50,7 +51,7 @@ const reference: RefIndicator = {
 const q = (over: Partial<PageQuery>): PageQuery => ({ ...DEFAULT_QUERY, ...over });
 const render = (query: PageQuery, scan: boolean) => {
   const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
-  return new TextDecoder().decode(renderAnswer(answers, selectPage(answers.series, query, chosen, scan ? answers.global : null)));
+  return new TextDecoder().decode(renderAnswer(wholeView(answers), selectPage(answers.series, query, chosen, scan ? answers.global : null)));
 };
 /** The answer, checked to be the same whether windows are found per sub-series or by a scan of positions. */
 const text = (query: PageQuery) => {

@@ -15,6 +15,7 @@ import { timeSource } from "../../src/api/time.js";
 import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
 import { DEFAULT_QUERY } from "../../src/core/model.js";
 import { selectAtPage } from "../../src/core/page.js";
+import { wholeView } from "../../src/core/answer-index.js";
 import { renderAnswer } from "../../src/core/render.js";
 
 const HALF_YEARS: Schedule = { dates: { months: [1, 7], day: 1 }, published: null };
@@ -170,8 +171,8 @@ describe("the answer file carries checked and the schedule to the function", () 
   const file = (more: { checked?: string }) => encodeAnswers({ ...fields, ...more, schedule: HALF_YEARS }, ["monthly"], rows, csvLine, csvEsLine);
   const at = (bytes: Uint8Array, day: string) => {
     const data = decodeAnswers(bytes);
-    const page = selectAtPage(data.series, { ...DEFAULT_QUERY, at: day }, null, timeSource(data, VERSION));
-    return JSON.parse(new TextDecoder().decode(renderAnswer(data, page))) as { data: { value: number }[]; meta: { checked?: string; missing?: unknown[] } };
+    const page = selectAtPage(data.series, { ...DEFAULT_QUERY, at: day }, null, timeSource(wholeView(data), VERSION));
+    return JSON.parse(new TextDecoder().decode(renderAnswer(wholeView(data), page))) as { data: { value: number }[]; meta: { checked?: string; missing?: unknown[] } };
   };
 
   it("bounds the rule by the later of the declared check and the version's date", () => {

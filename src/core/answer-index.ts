@@ -1,0 +1,244 @@
+/**
+ * An indicator's answers in shards: the answer index (`_data/<indicator>.api.bin`)
+ * and the shard files it lists (`_data/<indicator>/answers/<k>.bin`), each an
+ * answer file (src/core/answers.ts) of a run of consecutive sub-series in id order.
+ *
+ * Why by sub-series: a question names its sub-series (`series`), or asks of all of
+ * them; the shards of the named ones hold every point it can read, whatever its
+ * dates, so one request reads only the shards of the sub-series it names, and an
+ * indicator of any number of sub-series costs a narrow question what one shard
+ * costs. The index is what every request of the indicator needs first: its
+ * `meta` fields, its sub-series and how many points each has, the days it
+ * published on (the rule of coverage's input, src/api/time.ts), and which shard
+ * holds which sub-series.
+ *
+ * The answer order is date descending, then sub-series ascending; a shard holds
+ * a run of sub-series, so a page of several shards is their pages merged by date,
+ * the shard of the lower ids first on a tie (src/core/render.ts).
+ *
+ * Layout of the index (a container, src/core/container.ts, magic `OSI1`; little-endian):
+ *
+ *     header (JSON)     the answer fields (`AnswerFields`), and `IndexCounts`
+ *     u32 × S           number of points of each sub-series
+ *     i32 × P           the days on which any sub-series has a point, ascending
+ *     u32 × K           the first sub-series of each shard (the last shard runs to S)
+ *     u32 × K           the size of each shard file in bytes
+ *     I bytes           the sub-series ids, UTF-8, separated by "\n"
+ */
+import { AnswerSeries, answerFields, type AnswerData, type AnswerFields } from "./answers.js";
+import { createContainer, openContainer } from "./container.js";
+import type { GlobalIndex } from "./page.js";
+
+const MAGIC = "OSI1";
+
+interface IndexCounts {
+  /** Sub-series (S), points (N), publication days (P) and shards (K); the byte length of the ids (I). */
+  series: number;
+  points: number;
+  publications: number;
+  shards: number;
+  idsBytes: number;
+}
+
+const sectionSizes = (h: IndexCounts) => [4 * h.series, 4 * h.publications, 4 * h.shards, 4 * h.shards];
+
+/** One shard of an indicator's answers: the sub-series `first … first + count - 1` and the size of its file. */
+export interface ShardEntry {
+  readonly first: number;
+  readonly count: number;
+  readonly bytes: number;
+}
+
+/** A decoded answer index. */
+export interface AnswerIndex extends AnswerFields {
+  /** Sub-series sorted by id, and each one's number of points. */
+  readonly ids: readonly string[];
+  readonly counts: Uint32Array;
+  readonly points: number;
+  /** The days on which any sub-series has a point, ascending: the publications (src/api/time.ts). */
+  readonly publications: Int32Array;
+  readonly shards: readonly ShardEntry[];
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Encodes the index of `data` (the whole indicator's answers) cut into `shards`. Deterministic. */
+export function encodeAnswerIndex(data: AnswerData, shards: readonly ShardEntry[]): Uint8Array {
+  const publications = publicationDays(data);
+  const idBytes = encoder.encode(data.ids.join("\n"));
+  const counts: IndexCounts = { series: data.ids.length, points: data.points, publications: publications.length, shards: shards.length, idsBytes: idBytes.length };
+  const { bytes, view, offsets } = createContainer(MAGIC, { ...answerFields(data), ...counts }, [...sectionSizes(counts), idBytes.length]);
+  const [countsAt, publicationsAt, firstsAt, sizesAt, idsAt] = offsets as [number, number, number, number, number];
+  data.series.forEach((one, s) => view.setUint32(countsAt + 4 * s, one.length, true));
+  publications.forEach((day, p) => view.setInt32(publicationsAt + 4 * p, day, true));
+  shards.forEach((shard, k) => {
+    view.setUint32(firstsAt + 4 * k, shard.first, true);
+    view.setUint32(sizesAt + 4 * k, shard.bytes, true);
+  });
+  bytes.set(idBytes, idsAt);
+  return bytes;
+}
+
+/**
+ * Decodes an answer index.
+ * @throws Error when the bytes are not one.
+ */
+export function decodeAnswerIndex(input: ArrayBuffer | Uint8Array): AnswerIndex {
+  const { bytes, header, offsets } = openContainer<AnswerFields & IndexCounts>(input, MAGIC, "an answer index", sectionSizes);
+  const [countsAt, publicationsAt, firstsAt, sizesAt, idsAt] = offsets as [number, number, number, number, number];
+  if (idsAt + header.idsBytes > bytes.length) throw new Error("not an answer index (truncated)");
+  const at = (offset: number) => bytes.byteOffset + offset;
+  const firsts = new Uint32Array(bytes.buffer, at(firstsAt), header.shards);
+  const sizes = new Uint32Array(bytes.buffer, at(sizesAt), header.shards);
+  const shards = Array.from(firsts, (first, k) => ({ first, count: (k + 1 < header.shards ? (firsts[k + 1] as number) : header.series) - first, bytes: sizes[k] as number }));
+  return {
+    ...answerFields(header),
+    ids: header.series === 0 ? [] : decoder.decode(bytes.subarray(idsAt, idsAt + header.idsBytes)).split("\n"),
+    counts: new Uint32Array(bytes.buffer, at(countsAt), header.series),
+    points: header.points,
+    publications: new Int32Array(bytes.buffer, at(publicationsAt), header.publications),
+    shards,
+  };
+}
+
+/** The days on which any sub-series of `data` has a point, ascending. */
+export function publicationDays(data: { readonly points: number; readonly global: GlobalIndex }): Int32Array {
+  const days: number[] = [];
+  // The global order is date descending: read it backwards, keeping each day once.
+  for (let g = data.points - 1; g >= 0; g--) {
+    const day = data.global.day(g);
+    if (days.length === 0 || days[days.length - 1] !== day) days.push(day);
+  }
+  return Int32Array.from(days);
+}
+
+/**
+ * Cuts the sub-series of `data` into shards of consecutive sub-series, each as
+ * close to `targetBytes` as whole sub-series allow (a sub-series larger than it
+ * is a shard alone), estimated from the texts each sub-series' points take in
+ * the whole answer file.
+ */
+export function planShards(data: AnswerData, targetBytes: number): ShardEntry[] {
+  const perPoint = 4 + 4 + 4 + 4 + 4 + 4 + 4 + 8; // the columns of an answer file (src/core/answers.ts)
+  const textBytes = new Float64Array(data.ids.length);
+  const startOf = (ends: Uint32Array, g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+  for (let g = 0; g < data.points; g++) {
+    const s = data.global.series(g);
+    textBytes[s] =
+      (textBytes[s] as number) +
+      perPoint +
+      (data.jsonEnds[g] as number) - startOf(data.jsonEnds, g) +
+      (data.csvEnds[g] as number) - startOf(data.csvEnds, g) +
+      (data.csvEsEnds[g] as number) - startOf(data.csvEsEnds, g);
+  }
+  const runs: { first: number; count: number }[] = [];
+  let first = 0;
+  let size = 0;
+  for (let s = 0; s < data.ids.length; s++) {
+    const own = (textBytes[s] as number) + 4 + encoder.encode(data.ids[s]).length + 1;
+    if (s > first && size + own > targetBytes) {
+      runs.push({ first, count: s - first });
+      first = s;
+      size = 0;
+    }
+    size += own;
+  }
+  if (data.ids.length > first || runs.length === 0) runs.push({ first, count: data.ids.length - first });
+  // Each file's size is known once it is encoded (the build records it before writing the index).
+  return runs.map(({ first, count }) => ({ first, count, bytes: 0 }));
+}
+
+/** A sub-series whose shard a request did not read: its id and length, nothing else. */
+class UnreadSeries extends AnswerSeries {
+  constructor(id: string, length: number) {
+    super(id, 0, length, new Int32Array(0), new Uint32Array(0), new Float64Array(0));
+  }
+  override day(): number {
+    throw new Error(`sub-series ${this.id}: its shard was not read`);
+  }
+  override value(): number {
+    throw new Error(`sub-series ${this.id}: its shard was not read`);
+  }
+  override global(): number {
+    throw new Error(`sub-series ${this.id}: its shard was not read`);
+  }
+}
+
+/** A read shard: its decoded answer file and the index of its first sub-series in the indicator. */
+export interface AnswerPart {
+  readonly data: AnswerData;
+  readonly first: number;
+}
+
+/**
+ * What a request answers from: the indicator's fields and sub-series (those of
+ * shards not read are `UnreadSeries`, which the pager never reads: it reads only
+ * the chosen ones), its publication days, and the shards read, in id order.
+ * `global` is the whole indicator's order when one part holds every sub-series
+ * (the pager then scans a narrow window instead of searching each sub-series).
+ */
+export interface AnswerView extends AnswerFields {
+  readonly ids: readonly string[];
+  readonly series: readonly AnswerSeries[];
+  readonly points: number;
+  readonly publications: ArrayLike<number>;
+  readonly parts: readonly AnswerPart[];
+  readonly global: GlobalIndex | null;
+}
+
+const wholeViews = new WeakMap<AnswerData, AnswerView>();
+
+/** A whole answer file (the build's, a past version's) as a view of one part; made once per file. */
+export function wholeView(data: AnswerData): AnswerView {
+  let view = wholeViews.get(data);
+  if (view === undefined) {
+    view = { ...answerFields(data), ids: data.ids, series: data.series, points: data.points, publications: publicationDays(data), parts: [{ data, first: 0 }], global: data.global };
+    wholeViews.set(data, view);
+  }
+  return view;
+}
+
+/** The view of `index` with the shards `read` (k → its decoded file), in shard order. */
+export function shardView(index: AnswerIndex, read: ReadonlyMap<number, AnswerData>): AnswerView {
+  if (index.shards.length === 1 && read.has(0)) {
+    const data = read.get(0) as AnswerData;
+    return { ...answerFields(index), ids: index.ids, series: data.series, points: index.points, publications: index.publications, parts: [{ data, first: 0 }], global: data.global };
+  }
+  const series: AnswerSeries[] = [];
+  const parts: AnswerPart[] = [];
+  index.shards.forEach((shard, k) => {
+    const data = read.get(k);
+    if (data !== undefined) {
+      parts.push({ data, first: shard.first });
+      series.push(...data.series);
+    } else for (let s = shard.first; s < shard.first + shard.count; s++) series.push(new UnreadSeries(index.ids[s] as string, index.counts[s] as number));
+  });
+  return { ...answerFields(index), ids: index.ids, series, points: index.points, publications: index.publications, parts, global: null };
+}
+
+/** The shards holding the sub-series at `chosen` (ascending indices; `null`: all), ascending. */
+export function shardsOf(index: AnswerIndex, chosen: readonly number[] | null): number[] {
+  if (chosen === null) return index.shards.map((_, k) => k);
+  const out: number[] = [];
+  let k = 0;
+  for (const s of chosen) {
+    while (k + 1 < index.shards.length && (index.shards[k + 1] as ShardEntry).first <= s) k++;
+    if (out[out.length - 1] !== k) out.push(k);
+  }
+  return out;
+}
+
+/** The part of `view` holding sub-series index `s` (a binary search over the parts' first sub-series). */
+export function partOf(view: AnswerView, s: number): AnswerPart | undefined {
+  const { parts } = view;
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((parts[mid] as AnswerPart).first <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  const part = parts[lo];
+  return part !== undefined && part.first <= s && s < part.first + part.data.series.length ? part : undefined;
+}
