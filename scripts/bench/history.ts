@@ -33,10 +33,12 @@ export async function historyCosts(dist: string, runs: number): Promise<string> 
   const entry = manifest.indicators[h];
   if (entry === undefined) return `${lines.join("\n")}no ${h} in the build\n`;
   const days = entry.history.days;
+  if (entry.history.path === null) return `${lines.join("\n")}${h} has one version in this build: no history table\n`;
+  const tablePath = entry.history.path;
   const first = days[0] as string;
-  lines.push(`versions of ${h}: ${days.length} (${days.join(", ")}); history table ${(readFileSync(join(dist, entry.history.path)).length / 2 ** 20).toFixed(1)} MiB, answer file ${(readFileSync(join(dist, entry.answers)).length / 2 ** 20).toFixed(1)} MiB`);
+  lines.push(`versions of ${h}: ${days.length} (${days.join(", ")}); history table ${(readFileSync(join(dist, tablePath)).length / 2 ** 20).toFixed(1)} MiB, answer file ${(readFileSync(join(dist, entry.answers)).length / 2 ** 20).toFixed(1)} MiB`);
 
-  const bytes = readFileSync(join(dist, entry.history.path));
+  const bytes = readFileSync(join(dist, tablePath));
   const decodes: number[] = [];
   const views: number[] = [];
   for (let i = 0; i < Math.min(runs, 20); i++) {

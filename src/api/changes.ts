@@ -40,8 +40,11 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   const since = publishedVersion("since", indicator, days, query.since, query.since);
 
   const canonical = changesUrl(indicator, query);
-  const history = await store.history(assets, url, entry.history.path, entry.history.tag);
-  const all = changesSince(history, since);
+  // One version (no table, src/build/history.ts): nothing changed since it; the fields are the answer index's.
+  const { path } = entry.history;
+  const history = path === null ? null : await store.history(assets, url, path, entry.history.tag);
+  const fields = history === null ? await store.answerIndex(assets, url, entry.answers, entry.lastModified) : history.union;
+  const all = history === null ? [] : changesSince(history, since);
   const page = all.slice(query.offset, query.offset + query.limit);
   const hasMore = query.offset + query.limit < all.length;
   const next = hasMore ? changesUrl(indicator, { ...query, offset: query.offset + query.limit }) : null;
@@ -54,7 +57,7 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   const links = [`<${metadataPath(indicator)}>; rel="describedby"`];
   if (next !== null) links.unshift(`<${next}>; rel="next"`);
   if (query.format === "csv") {
-    links.push(`<${history.union.attributionUrl}>; rel="cite-as"`);
+    links.push(`<${fields.attributionUrl}>; rel="cite-as"`);
     headers.set("X-Total-Count", String(all.length));
   }
   headers.set("Link", links.join(", "));
@@ -69,8 +72,8 @@ export async function serveChanges(request: Request, indicator: string, assets: 
       offset: query.offset,
       has_more: hasMore,
       next,
-      license: history.union.license,
-      attribution: history.union.attribution,
+      license: fields.license,
+      attribution: fields.attribution,
       metadata: metadataPath(indicator),
     };
     return `{"data":[${page.map(changeJson).join(",")}],"meta":${JSON.stringify(meta)}}`;

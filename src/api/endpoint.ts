@@ -101,7 +101,8 @@ async function loadAt(
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
-  const history = await store.history(assets, url, entry.history.path, entry.history.tag);
+  // An earlier version exists, so its table does (src/build/history.ts).
+  const history = await store.history(assets, url, entry.history.path as string, entry.history.tag);
   const version = history.versions[v] as HistoryVersion;
   const data = wholeView(versionAnswers(history, v));
   return { data, chosen: select(data.ids), lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${entry.history.tag}.${v}` };

@@ -48,7 +48,7 @@ import {
   homePath,
   previewImagePath,
 } from "../core/paths.js";
-import { nextUrl, renderAnswer } from "../core/render.js";
+import { jsonAnswerSize, nextUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
@@ -146,6 +146,10 @@ export interface PlanInput {
   readonly histories?: ReadonlyMap<string, IndicatorHistory>;
   /** The size each shard of an indicator's answers aims at (default `SHARD_BYTES`, src/core/answer-index.ts). */
   readonly shardBytes?: number | undefined;
+  /** The largest file the output may hold (default `DEFAULT_MAX_FILE_BYTES`): a prebuilt page over it is left to the function. */
+  readonly maxFileBytes?: number | undefined;
+  /** Told of each prebuilt page left out for its size (the build's log). */
+  readonly leftOut?: ((path: string, bytes: number) => void) | undefined;
 }
 
 /** The prebuilt page queries: for each limit `L`, the offsets `0, L, 2L, …` below the longest sub-series. */
@@ -196,6 +200,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     adjusters: adjustersOf(input.indicators),
   };
   const plan: PlannedFile[] = [];
+  const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
   const versions = [...input.versions.values()];
   const manifest: Manifest = {
@@ -224,27 +229,44 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       // Set once its shards are rendered, before the manifest is (below): the tag of their bytes.
       tag: "",
       pages,
-      history: { path: historyPath(id), tag: dataTag(history.file), days: history.versions.map(versionDay) },
+      // One version: no table (src/build/history.ts), and a tag of what /changes then says (its days and the indicator's fields).
+      history: {
+        path: history.file === null ? null : historyPath(id),
+        tag: dataTag(history.file ?? new TextEncoder().encode(JSON.stringify([history.versions.map(versionDay), indicator.answerFields]))),
+        days: history.versions.map(versionDay),
+      },
     };
     manifest.indicators[id] = entry;
 
+    const selectedPage = (query: PageQuery) => {
+      const { answers } = indicator;
+      const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
+      return selectPage(answers.series, query, chosen, answers.global);
+    };
     /** An answer as a static file: a prebuilt page (listed in the manifest) or a sub-series' copy. */
     const answer = (path: string, query: PageQuery, listed: boolean): PlannedFile => ({
       path: outputFile(path),
       indicator: id,
       render() {
-        const { answers } = indicator;
-        const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
-        const selected = selectPage(answers.series, query, chosen, answers.global);
-        const body = renderAnswer(wholeView(answers), selected);
+        const selected = selectedPage(query);
+        const body = renderAnswer(wholeView(indicator.answers), selected);
         // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
         if (listed) pages[prebuiltKey(query) as string] ??= { path, next: nextUrl(id, selected), bytes: body.length };
         return body;
       },
     });
-    const page = (path: string, query: PageQuery) => answer(path, query, true);
-    for (const query of prebuiltQueries(indicator, input.limits)) plan.push(page(prebuiltPagePath(id, query.limit, query.offset), query));
-    plan.push(page(defaultPagePath(id), DEFAULT_QUERY));
+    /**
+     * A prebuilt page, when it is within the largest file the host takes: a larger
+     * one is not planned (its size is known before anything is rendered), and the
+     * function answers its query, or says how to narrow it (src/api/endpoint.ts).
+     */
+    const page = (path: string, query: PageQuery) => {
+      const bytes = jsonAnswerSize(wholeView(indicator.answers), selectedPage(query));
+      if (bytes <= maxFileBytes) plan.push(answer(path, query, true));
+      else input.leftOut?.(outputFile(path), bytes);
+    };
+    for (const query of prebuiltQueries(indicator, input.limits)) page(prebuiltPagePath(id, query.limit, query.offset), query);
+    page(defaultPagePath(id), DEFAULT_QUERY);
     plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => concat(CSV_HEADER_BYTES, indicator.answers.csv) });
     plan.push({ path: outputFile(csvEsPath(id)), indicator: id, render: () => concat(CSV_ES_HEADER_BYTES, indicator.answers.csvEs) });
     plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
@@ -288,7 +310,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         return encodeAnswerIndex(indicator.answers, shards);
       },
     });
-    plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => history.file });
+    const table = history.file;
+    if (table !== null) plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => table });
   }
   plan.push(...planFormats(input));
   // The stylesheet is inlined in every page (src/site/site.ts `RenderConfig`), not served on its own.
@@ -401,6 +424,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)),
   );
   const histories = await buildHistories(options.data, indicators, versions, options.history === false ? null : effects.history, csvCache, effects.log);
+  const leftOut: string[] = [];
   const plan = planOutput({
     config,
     indicators,
@@ -411,7 +435,13 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     seriesFiles: options.seriesFiles !== false,
     histories,
     shardBytes: options.shardBytes,
+    maxFileBytes: options.maxFileBytes,
+    leftOut: (path, bytes) => leftOut.push(`${path} (${(bytes / 2 ** 20).toFixed(1)} MiB)`),
   });
+  if (leftOut.length > 0) {
+    const max = ((options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 2 ** 20).toFixed(0);
+    effects.log.warn(`note: ${leftOut.length} prebuilt page${leftOut.length === 1 ? "" : "s"} over ${max} MiB left to the function (--max-file-bytes): ${leftOut.slice(0, 3).join(", ")}${leftOut.length > 3 ? ", …" : ""}`);
+  }
   if (plan.length > options.maxFiles) {
     throw new BuildError(
       `the output would hold ${plan.length} files, over the budget of ${options.maxFiles}: ` +

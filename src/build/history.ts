@@ -35,7 +35,12 @@ export interface HistorySource {
 /** An indicator's table: its versions and the encoded file, and the versions that revised or removed published points. */
 export interface IndicatorHistory {
   readonly versions: readonly HistoryVersion[];
-  readonly file: Uint8Array;
+  /**
+   * The table (src/core/history.ts), or `null` when there is one version: every
+   * `as_of` then answers today's data and `/changes` lists nothing, so no table is
+   * written (a copy of every point the answers hold already).
+   */
+  readonly file: Uint8Array | null;
   readonly revisions: readonly Revisions[];
 }
 
@@ -206,7 +211,8 @@ export function historyOf(built: BuiltIndicator, time: number, committed: readon
     schedule: s.schedule,
     series: s.ids.map((id) => index.get(id) as number),
   }));
-  return { versions, file: encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine), revisions: revisionsOf(built.source.meta.id, states, versions) };
+  const file = versions.length === 1 ? null : encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine);
+  return { versions, file, revisions: revisionsOf(built.source.meta.id, states, versions) };
 }
 
 /** The versions that revised or removed points of the one before, by the build's change report (src/source/changes.ts). */

@@ -24,7 +24,7 @@ const NO_REVISIONS: Revisions = new Map();
 
 /** The revised points of an indicator from its history table (none without one). */
 export function revisionsOf(history: IndicatorHistory | undefined): Revisions {
-  return history === undefined ? NO_REVISIONS : revisedPoints(decodeHistory(history.file));
+  return history === undefined || history.file === null ? NO_REVISIONS : revisedPoints(decodeHistory(history.file));
 }
 
 /**

@@ -171,6 +171,21 @@ export interface AnswerData extends AnswerFields {
 
 const encoder = new TextEncoder();
 
+/** The length in bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD, as TextEncoder writes it). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a pair: 4 bytes for 2 code units
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
 /**
  * Encodes an indicator's points. `ids` are its sub-series, sorted by id (declared
  * ones without points included); `csvLine` and `csvEsLine` render one point as a
@@ -194,12 +209,17 @@ export function encodeAnswers(
   for (const row of global) bySeries[index.get(row.series) as number]?.push(row);
 
   const n = global.length;
-  const jsonParts = global.map((r) => encoder.encode(`{"date":"${r.date}","series":${JSON.stringify(r.series)},"value":${r.value}},`));
-  const csvParts = global.map((r) => encoder.encode(csvLine(r)));
-  const csvEsParts = global.map((r) => encoder.encode(csvEsLine(r)));
-  const jsonBytes = jsonParts.reduce((sum, p) => sum + p.length, 0);
-  const csvBytes = csvParts.reduce((sum, p) => sum + p.length, 0);
-  const csvEsBytes = csvEsParts.reduce((sum, p) => sum + p.length, 0);
+  // Each section's texts as strings, written into the file at once (a million points are not a million small buffers).
+  const jsonParts = global.map((r) => `{"date":"${r.date}","series":${JSON.stringify(r.series)},"value":${r.value}},`);
+  const csvParts = global.map(csvLine);
+  const csvEsParts = global.map(csvEsLine);
+  const jsonLengths = jsonParts.map(utf8Length);
+  const csvLengths = csvParts.map(utf8Length);
+  const csvEsLengths = csvEsParts.map(utf8Length);
+  const sum = (lengths: readonly number[]) => lengths.reduce((total, l) => total + l, 0);
+  const jsonBytes = sum(jsonLengths);
+  const csvBytes = sum(csvLengths);
+  const csvEsBytes = sum(csvEsLengths);
   const idBytes = encoder.encode(ids.join("\n"));
   const header: Header = {
     ...answerFields(fields),
@@ -220,20 +240,95 @@ export function encodeAnswers(
       k++;
     });
   });
-  let jsonAt = 0;
-  let csvAt = 0;
-  let csvEsAt = 0;
-  for (let g = 0; g < n; g++) {
-    bytes.set(jsonParts[g] as Uint8Array, jsonOffset + jsonAt);
-    jsonAt += (jsonParts[g] as Uint8Array).length;
-    view.setUint32(jsonEndsOffset + 4 * g, jsonAt, true);
-    bytes.set(csvParts[g] as Uint8Array, csvOffset + csvAt);
-    csvAt += (csvParts[g] as Uint8Array).length;
-    view.setUint32(csvEndsOffset + 4 * g, csvAt, true);
-    bytes.set(csvEsParts[g] as Uint8Array, csvEsOffset + csvEsAt);
-    csvEsAt += (csvEsParts[g] as Uint8Array).length;
-    view.setUint32(csvEsEndsOffset + 4 * g, csvEsAt, true);
-  }
+  const section = (parts: string[], lengths: readonly number[], offset: number, size: number, endsOffset: number) => {
+    let at = 0;
+    lengths.forEach((length, g) => view.setUint32(endsOffset + 4 * g, (at += length), true));
+    // In slices, so that no single string is longer than an engine allows.
+    for (let g = 0, into = offset; g < n; g += 65_536) {
+      const text = parts.slice(g, g + 65_536).join("");
+      into += encoder.encodeInto(text, bytes.subarray(into, offset + size)).written;
+    }
+  };
+  section(jsonParts, jsonLengths, jsonOffset, jsonBytes, jsonEndsOffset);
+  section(csvParts, csvLengths, csvOffset, csvBytes, csvEndsOffset);
+  section(csvEsParts, csvEsLengths, csvEsOffset, csvEsBytes, csvEsEndsOffset);
+  bytes.set(idBytes, idsOffset);
+  return bytes;
+}
+
+/**
+ * The answer file of the sub-series `first … first + count - 1` of the decoded
+ * answer file `whole` (not a past version's view): the same bytes as
+ * `encodeAnswers` of their points, made by copying the points' columns and texts
+ * instead of rendering them again (a shard, src/core/answer-index.ts).
+ */
+export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: number, count: number): Uint8Array {
+  const run = whole.series.slice(first, first + count);
+  let n = 0;
+  for (const one of run) n += one.length;
+  // The run's points in the whole file's order, which restricted to them is their own.
+  const positions = new Uint32Array(n);
+  let k = 0;
+  for (const one of run) for (let i = 0; i < one.length; i++) positions[k++] = one.global(i);
+  positions.sort();
+  const local = (g: number) => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((positions[mid] as number) < g) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const startOf = (ends: Uint32Array, g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+  const bytesOf = (ends: Uint32Array) => {
+    let size = 0;
+    for (let m = 0; m < n; m++) size += (ends[positions[m] as number] as number) - startOf(ends, positions[m] as number);
+    return size;
+  };
+  const idBytes = encoder.encode(run.map((one) => one.id).join("\n"));
+  const header: Header = {
+    ...answerFields(fields),
+    series: run.length,
+    points: n,
+    idsBytes: idBytes.length,
+    jsonBytes: bytesOf(whole.jsonEnds),
+    csvBytes: bytesOf(whole.csvEnds),
+    csvEsBytes: bytesOf(whole.csvEsEnds),
+  };
+  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(header.csvEsBytes));
+  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
+    offsets as Sections;
+  k = 0;
+  run.forEach((one, s) => {
+    view.setUint32(countsOffset + 4 * s, one.length, true);
+    for (let i = 0; i < one.length; i++, k++) {
+      const g = local(one.global(i));
+      view.setInt32(daysOffset + 4 * k, one.day(i), true);
+      view.setFloat64(valuesOffset + 8 * k, one.value(i), true);
+      view.setUint32(globalsOffset + 4 * k, g, true);
+      view.setUint32(seriesOfOffset + 4 * g, s, true);
+      view.setUint32(rankOfOffset + 4 * g, i, true);
+    }
+  });
+  const copyTexts = (text: Uint8Array, ends: Uint32Array, offset: number, endsOffset: number) => {
+    let at = 0;
+    for (let m = 0; m < n; ) {
+      const firstG = positions[m] as number;
+      let last = firstG;
+      while (m + 1 < n && positions[m + 1] === last + 1) last = positions[++m] as number;
+      m++;
+      const from = startOf(ends, firstG);
+      bytes.set(text.subarray(from, ends[last]), offset + at);
+      // The ends of the run's texts, shifted to where they now begin.
+      for (let g = firstG, j = m - (last - firstG) - 1; g <= last; g++, j++) view.setUint32(endsOffset + 4 * j, at + (ends[g] as number) - from, true);
+      at += (ends[last] as number) - from;
+    }
+  };
+  copyTexts(whole.json, whole.jsonEnds, jsonOffset, jsonEndsOffset);
+  copyTexts(whole.csv, whole.csvEnds, csvOffset, csvEndsOffset);
+  copyTexts(whole.csvEs, whole.csvEsEnds, csvEsOffset, csvEsEndsOffset);
   bytes.set(idBytes, idsOffset);
   return bytes;
 }

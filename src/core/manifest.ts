@@ -28,7 +28,7 @@ export interface ManifestEntry {
   /** Prebuilt pages by `prebuiltKey` of their query. */
   readonly pages: Record<string, PrebuiltPage>;
   /** The history table (src/core/history.ts): its path, data tag, and the day each version was published, oldest first (the last is this build's). */
-  readonly history: { readonly path: string; readonly tag: string; readonly days: readonly string[] };
+  readonly history: { readonly path: string | null; readonly tag: string; readonly days: readonly string[] };
 }
 
 /** The index that deflates a unit (`real`): an indicator's sub-series, declared in its `indicator.json` (`deflates`). */

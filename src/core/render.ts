@@ -99,6 +99,27 @@ export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8A
   return assembleParts(datas.map((d) => ({ text: d.json, ends: d.jsonEnds })), part, positions, JSON_PREFIX, suffix, true);
 }
 
+/**
+ * The size in bytes of the JSON answer `renderAnswer` writes for `page` (without
+ * provenance), counted without writing it: what the build checks a prebuilt
+ * page against before planning it.
+ */
+export function jsonAnswerSize(view: AnswerView, page: Page<AnswerSeries>): number {
+  let size = JSON_PREFIX.length + encoder.encode(`],"meta":${JSON.stringify(answerMeta(view, page))}}`).length;
+  let points = 0;
+  for (const { series, start, end } of page.slices) {
+    const part = view.parts[view.parts.length === 1 ? 0 : partIndex(view.parts.map((p) => p.data), series.id)] as AnswerView["parts"][number];
+    const { jsonEnds, starts } = part.data;
+    for (let i = start; i < end; i++) {
+      const g = series.global(i);
+      size += (jsonEnds[g] as number) - (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
+    }
+    points += end - start;
+  }
+  // The last point's separating comma is left out.
+  return points > 0 ? size - 1 : size;
+}
+
 /** The index in `datas` (shards in id order) of the one holding sub-series `id`: the last whose first id is not after it. */
 function partIndex(datas: readonly AnswerData[], id: string): number {
   let lo = 0;

@@ -78,6 +78,25 @@ function facetLabel(view: ViewIndicator, name: string, value: string | undefined
   return label ?? value ?? "";
 }
 
+/**
+ * Most points the image's lines draw in all: an image 1,200 pixels wide shows no
+ * more, and rasterising a million points takes tens of seconds. Lines with more
+ * in all keep evenly spaced points of each, its newest and oldest always.
+ */
+const MAX_PREVIEW_POINTS = 20_000;
+
+function thinned(lines: ChartSeries[]): ChartSeries[] {
+  const total = lines.reduce((n, l) => n + l.points.length, 0);
+  if (total <= MAX_PREVIEW_POINTS) return lines;
+  const most = Math.max(2, Math.floor(MAX_PREVIEW_POINTS / lines.length));
+  return lines.map((line) => {
+    const { points } = line;
+    if (points.length <= most) return line;
+    const step = (points.length - 1) / (most - 1);
+    return { ...line, points: Array.from({ length: most }, (_, i) => points[Math.round(i * step)] as ChartPoint) };
+  });
+}
+
 function preview(meta: SiteIndicator, lang: Lang): Preview {
   const { view } = meta;
   const m = MESSAGES[lang];
@@ -144,6 +163,7 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
         .join(" "),
     };
   }
+  lines = thinned(lines);
   const marked = lines.some((l) => l.highlight === true) ? lines.filter((l) => l.highlight === true) : lines;
   const chart = () =>
     lineChart({

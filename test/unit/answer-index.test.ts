@@ -10,7 +10,7 @@ import { csvEsLine, csvLine } from "../../src/build/dataset.js";
 import { DataStore, type Assets } from "../../src/api/data-store.js";
 import { timeSource } from "../../src/api/time.js";
 import { decodeAnswerIndex, encodeAnswerIndex, planShards, shardsOf, shardView, wholeView, type AnswerView, type ShardEntry } from "../../src/core/answer-index.js";
-import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../../src/core/answers.js";
+import { decodeAnswers, encodeAnswers, sliceAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../../src/core/answers.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { selectAtPage, selectPage } from "../../src/core/page.js";
 import { answerShardPath } from "../../src/core/paths.js";
@@ -122,6 +122,13 @@ describe("the answer index", () => {
     expect(cut(1e9).shards).toHaveLength(1);
     // One shard of every sub-series is the whole answer file, byte for byte.
     expect(cut(1e9).files[0]).toEqual(wholeFile);
+  });
+
+  it("copies a shard out of the whole file with the bytes encoding its points gives", () => {
+    for (const target of [1, 1_500, 6_000, 1e9]) {
+      const { shards, files } = cut(target);
+      shards.forEach(({ first, count }, k) => expect(Buffer.from(sliceAnswers(whole, fields, first, count)).equals(Buffer.from(files[k] as Uint8Array)), `${target}: shard ${k}`).toBe(true));
+    }
   });
 
   it("lists the shards of the chosen sub-series", () => {

@@ -45,6 +45,34 @@ describe("the handler in Node", () => {
     }
   });
 
+  it("answers as_of and /changes of an indicator of one version, which has no history table, from its answers", async () => {
+    const single = join(await tempDir(), "dist");
+    const r = await runCli(["build", "--data", "test/fixtures/golden/data", "--out", single, "--limits", "2", "--no-history"], { SOURCE_DATE_EPOCH: "1700000000" });
+    expect(r.code, r.stderr).toBe(0);
+    const files = folderAssets(single);
+    const read: string[] = [];
+    const call = handler({ fetch: (url) => (read.push(new URL(url).pathname), files.fetch(url)) });
+    const manifest = JSON.parse(await readFile(join(single, "_data/manifest.json"), "utf8")) as { indicators: Record<string, { history: { path: string | null; days: string[] } }> };
+    const { history } = manifest.indicators["tiny-wages"] as { history: { path: string | null; days: string[] } };
+    expect(history.path).toBe(null);
+    const [day] = history.days as [string];
+    const later = Date.parse("2030-01-01");
+    const today = await (await call("/api/v1/tiny-wages?series=monthly")).json();
+    const asOfResponse = await call(`/api/v1/tiny-wages?series=monthly&as_of=${day}`, {}, later);
+    const asOf = (await asOfResponse.json()) as { data: unknown; meta: { as_of: string } };
+    expect(asOfResponse.status, JSON.stringify(asOf)).toBe(200);
+    expect(asOf.data).toEqual((today as { data: unknown }).data);
+    expect(asOf.meta.as_of).toBe(day);
+    const changes = await call(`/api/v1/tiny-wages/changes?since=${day}`, {}, later);
+    expect(changes.status).toBe(200);
+    const body = (await changes.json()) as { data: unknown[]; meta: { total: number; version: string; license: string } };
+    expect(body.data).toEqual([]);
+    expect(body.meta).toMatchObject({ total: 0, version: day, license: "CC-BY-4.0" });
+    expect(read.some((path) => path.endsWith(".history.bin"))).toBe(false);
+    const before = await call("/api/v1/tiny-wages/changes?since=2000-01-01", {}, later);
+    expect(before.status).toBe(400);
+  });
+
   it("answers 304 for a prebuilt page without reading the file", async () => {
     const files = folderAssets(out);
     const read: string[] = [];

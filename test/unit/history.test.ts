@@ -103,8 +103,9 @@ describe("as_of over a synthetic history", () => {
         const table = tables.get(id) as IndicatorHistory;
         const v = versionOn(table.versions.map(versionDay), c.day);
         const current = v === table.versions.length - 1;
-        const history = decodeHistory(table.file);
-        const data = current ? (built.find((b) => b.source.meta.id === id) as BuiltIndicator).answers : versionAnswers(history, v);
+        // One version has no table: it is the current one.
+        expect(table.file === null).toBe(table.versions.length === 1);
+        const data = current ? (built.find((b) => b.source.meta.id === id) as BuiltIndicator).answers : versionAnswers(decodeHistory(table.file as Uint8Array), v);
         const lastModified = httpDate(current ? NOW : (table.versions[v]?.bound.time as number));
         const refModified = httpDate(current ? NOW : await folderTimeAt(repo.data, c.commit, id));
         expect(lastModified, `${c.step}: ${id}`).toBe(refModified);
@@ -181,7 +182,7 @@ describe("changes over a synthetic history", () => {
           for (const [id, table] of tables) {
             const v = versionOn(table.versions.map(versionDay), since.day);
             if (v < 0) continue; // not published yet then: a 400
-            const listed = [...changesSince(decodeHistory(table.file), v)]
+            const listed = (table.file === null ? [] : [...changesSince(decodeHistory(table.file), v)])
               .map(({ changed: _, ...rest }) => rest)
               .sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
             expect(listed, `${id} since ${since.day} (${since.step}) until ${now.day} (${now.step})`).toEqual(reportOf(before, after, id));
@@ -197,7 +198,7 @@ describe("changes over a synthetic history", () => {
 
   it("come newest change first, each with the day of the commit that made it", async () => {
     const { tables } = await tablesNow();
-    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file);
+    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file as Uint8Array);
     expect(changesSince(wages, 0)).toEqual([
       { date: "2026-07-01", series: "monthly", change: "added", value: "130", previous: null, changed: "2026-07-10" },
       { date: "2025-07-01", series: "hourly", change: "removed", value: null, previous: "1.5", changed: "2026-04-10" },

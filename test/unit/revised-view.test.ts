@@ -39,7 +39,7 @@ const input = (view: ViewIndicator, lang: "es" | "en") => ({ lang, indicator: vi
 
 describe("revised points", () => {
   it("are the points the changes endpoint lists as revised, with the day of their last change and the value just before it", () => {
-    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file);
+    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file as Uint8Array);
     expect(Object.fromEntries(revisedPoints(wages))).toEqual({
       // 110, revised to 111.5 on 2026-03-10 and back to 110 on 2026-07-10: the service published another value in between.
       monthly: { "2025-07-01": ["2026-07-10", "111.5"], "2026-07-01": ["2026-10-14", "130"] },
@@ -49,7 +49,7 @@ describe("revised points", () => {
     expect(changesSince(wages, days - 2)).toContainEqual({ date: "2026-07-01", series: "monthly", change: "revised", value: "131.5", previous: "130", changed: "2026-10-14" });
     expect(changesSince(wages, 2).find((c) => c.date === "2025-07-01")).toMatchObject({ previous: "111.5", changed: "2026-07-10" });
     // 101.2 and 101.25 the same day: only the day's last was published, then 101.3.
-    expect(Object.fromEntries(revisedPoints(decodeHistory((tables.get("prices") as IndicatorHistory).file)))).toEqual({ general: { "2026-04-01": ["2026-07-10", "101.25"] } });
+    expect(Object.fromEntries(revisedPoints(decodeHistory((tables.get("prices") as IndicatorHistory).file as Uint8Array)))).toEqual({ general: { "2026-04-01": ["2026-07-10", "101.25"] } });
   });
 
   it("go in the view files of their sub-series only, and a view without revisions is as before", () => {
