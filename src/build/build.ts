@@ -49,6 +49,7 @@ import {
   previewImagePath,
 } from "../core/paths.js";
 import { jsonAnswerSize, nextUrl, renderAnswer } from "../core/render.js";
+import { byCodeUnits } from "../core/order.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
@@ -126,6 +127,8 @@ export interface PlannedFile {
   readonly path: string;
   /** The indicator the file belongs to, for the summary. */
   readonly indicator?: string;
+  /** A sub-series' static copy: what the file budget leaves out first (`fitBudget`). */
+  readonly seriesCopy?: boolean;
   render(): string | Uint8Array | Promise<string | Uint8Array>;
 }
 
@@ -272,7 +275,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
-        for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false));
+        for (const format of FORMATS) plan.push({ ...answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false), seriesCopy: true });
       }
     }
     for (const lang of LANGS) {
@@ -331,6 +334,30 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   const files = plan.map((file) => file.path);
   plan.push({ path: "_routes.json", render: () => routesJson(files) });
   return plan;
+}
+
+/**
+ * The plan within the file budget: when it holds more files than `maxFiles`, the
+ * sub-series' static copies (`seriesCopy`: each a copy of the function's answer
+ * to `?series=<id>`, for mirrors) are left out, an indicator's all together, of
+ * the indicators with the most first, until it fits; what is left out is said.
+ * A plan that does not fit without any copy is left as it is (the build then stops).
+ */
+export function fitBudget(plan: readonly PlannedFile[], maxFiles: number): { fitted: PlannedFile[]; leftOut: { indicator: string; files: number }[] } {
+  if (plan.length <= maxFiles) return { fitted: [...plan], leftOut: [] };
+  const copies = new Map<string, number>();
+  for (const file of plan) if (file.seriesCopy === true && file.indicator !== undefined) copies.set(file.indicator, (copies.get(file.indicator) ?? 0) + 1);
+  const dropped = new Set<string>();
+  const leftOut: { indicator: string; files: number }[] = [];
+  let size = plan.length;
+  for (const [indicator, files] of [...copies].sort(([a, x], [b, y]) => y - x || byCodeUnits(a, b))) {
+    if (size <= maxFiles) break;
+    dropped.add(indicator);
+    leftOut.push({ indicator, files });
+    size -= files;
+  }
+  if (size > maxFiles) return { fitted: [...plan], leftOut: [] };
+  return { fitted: plan.filter((file) => !(file.seriesCopy === true && dropped.has(file.indicator as string))), leftOut };
 }
 
 /**
@@ -442,9 +469,16 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     const max = ((options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 2 ** 20).toFixed(0);
     effects.log.warn(`note: ${leftOut.length} prebuilt page${leftOut.length === 1 ? "" : "s"} over ${max} MiB left to the function (--max-file-bytes): ${leftOut.slice(0, 3).join(", ")}${leftOut.length > 3 ? ", …" : ""}`);
   }
-  if (plan.length > options.maxFiles) {
+  const { fitted, leftOut: copiesLeftOut } = fitBudget(plan, options.maxFiles);
+  for (const { indicator, files } of copiesLeftOut) {
+    effects.log.warn(
+      `note: ${indicator}'s ${files} sub-series files (api/v1/${indicator}/series/) left out to keep within the budget of ${options.maxFiles} files; ` +
+        `--max-files ${plan.length - copiesLeftOut.reduce((n, c) => n + c.files, 0) + files} would keep them (its ?series= answers are the same)`,
+    );
+  }
+  if (fitted.length > options.maxFiles) {
     throw new BuildError(
-      `the output would hold ${plan.length} files, over the budget of ${options.maxFiles}: ` +
+      `the output would hold ${fitted.length} files, over the budget of ${options.maxFiles}: ` +
         `prebuild fewer or larger limits (--limits, now ${options.limits.join(",")}), ` +
         `leave out the sub-series files (--no-series-files, ${options.seriesFiles === false ? "already" : "now"} ${options.seriesFiles === false ? "off" : "on"}) or raise --max-files`,
     );
@@ -461,7 +495,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     // of small files (the sub-series' answers) wait on the disk, not on the CPU.
     const pending = new Set<Promise<void>>();
     try {
-      for (const file of plan) {
+      for (const file of fitted) {
         const body = await file.render();
         checkFileSize(file.path, body, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
         const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
@@ -481,7 +515,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
       throw error;
     }
   });
-  const result = { stats: [...stats.values()], files: plan.length };
+  const result = { stats: [...stats.values()], files: fitted.length };
   printSummary(effects.log, result.stats, result.files, (effects.now() - started) / 1000, options.out);
   return result;
 }

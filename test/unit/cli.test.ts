@@ -37,6 +37,19 @@ describe.concurrent("cli", () => {
     expect(treeDigest(out)).toEqual(before);
   });
 
+  it("leaves out the sub-series copies to keep within the file budget, saying which and what budget would keep them", async () => {
+    const out = join(await tempDir(), "dist");
+    expect((await runCli(["build", "--data", GOLDEN, "--out", out], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
+    const all = [...treeDigest(out).keys()];
+    const copies = all.filter((path) => path.includes("/series/") && path.startsWith("api/v1/"));
+    expect(copies.length).toBeGreaterThan(0);
+    const result = await runCli(["build", "--data", GOLDEN, "--out", out, "--max-files", String(all.length - copies.length)], { SOURCE_DATE_EPOCH: "1" });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`${copies.length} sub-series files`);
+    expect(result.stderr).toContain(`--max-files ${all.length}`);
+    expect([...treeDigest(out).keys()].filter((path) => copies.includes(path))).toEqual([]);
+  });
+
   it("stops at a file over the size limit (Cloudflare Pages: 25 MiB), naming it, and leaves the previous output as it was", async () => {
     const out = join(await tempDir(), "dist");
     expect((await runCli(["build", "--data", GOLDEN, "--out", out], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
