@@ -10,7 +10,7 @@ import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { renderStatus, STATUS_PATH } from "./freshness.js";
 import { adjustersOf, buildIndicator, deflatorsOf, type BuiltIndicator } from "./dataset.js";
-import { searchIndex } from "./search-index.js";
+import { searchIndex, searchShards } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { planFormats } from "./formats/plan.js";
@@ -34,6 +34,7 @@ import {
   answersPath,
   historyPath,
   SEARCH_INDEX_PATH,
+  searchShardPath,
   csvEsPath,
   csvPath,
   viewDataPath,
@@ -190,7 +191,10 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     adjusters: adjustersOf(input.indicators),
   };
   const plan: PlannedFile[] = [];
-  const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
+  const index = searchIndex(input.indicators);
+  // The tag is of the whole index: it changes exactly when an answer can, whatever the shards.
+  const search = new TextEncoder().encode(JSON.stringify(index));
+  const shards = searchShards(index);
   const versions = [...input.versions.values()];
   const manifest: Manifest = {
     indicators: {},
@@ -270,7 +274,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators, input.versions) },
     { path: outputFile(STATUS_PATH), render: () => renderStatus(input.indicators, input.versions) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits, manifest.adjusters) },
-    { path: outputFile(SEARCH_INDEX_PATH), render: () => search },
+    { path: outputFile(SEARCH_INDEX_PATH), render: () => JSON.stringify(shards.top) },
+    ...shards.shards.map((text, n) => ({ path: outputFile(searchShardPath(n)), render: () => text })),
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
     { path: "_headers", render: () => headersFile(lastModified) },
   );
