@@ -84,7 +84,7 @@ export async function serveSearch(request: Request, assets: Assets, store: DataS
   const top = await store.searchTop(assets, url, manifest.search.path, tag);
   const query = parseSearch(url.searchParams, top);
   const indicator = query.indicator === null ? null : top.indicators.findIndex((i) => i.id === query.indicator);
-  const shards = await Promise.all(shardsToRead(top, query.words, indicator).map((n) => store.searchShard(assets, url, n, top.sizes[n] ?? 0, tag)));
+  const shards = await Promise.all(shardsToRead(top, query.words, indicator, query.facets).map((n) => store.searchShard(assets, url, n, top.sizes[n] ?? 0, tag)));
   const index = candidates(top, shards, indicator);
   // Two facet filters of one name are alternatives (a value given by a label two values share).
   const byName = new Map<string, FacetFilter[]>();

@@ -142,19 +142,24 @@ export interface ShardEntry {
   readonly words: string;
 }
 
-/** The shards that hold every entry a word can match (under the indicator at `indicator` when given), each once. */
-function shardsOfWord(top: SearchTop, word: string, indicator: number | null): number[] {
+/**
+ * The shards that hold every entry a word can match (under the indicator at
+ * `indicator` when given), each once; `exact`: every entry with the word itself
+ * among its own words.
+ */
+function shardsOfWord(top: SearchTop, word: string, indicator: number | null, exact = false): number[] {
   // Every entry once (of the indicator when given): never more, and less for a word most entries have.
   const all = indicator === null ? top.byIndicator.flat() : (top.byIndicator[indicator] ?? []);
   const found = new Set<number>();
   // The keys the word begins hold the words it begins. When there is none, those
   // words (if any) are under the longest key that begins the word: a key is split
   // into longer ones only when it is too large, and then keeps only the words equal to it.
+  // So the word itself is under that longest key (itself, if it is a key).
   let longest: readonly number[] | null = [];
   let longestKey = "";
   let begun = false;
   for (const [key, shards] of top.keys) {
-    if (key.startsWith(word)) {
+    if (!exact && key.startsWith(word)) {
       if (shards === null) return [...all];
       for (const n of shards) found.add(n);
       begun = true;
@@ -165,7 +170,7 @@ function shardsOfWord(top: SearchTop, word: string, indicator: number | null): n
     for (const n of longest) found.add(n);
   }
   top.indicators.forEach((ind, i) => {
-    if (hasPrefix(ind.words, word)) for (const n of top.byIndicator[i] ?? []) found.add(n);
+    if (!exact && hasPrefix(ind.words, word)) for (const n of top.byIndicator[i] ?? []) found.add(n);
   });
   return bytesOf(top, all) <= bytesOf(top, found) ? [...all] : [...found];
 }
@@ -176,20 +181,34 @@ function bytesOf(top: SearchTop, shards: Iterable<number>): number {
   return total;
 }
 
-/**
- * The shards a query reads: those of its word whose shards are the fewest bytes
- * (the first such word). Every entry that matches all the words matches that one,
- * so it is in them; `candidates` then keeps the index's order.
- */
-export function shardsToRead(top: SearchTop, words: readonly string[], indicator: number | null): number[] {
+/** The choice of fewest bytes (the first such), or `null` when there is none. */
+function cheapest(top: SearchTop, choices: readonly number[][]): number[] | null {
   let best: number[] | null = null;
   let bestBytes = Infinity;
-  for (const word of words) {
-    const shards = shardsOfWord(top, word, indicator);
+  for (const shards of choices) {
     const bytes = bytesOf(top, shards);
     if (bytes < bestBytes) [best, bestBytes] = [shards, bytes];
   }
-  return (best ?? []).sort((a, b) => a - b);
+  return best;
+}
+
+/**
+ * The shards a query reads: those of its word whose shards are the fewest bytes
+ * (the first such word). Every entry that matches all the words matches that one,
+ * so it is in them; `candidates` then keeps the index's order. A facet filter
+ * narrows as a word does: an entry with a facet's value has the value's words
+ * among its own, so a filter reads, for each value it admits, the shards of that
+ * value's cheapest word (the word itself, not the words it begins).
+ */
+export function shardsToRead(top: SearchTop, words: readonly string[], indicator: number | null, facets: readonly FacetFilter[] = []): number[] {
+  const choices = words.map((word) => shardsOfWord(top, word, indicator));
+  const byName = new Map<string, string[]>();
+  for (const f of facets) byName.set(f.name, [...(byName.get(f.name) ?? []), f.value]);
+  for (const values of byName.values()) {
+    const each = values.map((value) => cheapest(top, queryWords(value).map((word) => shardsOfWord(top, word, indicator, true))));
+    if (each.every((shards) => shards !== null)) choices.push([...new Set(each.flat())]);
+  }
+  return (cheapest(top, choices) ?? []).sort((a, b) => a - b);
 }
 
 /** An entry of a shard with its facets resolved, as the function keeps it: `r`, its rank in the index. */

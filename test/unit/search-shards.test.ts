@@ -80,6 +80,10 @@ describe("the search index in shards", () => {
     expect(assets.read).toEqual(["/_data/manifest.json", SEARCH_INDEX_PATH, ...shards]);
     expect(shards).toEqual(shardsToRead(top, ["provider", "12", "p00012", "item", "5", "r1"], null).map((n) => `/_data/search/${n}.json`));
     expect(shards).toHaveLength(1);
+    // A facet filter narrows it too: a word every entry has, and one provider.
+    assets.read.length = 0;
+    await (await call("/api/v1/search?q=series&facet=provider:Provider%2047")).text();
+    expect(assets.read.filter((p) => p.startsWith("/_data/search/"))).toHaveLength(1);
     const all = top.sizes.reduce((a, b) => a + b, 0);
     expect(top.sizes[Number(/(\d+)\.json$/.exec(shards[0] as string)?.[1])]).toBeLessThan(all / 20);
     // Kept: the same query again reads nothing.
@@ -98,7 +102,10 @@ describe("the search index in shards", () => {
     const queries = ["q=p", "q=1", "q=item", "q=provider%2047", "q=r0&limit=100&offset=900", "q=series&facet=item:Item%203", "q=zz", "q=synthetic%20r1", "q=p00012", "q=p00012x", "q=p0001&indicator=synthetic-many-short-32000"];
     for (let k = 0; k < 150; k++) {
       const q = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(words).slice(0, 1 + Math.floor(random() * 8))).join(" ");
-      queries.push(`q=${encodeURIComponent(q)}&limit=${1 + Math.floor(random() * 100)}&offset=${Math.floor(random() * 3) * 10}`);
+      // A third with a facet filter (of one or two values), which narrows what is read as a word does.
+      const facets = Array.from({ length: Math.floor(random() * 3) }, () => pick(top.facets)).map((f) => `${f.name}:${f.value}`);
+      const facet = k % 3 === 0 && facets.length > 0 ? `&facet=${encodeURIComponent(facets.join(","))}` : "";
+      queries.push(`q=${encodeURIComponent(q)}${facet}&limit=${1 + Math.floor(random() * 100)}&offset=${Math.floor(random() * 3) * 10}`);
     }
     // And, for the words alone, as the matching over the whole index does (src/core/search.ts `search`).
     const whole = candidates(top, top.byIndicator.flat().map((n) => shardEntries(top, shard(n))), null);
