@@ -74,6 +74,9 @@ export class DataStore {
   /** Bytes of search shards kept in memory (by their file sizes), beside the top file. */
   static readonly SEARCH_CACHE_BYTES = 4 * 2 ** 20;
 
+  /** @param searchCacheBytes the bytes of search shards kept (tests ask for less). */
+  constructor(private readonly searchCacheBytes = DataStore.SEARCH_CACHE_BYTES) {}
+
   private searchOf(tag: string): NonNullable<DataStore["search"]> | undefined {
     return this.search?.tag === tag ? this.search : undefined;
   }
@@ -119,7 +122,7 @@ export class DataStore {
     search.bytes += bytes;
     for (const [oldN, old] of search.shards) {
       // The shard just asked for stays, even alone over the budget: its query needs it.
-      if (search.bytes <= DataStore.SEARCH_CACHE_BYTES || oldN === n) break;
+      if (search.bytes <= this.searchCacheBytes || oldN === n) break;
       search.shards.delete(oldN);
       search.bytes -= old.bytes;
     }

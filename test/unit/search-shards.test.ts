@@ -7,9 +7,10 @@
 import { cpSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Assets } from "../../src/api/data-store.js";
+import { DataStore, type Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
 import { SEARCH_SHARD_BYTES, searchShards } from "../../src/build/search-index.js";
+import type { Manifest } from "../../src/core/manifest.js";
 import { SEARCH_INDEX_PATH } from "../../src/core/paths.js";
 import { candidates, queryWords, search, shardEntries, shardsToRead, type SearchIndex, type SearchTop, type ShardEntry } from "../../src/core/search.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
@@ -123,6 +124,30 @@ describe("the search index in shards", () => {
       const [limit, offset] = [Number(params.get("limit") ?? 20), Number(params.get("offset") ?? 0)];
       expect(body.data.map((d) => d.series), query).toEqual(found.slice(offset, offset + limit).map((e) => e.series));
     }
+  });
+
+  it("keeps shards up to its budget, least recently used evicted", async () => {
+    const assets = counting(folderAssets(out));
+    const budget = 3 * SEARCH_SHARD_BYTES;
+    const store = new DataStore(budget);
+    const origin = new URL("http://api.test/");
+    const { tag } = (JSON.parse(readFileSync(join(out, "_data/manifest.json"), "utf8")) as Manifest).search;
+    await store.searchTop(assets, origin, SEARCH_INDEX_PATH, tag);
+    const read = (n: number) => store.searchShard(assets, origin, n, top.sizes[n] as number, tag);
+    const fetched = () => assets.read.filter((p) => p.startsWith("/_data/search/")).length;
+    // Shards in order until they weigh more than the budget: the first is gone, the last two are kept.
+    let kept = 0;
+    let n = 0;
+    for (; kept <= budget; n++) {
+      await read(n);
+      kept += top.sizes[n] as number;
+    }
+    expect(fetched()).toBe(n);
+    await read(n - 1);
+    await read(n - 2);
+    expect(fetched()).toBe(n);
+    await read(0);
+    expect(fetched()).toBe(n + 1);
   });
 
   it("stops the build on an entry larger than a shard", () => {
