@@ -64,6 +64,7 @@ export async function generateIndicator(dataDir: string, points: number, shape: 
     rhythm: shape === "few-long" ? "daily" : "semiannual",
     license: "CC-BY-4.0",
     source: { name: same("Benchmark generator"), url: "https://example.test/" },
+    sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
     notes: [],
     ...(shape === "many-short" ? { facets: { provider: declared("provider"), item: declared("item"), regime: declared("regime") } } : {}),
     series: series.map((s, i) =>

@@ -8,8 +8,8 @@ import { decodeAnswerIndex, shardView, shardsOf, type AnswerIndex, type AnswerVi
 import { SHARD_CACHE_BYTES } from "../core/contract.js";
 import { decodeHistory, type HistoryData } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
-import { answerShardPath } from "../core/paths.js";
-import type { SearchIndex } from "../core/search.js";
+import { answerShardPath, searchShardPath } from "../core/paths.js";
+import { shardEntries, type RankedEntry, type SearchTop, type ShardEntry } from "../core/search.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
 export interface Assets {
@@ -20,13 +20,17 @@ export interface Assets {
 export interface StoreLimits {
   /** Bytes of read shards kept for later requests (default `SHARD_CACHE_BYTES`). */
   readonly shardCacheBytes?: number;
+  /** Bytes of search shards kept (default `DataStore.SEARCH_CACHE_BYTES`). */
+  readonly searchCacheBytes?: number;
 }
 
 export class DataStore {
   private readonly shardCacheBytes: number;
+  private readonly searchCacheBytes: number;
 
   constructor(limits: StoreLimits = {}) {
     this.shardCacheBytes = limits.shardCacheBytes ?? SHARD_CACHE_BYTES;
+    this.searchCacheBytes = limits.searchCacheBytes ?? DataStore.SEARCH_CACHE_BYTES;
   }
 
   private manifestPromise: Promise<Manifest> | undefined;
@@ -89,20 +93,62 @@ export class DataStore {
     return bytes;
   }
 
-  private search: { readonly tag: string; readonly index: Promise<SearchIndex> } | undefined;
+  /** The search index's top file and its shards kept (number → entries, least recently used first), of one data tag. */
+  private search: { readonly tag: string; readonly top: Promise<SearchTop>; readonly shards: Map<number, { readonly entries: Promise<readonly RankedEntry[]>; readonly bytes: number }>; bytes: number } | undefined;
 
-  /** The search index (src/core/search.ts) of the manifest's data tag. A failure is not cached. */
-  searchIndex(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchIndex> {
-    if (this.search?.tag !== tag) {
-      const index = this.fetchAsset(assets, new URL(path, origin))
-        .then((response) => response.json() as Promise<SearchIndex>)
-        .catch((error: unknown) => {
-          this.search = undefined;
-          throw error;
-        });
-      this.search = { tag, index };
+  /** Bytes of search shards kept in memory (by their file sizes), beside the top file. */
+  static readonly SEARCH_CACHE_BYTES = 4 * 2 ** 20;
+
+  private searchOf(tag: string): NonNullable<DataStore["search"]> | undefined {
+    return this.search?.tag === tag ? this.search : undefined;
+  }
+
+  /** The search index's top file (src/core/search.ts `SearchTop`) of the manifest's data tag. A failure is not cached. */
+  searchTop(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchTop> {
+    const kept = this.searchOf(tag);
+    if (kept !== undefined) return kept.top;
+    const top = this.fetchAsset(assets, new URL(path, origin))
+      .then((response) => response.json() as Promise<SearchTop>)
+      .catch((error: unknown) => {
+        if (this.search?.top === top) this.search = undefined;
+        throw error;
+      });
+    this.search = { tag, top, shards: new Map(), bytes: 0 };
+    return top;
+  }
+
+  /**
+   * A shard of the search index, of the top file's data tag (`searchTop` first).
+   * Shards stay in the isolate's memory up to `SEARCH_CACHE_BYTES`, least recently
+   * used evicted. A failure is not cached.
+   */
+  searchShard(assets: Assets, origin: URL, n: number, bytes: number, tag: string): Promise<readonly RankedEntry[]> {
+    const search = this.searchOf(tag);
+    if (search === undefined) throw new Error(`search shard ${n}: the top file of ${tag} is not loaded`);
+    const kept = search.shards.get(n);
+    if (kept !== undefined) {
+      search.shards.delete(n);
+      search.shards.set(n, kept);
+      return kept.entries;
     }
-    return this.search.index;
+    const entries = Promise.all([search.top, this.fetchAsset(assets, new URL(searchShardPath(n), origin)).then((response) => response.json() as Promise<readonly ShardEntry[]>)])
+      .then(([top, shard]) => shardEntries(top, shard))
+      .catch((error: unknown) => {
+        if (search.shards.get(n)?.entries === entries) {
+          search.shards.delete(n);
+          search.bytes -= bytes;
+        }
+        throw error;
+      });
+    search.shards.set(n, { entries, bytes });
+    search.bytes += bytes;
+    for (const [oldN, old] of search.shards) {
+      // The shard just asked for stays, even alone over the budget: its query needs it.
+      if (search.bytes <= this.searchCacheBytes || oldN === n) break;
+      search.shards.delete(oldN);
+      search.bytes -= old.bytes;
+    }
+    return entries;
   }
 
   /** The answer index of an indicator at the manifest's data version (src/core/answer-index.ts). A failure is not cached. */

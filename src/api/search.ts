@@ -13,7 +13,7 @@ import { CACHE_CONTROL, JSON_CONTENT_TYPE, LICENSE, OFFSET, SEARCH_LIMIT, SEARCH
 import { answerEtag } from "../core/etag.js";
 import type { Manifest } from "../core/manifest.js";
 import { SEARCH_PATH, endpointPath } from "../core/paths.js";
-import { facetCounts, fold, queryWords, search, type FacetFilter, type SearchIndex } from "../core/search.js";
+import { candidates, facetCounts, fold, queryWords, search, shardsToRead, type FacetFilter, type SearchIndex, type SearchTop } from "../core/search.js";
 
 /** A validated search. */
 interface SearchQuery {
@@ -34,15 +34,15 @@ function integer(name: string, text: string | undefined, bounds: { min: number; 
 }
 
 /** Parses the query string. @throws ApiError naming the faulty parameter. */
-function parseSearch(params: URLSearchParams, index: SearchIndex): SearchQuery {
+function parseSearch(params: URLSearchParams, top: SearchTop): SearchQuery {
   const raw = rawParameters(params, SEARCH_PARAMETERS);
   const q = raw.q;
   if (q === undefined) throw badRequest("q: required: the words to find, e.g. q=casmu gineco");
   const words = queryWords(q);
   if (q.length > MAX_Q || words.length === 0) throw badRequest(`q: expected 1 to ${MAX_Q} characters with at least one letter or digit, got ${quote(q)}`);
   const indicator = raw.indicator ?? null;
-  if (indicator !== null && !index.indicators.some((i) => i.id === indicator)) {
-    throw badRequest(`indicator: there is no indicator ${quote(indicator)}; the ids are ${index.indicators.map((i) => i.id).join(", ")}`);
+  if (indicator !== null && !top.indicators.some((i) => i.id === indicator)) {
+    throw badRequest(`indicator: there is no indicator ${quote(indicator)}; the ids are ${top.indicators.map((i) => i.id).join(", ")}`);
   }
   const facets: FacetFilter[] = [];
   const facet = raw.facet;
@@ -54,9 +54,7 @@ function parseSearch(params: URLSearchParams, index: SearchIndex): SearchQuery {
       if (colon < 1 || wanted === "") throw badRequest(`facet: expected name:value pairs separated by commas (facet=provider:CASMU), got ${quote(item)}`);
       // A value by its key or its label in either language, accents and case aside.
       const values = new Set<string>();
-      for (const entry of index.entries) {
-        for (const f of entry.facets) if (f.name === name && [f.value, f.label.es, f.label.en].some((t) => fold(t) === wanted)) values.add(f.value);
-      }
+      for (const f of top.facets) if (f.name === name && [f.value, f.label.es, f.label.en].some((t) => fold(t) === wanted)) values.add(f.value);
       if (values.size === 0) throw badRequest(`facet: no sub-series has ${quote(item)}; the facets and their values are in each indicator's metadata document`);
       for (const value of values) facets.push({ name, value });
     }
@@ -82,9 +80,12 @@ function searchUrl(query: SearchQuery, offset: number): string {
 /** Answers `/api/v1/search`. */
 export async function serveSearch(request: Request, assets: Assets, store: DataStore, manifest: Manifest): Promise<Response> {
   const url = new URL(request.url);
-  const index = await store.searchIndex(assets, url, manifest.search.path, manifest.search.tag);
-  const query = parseSearch(url.searchParams, index);
-  const indicator = query.indicator === null ? null : index.indicators.findIndex((i) => i.id === query.indicator);
+  const { tag } = manifest.search;
+  const top = await store.searchTop(assets, url, manifest.search.path, tag);
+  const query = parseSearch(url.searchParams, top);
+  const indicator = query.indicator === null ? null : top.indicators.findIndex((i) => i.id === query.indicator);
+  const shards = await Promise.all(shardsToRead(top, query.words, indicator, query.facets).map((n) => store.searchShard(assets, url, n, top.sizes[n] ?? 0, tag)));
+  const index = candidates(top, shards, indicator);
   // Two facet filters of one name are alternatives (a value given by a label two values share).
   const byName = new Map<string, FacetFilter[]>();
   for (const f of query.facets) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);

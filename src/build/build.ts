@@ -10,7 +10,7 @@ import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { renderStatus, STATUS_PATH } from "./freshness.js";
 import { adjustersOf, buildIndicator, deflatorsOf, encodeShard, type BuiltIndicator } from "./dataset.js";
-import { searchIndex } from "./search-index.js";
+import { searchIndex, searchShards } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { planFormats } from "./formats/plan.js";
@@ -36,6 +36,7 @@ import {
   answerShardPath,
   historyPath,
   SEARCH_INDEX_PATH,
+  searchShardPath,
   csvEsPath,
   csvPath,
   viewDataPath,
@@ -204,7 +205,10 @@ export function planOutput(input: PlanInput): PlannedFile[] {
   };
   const plan: PlannedFile[] = [];
   const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const search = new TextEncoder().encode(JSON.stringify(searchIndex(input.indicators)));
+  const index = searchIndex(input.indicators);
+  // The tag is of the whole index: it changes exactly when an answer can, whatever the shards.
+  const search = new TextEncoder().encode(JSON.stringify(index));
+  const searchFiles = searchShards(index);
   const versions = [...input.versions.values()];
   const manifest: Manifest = {
     indicators: {},
@@ -326,7 +330,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: outputFile(CATALOG_PATH), render: () => renderCatalog(config, input.indicators, input.versions) },
     { path: outputFile(STATUS_PATH), render: () => renderStatus(input.indicators, input.versions) },
     { path: outputFile(OPENAPI_PATH), render: () => renderOpenApi(config, input.indicators, input.limits, manifest.adjusters) },
-    { path: outputFile(SEARCH_INDEX_PATH), render: () => search },
+    { path: outputFile(SEARCH_INDEX_PATH), render: () => JSON.stringify(searchFiles.top) },
+    ...searchFiles.shards.map((text, n) => ({ path: outputFile(searchShardPath(n)), render: () => text })),
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
     { path: "_headers", render: () => headersFile(lastModified) },
   );

@@ -140,6 +140,10 @@ export const MCP_PATH = "/mcp";
 /** The search across sub-series (src/api/search.ts) and the index it reads (src/core/search.ts). */
 export const SEARCH_PATH = `${API_BASE}/search`;
 export const SEARCH_INDEX_PATH = "/_data/search.json";
+/** A shard of the search index: the top file (`SEARCH_INDEX_PATH`) lists them by number. */
+export function searchShardPath(n: number): string {
+  return `/_data/search/${n}.json`;
+}
 
 /** What the service is, for language models and AI assistants (llmstxt.org). */
 export const LLMS_TXT_PATH = "/llms.txt";

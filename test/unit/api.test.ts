@@ -57,11 +57,11 @@ describe("the handler in Node", () => {
     expect(history.path).toBe(null);
     const [day] = history.days as [string];
     const later = Date.parse("2030-01-01");
-    const today = await (await call("/api/v1/tiny-wages?series=monthly")).json();
+    const today = (await (await call("/api/v1/tiny-wages?series=monthly")).json()) as { data: unknown };
     const asOfResponse = await call(`/api/v1/tiny-wages?series=monthly&as_of=${day}`, {}, later);
     const asOf = (await asOfResponse.json()) as { data: unknown; meta: { as_of: string } };
     expect(asOfResponse.status, JSON.stringify(asOf)).toBe(200);
-    expect(asOf.data).toEqual((today as { data: unknown }).data);
+    expect(asOf.data).toEqual(today.data);
     expect(asOf.meta.as_of).toBe(day);
     const changes = await call(`/api/v1/tiny-wages/changes?since=${day}`, {}, later);
     expect(changes.status).toBe(200);
