@@ -4,6 +4,7 @@
  * encoded and decoded back, so the build renders its pages from exactly what the
  * function will read.
  */
+import type { DownloadPart } from "../core/distributions.js";
 import { stringify } from "csv-stringify/sync";
 import { decodeAnswers, encodeAnswers, type AnswerData, type AnswerRow } from "../core/answers.js";
 import type { DeflatorRef, Manifest } from "../core/manifest.js";
@@ -49,6 +50,8 @@ export interface BuiltIndicator {
   /** The function's answer file (src/core/answers.ts) and its decoding (`answers.lastUpdated`: the newest point's date). */
   readonly answersFile: Uint8Array;
   readonly answers: AnswerData;
+  /** The parts of its whole-indicator downloads when they would pass the largest file (src/build/download-parts.ts); absent: whole files. */
+  readonly parts?: readonly DownloadPart[];
 }
 
 /** One point as a CSV line: the CSV library's quoting, so `data.csv` and CSV answers agree. */
