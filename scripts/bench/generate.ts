@@ -6,7 +6,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-export type Shape = "few-long" | "many-short";
+/**
+ * few-long: 5 daily sub-series; many-short: sub-series of 16 semiannual points; daily-100: 100 daily
+ * sub-series; monthly-100: sub-series of 100 monthly points (the last two: the shapes of the
+ * file-size check at a million points, docs/formats.md "Files within the host's limit").
+ */
+export type Shape = "few-long" | "many-short" | "daily-100" | "monthly-100";
 
 /** mulberry32: a small, fast, seeded PRNG. */
 export function prng(seed: number): () => number {
@@ -23,20 +28,28 @@ const DAY_MS = 86_400_000;
 const END = Date.UTC(2026, 0, 1);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The sub-series and dates of a shape: few long daily series, or many short semiannual ones. */
+/** Whether a shape's sub-series carry facets (the many-series shapes, like the health insurance prices). */
+const faceted = (shape: Shape) => shape === "many-short" || shape === "monthly-100";
+
+/** The sub-series and dates of a shape: few long daily series, or many short ones. */
 function layout(points: number, shape: Shape): { series: string[]; dates: string[] } {
-  if (shape === "few-long") {
-    const perSeries = Math.ceil(points / 5);
+  if (shape === "few-long" || shape === "daily-100") {
+    const count = shape === "few-long" ? 5 : 100;
+    const perSeries = Math.ceil(points / count);
     return {
-      series: Array.from({ length: 5 }, (_, i) => `s${i + 1}`),
+      series: Array.from({ length: count }, (_, i) => `s${i + 1}`),
       dates: Array.from({ length: perSeries }, (_, k) => isoDay(END - k * DAY_MS)),
     };
   }
-  const perSeries = 16;
+  const perSeries = shape === "many-short" ? 16 : 100;
   const count = Math.ceil(points / perSeries);
+  const month = (k: number) => `${2026 - Math.floor((k + 11) / 12)}-${String(((12 - (k % 12)) % 12) + 1).padStart(2, "0")}-01`;
   return {
     series: Array.from({ length: count }, (_, i) => `p${String(Math.floor(i / 42)).padStart(5, "0")}.item-${(i >> 1) % 21}.r${i % 2}`),
-    dates: Array.from({ length: perSeries }, (_, k) => `${2026 - Math.floor(k / 2)}-${k % 2 === 0 ? "01" : "07"}-01`).sort().reverse(),
+    dates:
+      shape === "many-short"
+        ? Array.from({ length: perSeries }, (_, k) => `${2026 - Math.floor(k / 2)}-${k % 2 === 0 ? "01" : "07"}-01`).sort().reverse()
+        : Array.from({ length: perSeries }, (_, k) => month(k)),
   };
 }
 
@@ -61,14 +74,14 @@ export async function generateIndicator(dataDir: string, points: number, shape: 
     title: same(`Synthetic ${shape} indicator of ${points} points`),
     description: same("Generated for the benchmarks."),
     unit: "UYU",
-    rhythm: shape === "few-long" ? "daily" : "semiannual",
+    rhythm: shape === "few-long" || shape === "daily-100" ? "daily" : shape === "many-short" ? "semiannual" : "monthly",
     license: "CC-BY-4.0",
     source: { name: same("Benchmark generator"), url: "https://example.test/" },
     sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
     notes: [],
-    ...(shape === "many-short" ? { facets: { provider: declared("provider"), item: declared("item"), regime: declared("regime") } } : {}),
+    ...(faceted(shape) ? { facets: { provider: declared("provider"), item: declared("item"), regime: declared("regime") } } : {}),
     series: series.map((s, i) =>
-      shape === "many-short" ? { id: s, title: same(`Series ${s}`), facets: facets[i] } : { id: s, title: same(`Series ${s}`) },
+      faceted(shape) ? { id: s, title: same(`Series ${s}`), facets: facets[i] } : { id: s, title: same(`Series ${s}`) },
     ),
   };
   await writeFile(join(dir, "indicator.json"), JSON.stringify(meta, null, 1));

@@ -14,6 +14,7 @@ import { searchIndex, searchShards } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
 import { planFormats } from "./formats/plan.js";
+import { downloadParts } from "./download-parts.js";
 import { renderMetadata } from "./metadata-doc.js";
 import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
@@ -24,6 +25,7 @@ import { CSV_ES_HEADER, CSV_HEADER } from "../core/answers.js";
 import { encodeAnswerIndex, planShards, wholeView, type ShardEntry } from "../core/answer-index.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT, SHARD_BYTES } from "../core/contract.js";
+import { partPath, type DownloadPart } from "../core/distributions.js";
 import { dataTag, dataTagger } from "../core/etag.js";
 import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
@@ -97,6 +99,11 @@ export interface BuildOptions extends ChangeOptions {
   readonly maxFiles: number;
   /** The largest file the output may hold, in bytes (default `DEFAULT_MAX_FILE_BYTES`): a larger one stops the build. */
   readonly maxFileBytes?: number | undefined;
+  /**
+   * The largest whole-indicator download (the CSV files, Parquet, XLSX), in bytes: past it they are
+   * split into yearly parts (src/build/download-parts.ts). Default and at most `maxFileBytes`.
+   */
+  readonly maxDownloadBytes?: number | undefined;
   /** Write each sub-series' default answer as static files (default true). */
   readonly seriesFiles?: boolean | undefined;
   /** `SOURCE_DATE_EPOCH`: the data version time of every indicator, when set. */
@@ -177,6 +184,39 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+/** The CSV files of every point, `data.csv` and `data.es.csv`, whole or in their parts (src/build/download-parts.ts). */
+function planCsvFiles(indicator: BuiltIndicator): PlannedFile[] {
+  const id = indicator.source.meta.id;
+  const { csv, csvEnds, csvEs, csvEsEnds } = indicator.answers;
+  const file = (path: string, header: Uint8Array, bytes: Uint8Array, ends: Uint32Array, part?: DownloadPart): PlannedFile => ({
+    path: outputFile(part === undefined ? path : partPath(path, part)),
+    indicator: id,
+    render() {
+      if (part === undefined) return concat(header, bytes);
+      const at = (g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
+      return concat(header, bytes.subarray(at(part.from), at(part.to)));
+    },
+  });
+  return (indicator.parts ?? [undefined]).flatMap((part) => [
+    file(csvPath(id), CSV_HEADER_BYTES, csv, csvEnds, part),
+    file(csvEsPath(id), CSV_ES_HEADER_BYTES, csvEs, csvEsEnds, part),
+  ]);
+}
+
+/** The indicator with the parts of its downloads, when its CSV files would pass `maxFileBytes`. */
+function withParts(indicator: BuiltIndicator, maxFileBytes: number): BuiltIndicator {
+  const { csv, csvEnds, csvEs, csvEsEnds } = indicator.answers;
+  const parts = downloadParts(
+    indicator.source.meta.id,
+    [
+      { header: CSV_HEADER_BYTES.length, bytes: csv, ends: csvEnds },
+      { header: CSV_ES_HEADER_BYTES.length, bytes: csvEs, ends: csvEsEnds },
+    ],
+    maxFileBytes,
+  );
+  return parts === undefined ? indicator : { ...indicator, parts };
 }
 
 /**
@@ -274,8 +314,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     };
     for (const query of prebuiltQueries(indicator, input.limits)) page(prebuiltPagePath(id, query.limit, query.offset), query);
     page(defaultPagePath(id), DEFAULT_QUERY);
-    plan.push({ path: outputFile(csvPath(id)), indicator: id, render: () => concat(CSV_HEADER_BYTES, indicator.answers.csv) });
-    plan.push({ path: outputFile(csvEsPath(id)), indicator: id, render: () => concat(CSV_ES_HEADER_BYTES, indicator.answers.csvEs) });
+    plan.push(...planCsvFiles(indicator));
     plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
@@ -452,8 +491,9 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   await reportChanges(options.data, load, options, effects);
   const versions = new Map<string, number>();
   for (const { meta, folder } of load.indicators) versions.set(meta.id, options.sourceDateEpoch ?? (await effects.folderVersion(folder)));
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const indicators = load.indicators.map((source) =>
-    buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)),
+    withParts(buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)), Math.min(maxFileBytes, options.maxDownloadBytes ?? maxFileBytes)),
   );
   const histories = await buildHistories(options.data, indicators, versions, options.history === false ? null : effects.history, csvCache, effects.log);
   const leftOut: string[] = [];
@@ -502,7 +542,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     try {
       for (const file of fitted) {
         const body = await file.render();
-        checkFileSize(file.path, body, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+        checkFileSize(file.path, body, maxFileBytes);
         const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
         if (tally !== undefined) {
           tally.files++;

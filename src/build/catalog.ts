@@ -7,7 +7,7 @@ import { LICENSE } from "../core/contract.js";
 import { DCAT_CATALOG_PATH, OPENAPI_PATH, SERVICE_FEED_PATH, endpointPath, feedPath } from "../core/paths.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { freshnessFacts, scheduleFacts, STATUS_PATH } from "./freshness.js";
-import { distributions } from "../core/distributions.js";
+import { downloadLinks } from "../core/distributions.js";
 
 /** What the catalog and the metadata document say of an indicator, in this key order. */
 export function indicatorFacts({ source, answers }: Pick<BuiltIndicator, "source" | "answers">) {
@@ -57,8 +57,8 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
           endpoint,
           page: indicatorPageUrl(config, meta.id),
           page_en: indicatorPageUrl(config, meta.id, "en"),
-          // The downloads by key, in their fixed order (json, csv, parquet, xlsx, datapackage).
-          ...Object.fromEntries(distributions(meta.id).map((d) => [d.key, d.path])),
+          // The downloads by key, in their fixed order (json, csv, parquet, xlsx, datapackage); a split one as its parts' paths.
+          ...downloadLinks(meta.id, indicator.parts),
           feed: feedPath(meta.id),
         },
         facets: facetList({ source }),

@@ -72,6 +72,7 @@ interface BuildFlags extends ChangeFlags {
   limits: number[];
   maxFiles: number;
   maxFileBytes: number;
+  maxDownloadBytes?: number;
   seriesFiles: boolean;
   history: boolean;
   shardBytes: number;
@@ -95,14 +96,15 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .option("--limits <list>", "prebuilt page limits, comma-separated", parseLimits, [...DEFAULT_LIMITS])
     .option("--max-files <n>", "file budget of the output folder", parsePositive, DEFAULT_MAX_FILES)
     .option("--max-file-bytes <n>", "largest file of the output folder, in bytes", parsePositive, DEFAULT_MAX_FILE_BYTES)
+    .option("--max-download-bytes <n>", "largest whole-indicator download (data.csv, data.parquet, …) before it is split into yearly parts, in bytes (default and at most --max-file-bytes)", parsePositive)
     .option("--no-series-files", "do not write each sub-series' default answer as static files")
     .option("--shard-bytes <n>", "size each shard of an indicator's answers aims at, in bytes", parsePositive, SHARD_BYTES)
     .option("--no-history", "do not read the data's git history: as_of answers only the current version")
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history, shardBytes } = flags;
-      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, seriesFiles, history, shardBytes, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, maxDownloadBytes, seriesFiles, history, shardBytes } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, maxDownloadBytes, seriesFiles, history, shardBytes, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
   changeOptions(program.command("validate"))

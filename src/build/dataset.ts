@@ -4,6 +4,7 @@
  * encoded and decoded back, so the build renders its pages from exactly what the
  * function will read.
  */
+import type { DownloadPart } from "../core/distributions.js";
 import { stringify } from "csv-stringify/sync";
 import { decodeAnswers, encodeAnswers, sliceAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../core/answers.js";
 import type { DeflatorRef, Manifest } from "../core/manifest.js";
@@ -51,6 +52,8 @@ export interface BuiltIndicator {
   readonly answers: AnswerData;
   /** The fields of its answer files' headers (src/core/answers.ts), for its shards (`encodeShard`). */
   readonly answerFields: AnswerFields;
+  /** The parts of its whole-indicator downloads when they would pass the largest file (src/build/download-parts.ts); absent: whole files. */
+  readonly parts?: readonly DownloadPart[];
 }
 
 /** A field the CSV library quotes: one with the delimiter, a quote or a line break. */

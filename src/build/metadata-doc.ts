@@ -15,6 +15,7 @@ import { freshnessFacts, scheduleFacts, seriesFreshness } from "./freshness.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { csvPath, endpointPath } from "../core/paths.js";
 import { unitLabels } from "../core/unit-labels.js";
+import { csvFiles, downloads, inPart } from "../core/distributions.js";
 import { sourceKindCounts } from "../core/source-kind-counts.js";
 
 /**
@@ -36,7 +37,7 @@ export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, ve
     schedule: scheduleFacts(indicator),
     freshness: freshnessFacts(indicator, version),
     units: unitLabels(meta.display.unit ?? { es: meta.unit, en: meta.unit }),
-    links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), csv: csvPath(meta.id) },
+    links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), ...partLinks(indicator) },
     facets,
     // The kinds the points cite, each with its label, its number of points and, column-wise (the size of a
     // document of many sub-series), each sub-series' number of points of that kind, in the order of \`series\`.
@@ -54,6 +55,24 @@ export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, ve
     })),
   };
   return JSON.stringify(doc);
+}
+
+/**
+ * Every point as CSV: `csv`, the path of `data.csv`; for an indicator in parts
+ * (src/build/download-parts.ts), the paths of its parts' files, newest first, and
+ * what each part holds.
+ */
+function partLinks({ source, parts }: BuiltIndicator): Record<string, unknown> {
+  const { id } = source.meta;
+  if (parts === undefined) return { csv: csvPath(id) };
+  const { parquet, xlsx } = downloads(id);
+  return {
+    csv: csvFiles(id, parts),
+    csv_es: csvFiles(id, parts, "es"),
+    parquet: parts.map((part) => inPart(parquet, part).path),
+    xlsx: parts.map((part) => inPart(xlsx, part).path),
+    parts: parts.map((part) => ({ part: part.name, first: part.first, last: part.last, points: part.to - part.from })),
+  };
 }
 
 /** A sub-series' `next_due` and `overdue`, or nothing when no next value is expected (`next_due` would be null). */

@@ -2,6 +2,7 @@
  * `api/v1/openapi.json`: an OpenAPI 3.1 description of the API, generated from the
  * indicators the build publishes so the list of ids can never drift from the data.
  */
+import { partPath } from "../core/distributions.js";
 import { RHYTHMS } from "../core/coverage.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { ApiError, asApiError, badRequest, errorBody, methodNotAllowed, tooManyRequests, unknownIndicator } from "../api/api-error.js";
@@ -318,7 +319,49 @@ function searchItem() {
 }
 
 /** The static files of the API: the catalog and, per indicator, its CSV, prebuilt pages, metadata document and sub-series files. */
-function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number[]) {
+/**
+ * `data.csv`, and for the indicators whose files are in parts (src/build/download-parts.ts)
+ * their parts' CSV files: only when some indicator is.
+ */
+function csvItems(indicators: readonly BuiltIndicator[]) {
+  const ids = (inParts: boolean) => indicators.filter((i) => (i.parts !== undefined) === inParts).map((i) => i.source.meta.id);
+  const [whole, split] = [ids(false), ids(true)];
+  const notFound = { description: "No such indicator or part (the site's 404 page)." };
+  return {
+    ...(whole.length === 0
+      ? {}
+      : {
+          [csvPath("{indicator}")]: {
+            get: {
+              operationId: "getCsv",
+              summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
+              parameters: [indicatorParameter(whole)],
+              responses: {
+                "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } },
+                "404": { description: "No such indicator (the site's 404 page)." },
+              },
+            },
+          },
+        }),
+    ...(split.length === 0
+      ? {}
+      : {
+          [partPath(csvPath("{indicator}"), { name: "{part}", from: 0, to: 0, first: "", last: "" })]: {
+            get: {
+              operationId: "getCsvPart",
+              summary: "The points of one year, or of one part of a year, of an indicator too large for one CSV file (static file); its parts are listed in its metadata document (`links.parts`)",
+              parameters: [
+                indicatorParameter(split),
+                { name: "part", in: "path", required: true, description: "A year (`2024`) or a year's numbered part (`2024-part-2`, part 1 the oldest days).", schema: { type: "string", pattern: "^[0-9]{4}(-part-[1-9][0-9]*)?$" } },
+              ],
+              responses: { "200": { description: "The CSV file of the part.", content: { "text/csv": { schema: { type: "string" } } } }, "404": notFound },
+            },
+          },
+        }),
+  };
+}
+
+function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number[], indicators: readonly BuiltIndicator[]) {
   return {
     [CATALOG_PATH]: {
       get: {
@@ -334,17 +377,7 @@ function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number
         responses: { "200": { description: "The status document.", content: { "application/json": { schema: { $ref: "#/components/schemas/Status" } } } } },
       },
     },
-    [csvPath("{indicator}")]: {
-      get: {
-        operationId: "getCsv",
-        summary: "Every point of an indicator as CSV: date,series,value,source,note, newest first (static file)",
-        parameters: [indicatorParam],
-        responses: {
-          "200": { description: "The CSV file.", content: { "text/csv": { schema: { type: "string" } } } },
-          "404": { description: "No such indicator (the site's 404 page)." },
-        },
-      },
-    },
+    ...csvItems(indicators),
     [prebuiltPagePath("{indicator}", "{limit}", "{offset}")]: {
       get: {
         operationId: "getPrebuiltPage",
@@ -660,7 +693,7 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
       [SEARCH_PATH]: searchItem(),
       [ADJUST_PATH]: adjustItem(adjusters),
       [`${API_BASE}/{indicator}/changes`]: changesItem(indicatorParam),
-      ...staticFileItems(indicatorParam, limits),
+      ...staticFileItems(indicatorParam, limits, indicators),
     },
     components: { schemas: { ...pageSchemas, ...metadataSchemas, ...freshnessSchemas, Changes: changesSchema, Catalog: catalogSchema, Error: errorSchema } },
   };

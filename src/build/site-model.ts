@@ -104,6 +104,7 @@ export function viewIndicator(indicator: BuiltIndicator, version: number, revise
     // The last check (src/build/freshness.ts `checkedOf`): the data version's date unless a later check is declared.
     version: checkedOf(indicator, version),
     schedule: meta.schedule,
+    ...(indicator.parts === undefined ? {} : { inParts: true as const }),
   };
 }
 
@@ -132,6 +133,7 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, ver
     sourceKinds: sourceKindCounts(meta.sourceKinds, indicator.source.rows).kinds,
     view: viewIndicator(indicator, version, revised),
     jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
+    ...(indicator.parts === undefined ? {} : { parts: indicator.parts }),
   };
   made.set(indicator, model);
   return model;

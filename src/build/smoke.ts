@@ -157,8 +157,21 @@ interface DefaultAnswer {
   lastUpdated: string | null;
 }
 
+/** An indicator as the catalog lists it: its id and its CSV of every point (`data.csv`, or the newest of its parts: docs/formats.md "Files within the host's limit"). */
+interface Listed {
+  readonly id: string;
+  readonly csv: string;
+}
+
+/** The CSV the catalog's `links.csv` names: one path, or a list of parts, newest first; `data.csv` when absent. */
+function listedCsv(entry: Record<string, unknown>, id: string): string {
+  const csv = isRecord(entry.links) ? entry.links.csv : undefined;
+  const first: unknown = Array.isArray(csv) ? csv[0] : csv;
+  return typeof first === "string" ? first : `${endpointPath(id)}/data.csv`;
+}
+
 /** The catalog: 200, JSON, a non-empty `indicators` list of objects with string ids. */
-async function checkCatalog(client: Client): Promise<string[]> {
+async function checkCatalog(client: Client): Promise<Listed[]> {
   const p = new Problems();
   const answer = await client.get(CATALOG_PATH);
   expectStatus(p, answer, 200);
@@ -168,7 +181,7 @@ async function checkCatalog(client: Client): Promise<string[]> {
   const ids = list.map((entry: unknown) => (isRecord(entry) && typeof entry.id === "string" ? entry.id : null));
   if (ids.some((id) => id === null || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id))) return p.fatal(`indicators: expected each to have an id, got ${show(ids)}`);
   p.done();
-  return ids as string[];
+  return (list as Record<string, unknown>[]).map((entry, i) => ({ id: ids[i] as string, csv: listedCsv(entry, ids[i] as string) }));
 }
 
 /** `/api/v1/<id>`: status, the contract's headers, `data` and `meta` with attribution; fills `seen`. */
@@ -334,7 +347,7 @@ function describeError(error: unknown): string {
 }
 
 /** The checks of one indicator: its answers, validators, files and page. */
-async function checkIndicator(client: Client, results: CheckResult[], id: string): Promise<void> {
+async function checkIndicator(client: Client, results: CheckResult[], { id, csv }: Listed): Promise<void> {
   const path = endpointPath(id);
   const known: DefaultAnswer = { etag: null, lastModified: null, lastUpdated: null };
   await run(results, `default answer ${path}`, () => checkDefault(client, id, known));
@@ -343,7 +356,7 @@ async function checkIndicator(client: Client, results: CheckResult[], id: string
   await run(results, `computed window ${windowPath}`, () => checkWindow(client, windowPath, known));
   await run(results, `304 If-None-Match ${path}`, () => checkNotModified(client, path, "If-None-Match", known.etag, known));
   await run(results, `304 If-Modified-Since ${path}`, () => checkNotModified(client, path, "If-Modified-Since", known.lastModified, known));
-  await run(results, `CSV ${path}/data.csv`, () => checkCsv(client, `${path}/data.csv`));
+  await run(results, `CSV ${csv}`, () => checkCsv(client, csv));
   await run(results, `series page /series/${id}/`, () => checkText(client, `/series/${id}/`, "text/html", ["<h1", id]));
 }
 
@@ -356,16 +369,16 @@ async function checkIndicator(client: Client, results: CheckResult[], id: string
 export async function smoke(baseUrl: string, fetchImpl: FetchLike = fetch): Promise<CheckResult[]> {
   const client = new Client(baseUrl, fetchImpl);
   const results: CheckResult[] = [];
-  const ids = (await run(results, `catalog ${CATALOG_PATH}`, () => checkCatalog(client))) ?? [];
-  for (const id of ids) await checkIndicator(client, results, id);
-  const some = ids[0];
+  const listed = (await run(results, `catalog ${CATALOG_PATH}`, () => checkCatalog(client))) ?? [];
+  for (const indicator of listed) await checkIndicator(client, results, indicator);
+  const some = listed[0]?.id;
   await run(results, `400 ${endpointPath(some ?? "<indicator>")}?limit=0`, () =>
     some === undefined ? Promise.reject(new CheckFailed("no indicator in the catalog to ask")) : checkError(client, `${endpointPath(some)}?limit=0`, 400, "bad_request", "limit:"),
   );
   await run(results, `404 ${UNKNOWN_INDICATOR_PATH}`, () => checkError(client, UNKNOWN_INDICATOR_PATH, 404, "not_found"));
   if (some !== undefined) await run(results, `CORS preflight OPTIONS ${endpointPath(some)}`, () => checkPreflight(client, endpointPath(some)));
   await run(results, `OpenAPI ${OPENAPI_PATH}`, () => checkOpenApi(client, OPENAPI_PATH));
-  await run(results, "home page /", () => checkText(client, "/", "text/html", ["<h1", ...ids]));
+  await run(results, "home page /", () => checkText(client, "/", "text/html", ["<h1", ...listed.map((i) => i.id)]));
   await run(results, "robots.txt /robots.txt", () => checkText(client, "/robots.txt", "text/plain", ["User-agent"]));
   return results;
 }

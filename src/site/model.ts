@@ -3,6 +3,7 @@
  * (src/build/site-model.ts), so that the site never reads the build's types and
  * every word it writes about the data comes from `indicator.json`.
  */
+import type { DownloadPart } from "../core/distributions.js";
 import type { Lang, Localized } from "../core/i18n.js";
 import type { SourceKindCounts } from "../core/source-kind-counts.js";
 import type { ViewIndicator } from "./client/series-view.js";
@@ -27,4 +28,6 @@ export interface SiteIndicator {
   readonly view: ViewIndicator;
   /** The schema.org Dataset of the page in each language, as a JSON-LD object. */
   readonly jsonLd: Readonly<Record<Lang, unknown>>;
+  /** The parts of its whole-indicator downloads, newest first, when they are split (src/build/download-parts.ts); absent: whole files. */
+  readonly parts?: readonly DownloadPart[];
 }

@@ -13,7 +13,7 @@ import { LANGS, LOCALES, type Lang } from "../core/i18n.js";
 import { publications } from "../core/coverage.js";
 import { LIMIT } from "../core/contract.js";
 import { DECLARATIONS } from "../core/parameters.js";
-import { distributions } from "../core/distributions.js";
+import { csvFiles, distributions, type Distribution } from "../core/distributions.js";
 import {
   ATOM_MEDIA_TYPE,
   CATALOG_PATH,
@@ -22,7 +22,6 @@ import {
   PAGE_SCRIPT_PATH,
   SEARCH_PATH,
   SERVICE_FEED_PATH,
-  csvPath,
   embedPagePath,
   endpointPath,
   feedPath,
@@ -242,9 +241,27 @@ ${curl(config, `${endpoint}?series=${firstSeries}`)}
 ${curl(config, `${endpoint}?series=${firstSeries}&format=csv`)}
 `
 }<p>${m.apiExamplesFiles}</p>
-${curl(config, csvPath(first.id))}
+${curl(config, csvFiles(first.id, first.parts)[0] as string)}
 ${curl(config, metadataPath(first.id))}
 `;
+}
+
+/**
+ * The whole-indicator downloads of the page, one item each; a download in parts
+ * (src/build/download-parts.ts) as its label and a link per part, newest first.
+ */
+function downloadItems(m: Messages, indicator: SiteIndicator): SafeHtml[] {
+  const byKey = new Map<string, Distribution[]>();
+  for (const d of distributions(indicator.id, indicator.parts)) byKey.set(d.key, [...(byKey.get(d.key) ?? []), d]);
+  return [...byKey.values()].map((files) => {
+    const [first] = files as [Distribution];
+    const label = m.files(LIMIT.default)[first.key];
+    return first.part === undefined
+      ? html`<li><a href="${first.path}">${label}</a></li>
+`
+      : html`<li>${label}: ${files.map((d, i) => html`${i === 0 ? "" : ", "}<a href="${d.path}">${d.part}</a>`)}</li>
+`;
+  });
 }
 
 /** `index.html` (Spanish) and `en/index.html`: what the service is, its indicators and how to use and credit it. */
@@ -510,8 +527,7 @@ ${
 <div id="downloads">${rendered.downloads}</div>
 <h3>${m.wholeIndicator}</h3>
 <ul>
-${distributions(meta.id).map((d) => html`<li><a href="${d.path}">${m.files(LIMIT.default)[d.key]}</a></li>
-`)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
+${downloadItems(m, meta)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
 <li><a href="${feedPath(meta.id)}">${m.fileFeed}</a></li>
 </ul>
 <h3>${m.embedHeading}</h3>

@@ -15,7 +15,8 @@
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { escapeHtml } from "../../core/html.js";
 import { byCodeUnits } from "../../core/order.js";
-import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, csvPath, feedPath } from "../../core/paths.js";
+import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, feedPath } from "../../core/paths.js";
+import { csvFiles } from "../../core/distributions.js";
 import type { BuiltIndicator } from "../dataset.js";
 import type { Revisions } from "../history.js";
 import { changesPath } from "../../core/changes.js";
@@ -40,7 +41,8 @@ interface Entry {
   readonly indicator: string;
   readonly indicatorTitle: string;
   readonly page: string;
-  readonly csv: string;
+  /** The CSV files of its points: `data.csv`, or for an indicator in parts the parts holding them. */
+  readonly csv: readonly string[];
   /** A revision's changes (`/api/v1/<id>/changes?since=…`). */
   readonly changes?: string;
 }
@@ -53,6 +55,16 @@ const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? "" :
 /** `tag:<host>,<TAG_DATE>:<specific>`: the base URL's host names the authority (RFC 4151 §2). */
 export function tagUri(config: SiteConfig, specific: string): string {
   return `tag:${new URL(config.baseUrl).hostname},${TAG_DATE}:${specific}`;
+}
+
+/**
+ * The CSV links of an entry about points of `dates`: `data.csv`, or for an
+ * indicator in parts (src/build/download-parts.ts) the parts holding those dates.
+ */
+function csvLinks(config: SiteConfig, { source, parts }: BuiltIndicator, dates: readonly string[]): string[] {
+  const files = csvFiles(source.meta.id, parts);
+  if (parts === undefined) return files.map((path) => absoluteUrl(config, path));
+  return parts.flatMap((part, i) => (dates.some((d) => part.first <= d && d <= part.last) ? [absoluteUrl(config, files[i] as string)] : []));
 }
 
 function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: boolean): Entry[] {
@@ -68,7 +80,7 @@ function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: b
     indicator: meta.id,
     indicatorTitle: meta.title.en,
     page: indicatorPageUrl(config, meta.id),
-      csv: absoluteUrl(config, csvPath(meta.id)),
+      csv: csvLinks(config, indicator, [date]),
     };
   });
 }
@@ -94,7 +106,7 @@ function revisionEntries(config: SiteConfig, indicator: BuiltIndicator, revision
       indicator: meta.id,
       indicatorTitle: meta.title.en,
       page: indicatorPageUrl(config, meta.id),
-      csv: absoluteUrl(config, csvPath(meta.id)),
+      csv: csvLinks(config, indicator, [...r.revised, ...r.removed].map((p) => p.date)),
       changes: absoluteUrl(config, `${changesPath(meta.id)}?since=${r.since}`),
     };
   });
@@ -107,7 +119,7 @@ function entryXml(e: Entry): string {
     `<title>${x(e.title)}</title>\n` +
     `<updated>${e.updated}</updated>\n` +
     `<link rel="alternate" type="text/html" href="${x(e.page)}"/>\n` +
-    `<link rel="related" type="text/csv" href="${x(e.csv)}"/>\n` +
+    e.csv.map((csv) => `<link rel="related" type="text/csv" href="${x(csv)}"/>\n`).join("") +
     (e.changes === undefined ? "" : `<link rel="related" type="application/json" title="changes" href="${x(e.changes)}"/>\n`) +
     `<category term="${x(e.indicator)}" label="${x(e.indicatorTitle)}"/>\n` +
     `<summary>${x(e.summary)}</summary>\n` +

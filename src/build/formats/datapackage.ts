@@ -10,7 +10,7 @@ import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { CATALOG_PATH, dataPackagePath } from "../../core/paths.js";
 import { ID_PATTERN, type IndicatorMeta } from "../../source/metadata.js";
 import type { BuiltIndicator } from "../dataset.js";
-import { downloads, fileName } from "../../core/distributions.js";
+import { downloads, fileName, inPart, type Distribution } from "../../core/distributions.js";
 import { LICENSE_TITLE, LICENSE_URL, absoluteUrl, dateMeaning, isoDateTime, keywords } from "./facts.js";
 
 /** A Table Schema field (https://specs.frictionlessdata.io/table-schema/). */
@@ -51,6 +51,28 @@ export function csvFields(meta: IndicatorMeta): SchemaField[] {
 export function renderDataPackage(config: SiteConfig, indicator: BuiltIndicator, version: number): string {
   const { meta } = indicator.source;
   const { csv, parquet, xlsx } = downloads(meta.id);
+  const csvResource = (name: string, path: string, title: string) => ({
+    name,
+    path,
+    profile: "tabular-data-resource",
+    title,
+    format: "csv",
+    mediatype: csv.mediaType,
+    encoding: "utf-8",
+    // CSV Dialect (https://specs.frictionlessdata.io/csv-dialect/): LF line ends, not the default CRLF.
+    dialect: { delimiter: ",", lineTerminator: "\n", quoteChar: '"', doubleQuote: true, header: true },
+    schema: { fields: csvFields(meta), primaryKey: ["series", "date"], missingValues: [""] },
+  });
+  const others = (suffix: string, d: Distribution, format: string) => ({ name: `${CSV_RESOURCE}${suffix}-${format}`, path: fileName(d), profile: "data-resource", title: d.title, format, mediatype: d.mediaType });
+  // An indicator in parts (src/build/download-parts.ts): each part's files as resources, newest first.
+  const resources =
+    indicator.parts === undefined
+      ? [csvResource(CSV_RESOURCE, fileName(csv), csv.title), others("", parquet, "parquet"), others("", xlsx, "xlsx")]
+      : indicator.parts.flatMap((part) => {
+          const suffix = `-${part.name}`;
+          const partCsv = inPart(csv, part);
+          return [csvResource(`${CSV_RESOURCE}${suffix}`, fileName(partCsv), partCsv.title), others(suffix, inPart(parquet, part), "parquet"), others(suffix, inPart(xlsx, part), "xlsx")];
+        });
   const descriptor = {
     profile: "tabular-data-package",
     name: meta.id,
@@ -63,22 +85,7 @@ export function renderDataPackage(config: SiteConfig, indicator: BuiltIndicator,
     licenses: [{ name: meta.license, path: LICENSE_URL, title: LICENSE_TITLE }],
     sources: [{ title: meta.source.name.en, path: meta.source.url }],
     contributors: [{ title: config.name, path: `${config.baseUrl}/`, role: "publisher" }],
-    resources: [
-      {
-        name: CSV_RESOURCE,
-        path: fileName(csv),
-        profile: "tabular-data-resource",
-        title: csv.title,
-        format: "csv",
-        mediatype: csv.mediaType,
-        encoding: "utf-8",
-        // CSV Dialect (https://specs.frictionlessdata.io/csv-dialect/): LF line ends, not the default CRLF.
-        dialect: { delimiter: ",", lineTerminator: "\n", quoteChar: '"', doubleQuote: true, header: true },
-        schema: { fields: csvFields(meta), primaryKey: ["series", "date"], missingValues: [""] },
-      },
-      { name: `${CSV_RESOURCE}-parquet`, path: fileName(parquet), profile: "data-resource", title: parquet.title, format: "parquet", mediatype: parquet.mediaType },
-      { name: `${CSV_RESOURCE}-xlsx`, path: fileName(xlsx), profile: "data-resource", title: xlsx.title, format: "xlsx", mediatype: xlsx.mediaType },
-    ],
+    resources,
   };
   return `${JSON.stringify(descriptor, null, 2)}\n`;
 }

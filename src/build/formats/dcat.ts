@@ -112,7 +112,7 @@ function dataset(config: SiteConfig, indicator: BuiltIndicator, version: number)
     "dct:provenance": { "@type": "dct:ProvenanceStatement", "dct:description": texts(provenanceText(indicator)) },
     "dct:license": ref(LICENSE_URL),
     "dcat:landingPage": ref(indicatorPageUrl(config, meta.id)),
-    "dcat:distribution": distributions(meta.id).map((d) => distribution(config, meta.id, d, modified)),
+    "dcat:distribution": distributions(meta.id, indicator.parts).map((d) => distribution(config, meta.id, d, modified)),
   };
 }
 

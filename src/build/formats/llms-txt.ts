@@ -14,7 +14,8 @@ import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/co
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import type { Manifest } from "../../core/manifest.js";
 import { ADJUST_PATH } from "../../core/adjust.js";
-import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, csvPath, endpointPath, metadataPath } from "../../core/paths.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, endpointPath, metadataPath } from "../../core/paths.js";
+import { csvFiles } from "../../core/distributions.js";
 import { sourceKindCounts } from "../../core/source-kind-counts.js";
 
 /** One example query per parameter, made from the data: each answers 200 (test/integration/llms-txt.test.ts). */
@@ -95,6 +96,12 @@ function freshnessText(indicator: BuiltIndicator, version: number): string {
   return `; checked ${f.checked}, ${next}`;
 }
 
+/** Where every point of an indicator is: `data.csv`, or the CSV files of its parts (src/build/download-parts.ts), newest first. */
+function allPoints(base: string, { source, parts }: BuiltIndicator): string {
+  const files = csvFiles(source.meta.id, parts).map((path) => `${base}${path}`);
+  return parts === undefined ? `all points: ${files.join("")}` : `all points, one CSV file per year or part of a year: ${files.join(", ")}`;
+}
+
 /**
  * The text of `/llms.txt`; `versions`: each indicator's data version (seconds), the
  * last check's fallback; `currentDay`: each indicator's current version day (the
@@ -135,7 +142,7 @@ export function renderLlmsTxt(
     lines.push(
       `- [${meta.title.en} / ${meta.title.es}](${base}${metadataPath(meta.id)}): id \`${meta.id}\`; unit ${meta.unit}; ${meta.rhythm}${meta.stepwise ? ", each value in force until the next" : ""}; ` +
         `${plain.length} sub-series (${ids}${plain.length > 6 ? ", …: all listed in the metadata document" : ""}); ${answers.points} points${first === null ? "" : ` from ${first} to ${answers.lastUpdated ?? ""}`}${freshnessText(indicator, versions.get(meta.id) ?? 0)}; ` +
-        `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${indicatorPageUrl(config, meta.id)}; all points: ${base}${csvPath(meta.id)}`,
+        `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${indicatorPageUrl(config, meta.id)}; ${allPoints(base, indicator)}`,
     );
   }
   lines.push("", "## Parameters", "", "All optional; any other is a 400.", "");

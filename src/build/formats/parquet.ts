@@ -7,6 +7,7 @@
  */
 import { parquetWriteBuffer, type ColumnSource, type SchemaElement } from "hyparquet-writer";
 import { dayNumber } from "../../core/dates.js";
+import type { DownloadPart } from "../../core/distributions.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { pointTable } from "./table.js";
 
@@ -19,9 +20,9 @@ const text = (name: string, required: boolean): SchemaElement => ({
   repetition_type: required ? "REQUIRED" : "OPTIONAL",
 });
 
-/** Renders the indicator's points as a Parquet file. */
-export function renderParquet(indicator: BuiltIndicator): Uint8Array {
-  const { facets, rows } = pointTable(indicator);
+/** Renders the indicator's points as a Parquet file: all of them, or those of `part` (an indicator in parts, src/build/download-parts.ts). */
+export function renderParquet(indicator: BuiltIndicator, part?: DownloadPart): Uint8Array {
+  const { facets, rows } = pointTable(indicator, part);
   const columnData: ColumnSource[] = [
     // Parquet's DATE is the day number: days since 1970-01-01.
     { name: "date", data: rows.map((r) => dayNumber(r.date)) },

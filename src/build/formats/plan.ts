@@ -16,6 +16,7 @@ import {
   parquetPath,
   xlsxPath,
 } from "../../core/paths.js";
+import { partPath } from "../../core/distributions.js";
 import { BuildError } from "../../source/errors.js";
 import type { PlanInput, PlannedFile } from "../build.js";
 import { renderIndicatorFeed, renderServiceFeed } from "./atom.js";
@@ -27,7 +28,7 @@ import { renderRobots, renderSitemap } from "./sitemap.js";
 import { renderLlmsTxt } from "./llms-txt.js";
 import { dayOfTime } from "../../core/dates.js";
 import { versionDay } from "../../core/history.js";
-import { renderXlsx } from "./xlsx.js";
+import { MAX_DATA_ROWS, renderXlsx } from "./xlsx.js";
 import { adjustersOf, deflatorsOf } from "../dataset.js";
 
 /** The day each indicator's current version was published (its history table's last), for the `as_of` example. */
@@ -53,9 +54,15 @@ export function planFormats(input: PlanInput): PlannedFile[] {
   for (const indicator of indicators) {
     const id = indicator.source.meta.id;
     const version = versionOf(versions, id);
+    // The Parquet file and the workbook follow the CSV files' parts (src/build/download-parts.ts).
+    for (const part of indicator.parts ?? [undefined]) {
+      const path = (whole: string) => outputFile(part === undefined ? whole : partPath(whole, part));
+      plan.push(
+        { path: path(parquetPath(id)), indicator: id, render: () => renderParquet(indicator, part) },
+        { path: path(xlsxPath(id)), indicator: id, render: () => renderXlsx(config, indicator, version, MAX_DATA_ROWS, part) },
+      );
+    }
     plan.push(
-      { path: outputFile(parquetPath(id)), indicator: id, render: () => renderParquet(indicator) },
-      { path: outputFile(xlsxPath(id)), indicator: id, render: () => renderXlsx(config, indicator, version) },
       { path: outputFile(dataPackagePath(id)), indicator: id, render: () => renderDataPackage(config, indicator, version) },
       { path: outputFile(feedPath(id)), indicator: id, render: () => renderIndicatorFeed(config, indicator, version, input.histories?.get(id)?.revisions) },
     );

@@ -37,7 +37,7 @@ export function datasetJsonLd(config: SiteConfig, indicator: BuiltIndicator, lan
     variableMeasured: [
       { "@type": "PropertyValue", name: "value", description: meta.title[lang], unitText: meta.display.unit?.[lang] ?? meta.unit },
     ],
-    distribution: distributions(meta.id).map((d) => ({
+    distribution: distributions(meta.id, indicator.parts).map((d) => ({
       "@type": "DataDownload",
       name: d.title,
       encodingFormat: d.mediaType,

@@ -4,6 +4,7 @@
  * files hold, with the sub-series' facets as extra columns.
  */
 import { byCodeUnits } from "../../core/order.js";
+import type { DownloadPart } from "../../core/distributions.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { facetNames } from "./facts.js";
 
@@ -26,8 +27,18 @@ export interface Table {
   readonly rows: readonly TableRow[];
 }
 
-/** The indicator's points as a table. */
-export function pointTable(indicator: BuiltIndicator): Table {
+/** Each indicator's table, kept while the indicator is: an indicator in parts is read once per part and format. */
+const tables = new WeakMap<BuiltIndicator, Table>();
+
+/** The indicator's points as a table: all of them, or those of `part` (positions in the order of `data.csv`). */
+export function pointTable(indicator: BuiltIndicator, part?: DownloadPart): Table {
+  if (part === undefined) return wholeTable(indicator);
+  let table = tables.get(indicator);
+  if (table === undefined) tables.set(indicator, (table = wholeTable(indicator)));
+  return { facets: table.facets, rows: table.rows.slice(part.from, part.to) };
+}
+
+function wholeTable(indicator: BuiltIndicator): Table {
   const facets = facetNames(indicator);
   const facetsOf = new Map(indicator.labels.map((label) => [label.id, facets.map((name) => label.facets[name] ?? null)]));
   const none = facets.map(() => null);

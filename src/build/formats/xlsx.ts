@@ -17,6 +17,7 @@
 import { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { attributionUrl, indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import type { DownloadPart } from "../../core/distributions.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { LICENSE_URL, dateMeaning, isoDateTime, keywords, temporalCoverage } from "./facts.js";
 import { pointTable, type Table } from "./table.js";
@@ -125,9 +126,10 @@ function collector(): { stream: Writable; bytes(): Uint8Array } {
 /**
  * Renders the indicator as a workbook; `version` is its data version (seconds
  * since the epoch). `maxRows` (data rows per sheet) is Excel's limit unless a
- * test asks for less.
+ * test asks for less. With `part`, the workbook holds that part's points alone
+ * (an indicator in parts, src/build/download-parts.ts).
  */
-export async function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, version: number, maxRows = MAX_DATA_ROWS): Promise<Uint8Array> {
+export async function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, version: number, maxRows = MAX_DATA_ROWS, part?: DownloadPart): Promise<Uint8Array> {
   const { meta } = indicator.source;
   const versionDate = new Date(version * 1000);
   const out = collector();
@@ -141,7 +143,7 @@ export async function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, 
   workbook.subject = meta.title.en;
   workbook.description = meta.description.en;
   workbook.keywords = keywords(indicator).join(", ");
-  writeDataSheets(workbook, indicator, pointTable(indicator), maxRows);
+  writeDataSheets(workbook, indicator, pointTable(indicator, part), maxRows);
   writeMetadataSheet(workbook, config, indicator, version);
   await workbook.commit();
   return withFixedDates(out.bytes(), versionDate);

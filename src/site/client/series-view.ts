@@ -104,6 +104,8 @@ export interface ViewIndicator {
    * shows); absent: read from `series`.
    */
   readonly publications?: readonly string[];
+  /** Its whole-indicator files are in yearly parts (docs/formats.md "Files within the host's limit"): no `data.csv` to link. */
+  readonly inParts?: true;
   /** The `series` parameter naming a whole group (the build's, where `series` holds only some); absent: worked out from `series`. */
   readonly groupParameter?: (key: string) => string | null | undefined;
   /**
@@ -596,7 +598,8 @@ function apiUrl(ctx: Context, series: string | null, params: readonly [string, s
  * for the most it allows, so no link stops at 500 points without saying so (the
  * CPI has more than a thousand months). Where some chosen sub-series has more
  * points than even that, the CSV links are the indicator's static whole files
- * (`data.csv`, `data.es.csv`: every sub-series, every point) and the JSON pages
+ * (`data.csv`, `data.es.csv`: every sub-series, every point), or for an indicator
+ * whose files are in yearly parts the page's list of them, and the JSON pages
  * (`meta.next`).
  */
 function downloadUrls(ctx: Context, choice: DownloadChoice): { csv: string; sheet: string; json: string } {
@@ -604,6 +607,7 @@ function downloadUrls(ctx: Context, choice: DownloadChoice): { csv: string; shee
   const json = apiUrl(ctx, choice.series, [limit]);
   if (choice.longest > LIMIT.max) {
     const { baseUrl, indicator } = ctx.input;
+    if (indicator.inParts === true) return { csv: "#h-downloads", sheet: "#h-downloads", json };
     return { csv: `${baseUrl}${csvPath(indicator.id)}`, sheet: `${baseUrl}${csvEsPath(indicator.id)}`, json };
   }
   return {
