@@ -3,7 +3,9 @@
  * (10k, 100k and 1M points by default) and shape (daily-100, wide-100:
  * scripts/bench/generate.ts) built beside a copy of the real data by the CLI in a
  * child process, then asked each kind of question by the handler in process
- * (`Api.fetch` over the built folder, scripts/lib/folder-assets.ts). Each figure
+ * (`Api.fetch` over the built folder, scripts/lib/folder-assets.ts). A build the
+ * limits refuse (the file budget, a file over 25 MiB) is recorded with its message
+ * and built again past them, so that the curves go on. Each figure
  * is shown with its ratio to the smallest size's: linear growth is a ratio equal
  * to the points', a step is one above it. Written against the handler's public
  * behaviour only (the answers it gives over a built folder), so that it measures
@@ -134,6 +136,9 @@ async function measureKind(handler: Handler, dir: string, path: string, repetiti
   return { ...first, coldCpuMs: median((c) => c.cpu), coldWallMs: median((c) => c.wall), memoryMb: median((c) => c.memory), warmCpuUs: warm.cpu };
 }
 
+/** The CLI's options of a build past the limits of Cloudflare Pages (the file budget, 25 MiB a file). */
+const BEYOND_LIMITS = ["--max-files", "1000000", "--max-file-bytes", String(2 ** 31)];
+
 /** The refusal in the CLI's error output (the lines before /usr/bin/time's report). */
 function refusalOf(stderr: string): string {
   const lines = stderr.split("\n");
@@ -153,14 +158,21 @@ async function measurePoint(handler: Handler, shape: Shape, points: number, epoc
     cpSync(join(ROOT, "data"), data, { recursive: true });
     await generateIndicator(data, points, shape);
     const out = join(work, "dist");
-    const run = runBuild(data, out, [], ROOT, epoch);
+    let run = runBuild(data, out, [], ROOT, epoch);
+    let refusal: string | undefined;
     if (!run.ok) {
-      return { points, refusal: refusalOf(run.stderr), seconds: run.seconds, rssMb: run.rssMb, files: NaN, bytes: NaN, largest: { path: "", bytes: NaN }, answers: new Map() };
+      // Refused (the file budget, a file over 25 MiB): built again past the limits, to measure what the curves would be.
+      refusal = `${refusalOf(run.stderr)} (after ${fmt(run.seconds, 1)} s, peak RSS ${fmt(run.rssMb)} MB)`;
+      run = runBuild(data, out, BEYOND_LIMITS, ROOT, epoch);
+      if (!run.ok) {
+        refusal += `; with ${BEYOND_LIMITS.join(" ")}: ${refusalOf(run.stderr)}`;
+        return { points, refusal, seconds: run.seconds, rssMb: run.rssMb, files: NaN, bytes: NaN, largest: { path: "", bytes: NaN }, answers: new Map() };
+      }
     }
     const tree = measureTree(out);
     const answers = new Map<string, Answered>();
     for (const kind of kinds(points, shape)) answers.set(kind.name, await measureKind(handler, out, kind.path, repetitions));
-    return { points, seconds: run.seconds, rssMb: run.rssMb, ...tree, answers };
+    return { points, ...(refusal === undefined ? {} : { refusal }), seconds: run.seconds, rssMb: run.rssMb, ...tree, answers };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -208,7 +220,8 @@ function shapeTable(shape: Shape, runs: readonly Point[]): string {
   const notes: string[] = [];
   for (const p of runs) {
     if (p.refusal !== undefined) notes.push(`  ${size(p.points)}: the build refused: ${p.refusal}`);
-    else notes.push(`  ${size(p.points)}: largest file ${p.largest.path} (${fmt(p.largest.bytes)} bytes)`);
+    if (p.refusal !== undefined && p.files > 0) notes.push(`  ${size(p.points)}: its column measured past the limits (${BEYOND_LIMITS.join(" ")}): not deployable as it is`);
+    if (p.files > 0) notes.push(`  ${size(p.points)}: largest file ${p.largest.path} (${fmt(p.largest.bytes)} bytes)`);
     for (const [name, a] of p.answers) if (a.status !== 200) notes.push(`  ${size(p.points)}, ${name}: ${a.status}: ${a.detail}`);
   }
   const last = runs.at(-1)?.points ?? 0;
@@ -232,7 +245,7 @@ export async function growthCurves(handler: Handler, sizes: readonly number[], s
     for (const points of sizes) {
       const point = await measurePoint(handler, shape, points, epoch, repetitions);
       runs.push(point);
-      process.stderr.write(`scale: ${shape} ${size(points)} ${point.refusal === undefined ? "built" : "refused"} in ${fmt(point.seconds, 1)} s\n`);
+      process.stderr.write(`scale: ${shape} ${size(points)} ${point.refusal === undefined ? "built" : point.files > 0 ? "refused, built past the limits" : "refused"} in ${fmt(point.seconds, 1)} s\n`);
     }
     parts.push(shapeTable(shape, runs));
   }
