@@ -67,7 +67,7 @@ export async function loadHandler(root: string, label: string): Promise<Handler>
 
 function memoryAssets(dir: string): { fetch(url: string): Promise<Response> } {
   const files = new Map<string, Uint8Array<ArrayBuffer>>();
-  for (const path of fg.sync(["_data/*", "api/v1/*/index.json", "api/v1/*/limit-*/offset-0.json"], { cwd: dir })) {
+  for (const path of fg.sync(["_data/**/*", "api/v1/*/index.json", "api/v1/*/limit-*/offset-0.json"], { cwd: dir })) {
     files.set(`/${path}`, new Uint8Array(readFileSync(join(dir, path))));
   }
   return {
