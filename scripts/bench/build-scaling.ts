@@ -44,9 +44,17 @@ export function runBuild(dataDir: string, out: string, extra: string[], root = R
   return { ok: result.status === 0, seconds, rssMb: Number(rss ?? NaN) / 1024, stderr: result.stderr };
 }
 
-function measureTree(dir: string): { files: number; bytes: number } {
-  const files = fg.sync("**/*", { cwd: dir, dot: true, onlyFiles: true });
-  return { files: files.length, bytes: files.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0) };
+/** The files of the output folder `dir`: how many, their bytes, and the largest (its path in the folder). */
+export function measureTree(dir: string): { files: number; bytes: number; largest: { path: string; bytes: number } } {
+  const files = fg.sync("**/*", { cwd: dir, dot: true, onlyFiles: true }).sort();
+  let bytes = 0;
+  let largest = { path: "", bytes: 0 };
+  for (const path of files) {
+    const size = statSync(join(dir, path)).size;
+    bytes += size;
+    if (size > largest.bytes) largest = { path, bytes: size };
+  }
+  return { files: files.length, bytes, largest };
 }
 
 /** Generates and builds each size × shape; returns the runs (their outputs feed table 2). */

@@ -29,12 +29,14 @@ import { fmt, percentile, table } from "./table.js";
 import { timeQuestions, type Catalog } from "./time-questions.js";
 
 /** What the bench needs of a revision's `Api` (src/api/handler.ts). */
-interface ApiLike {
+export interface ApiLike {
   fetch(request: Request, env: Record<string, unknown>): Promise<Response>;
 }
 export interface Handler {
   readonly label: string;
   readonly create: () => ApiLike;
+  /** An `Api` of a fresh instance of the module: a new isolate's, whose code has not run yet. */
+  readonly fresh: () => Promise<ApiLike>;
 }
 
 /**
@@ -54,13 +56,18 @@ export async function loadHandler(root: string, label: string): Promise<Handler>
     logLevel: "error",
     absWorkingDir: root,
   });
-  const module = (await import(pathToFileURL(outfile).href)) as { Api: new () => ApiLike };
-  return { label, create: () => new module.Api() };
+  type Module = { Api: new () => ApiLike };
+  const href = pathToFileURL(outfile).href;
+  const module = (await import(href)) as Module;
+  // Another URL of the same file is another module instance: its code compiled and its module state made anew.
+  let instances = 0;
+  const fresh = async () => new ((await import(`${href}?instance=${++instances}`)) as Module).Api();
+  return { label, create: () => new module.Api(), fresh };
 }
 
 function memoryAssets(dir: string): { fetch(url: string): Promise<Response> } {
   const files = new Map<string, Uint8Array<ArrayBuffer>>();
-  for (const path of fg.sync(["_data/*", "api/v1/*/index.json", "api/v1/*/limit-*/offset-0.json"], { cwd: dir })) {
+  for (const path of fg.sync(["_data/**/*", "api/v1/*/index.json", "api/v1/*/limit-*/offset-0.json"], { cwd: dir })) {
     files.set(`/${path}`, new Uint8Array(readFileSync(join(dir, path))));
   }
   return {
@@ -122,7 +129,7 @@ async function median(n: number, f: () => unknown): Promise<number> {
 }
 
 /** Wall and CPU time of each of up to `n` calls of `f` (at least 5, at most ~2 s of wall time), in µs: medians and 90th percentiles. */
-async function sample(n: number, f: () => unknown): Promise<{ wall: number; wallHigh: number; cpu: number; cpuHigh: number }> {
+export async function sample(n: number, f: () => unknown): Promise<{ wall: number; wallHigh: number; cpu: number; cpuHigh: number }> {
   const wall: number[] = [];
   const cpu: number[] = [];
   const until = performance.now() + 2_000;

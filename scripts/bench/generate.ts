@@ -7,11 +7,22 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
- * few-long: 5 daily sub-series; many-short: sub-series of 16 semiannual points; daily-100: 100 daily
- * sub-series; monthly-100: sub-series of 100 monthly points (the last two: the shapes of the
- * file-size check at a million points, docs/formats.md "Files within the host's limit").
+ * few-long: 5 daily sub-series; many-short: sub-series of 16 semiannual points;
+ * daily-100: 100 daily sub-series of points ÷ 100 days; wide-100: points ÷ 100
+ * monthly sub-series of 100 points each, with facets. The last two are the growth
+ * curves' shapes (scripts/bench/scale.ts): their sub-series are in 100 groups
+ * (`g00.*` … `g99.*`, a 1% each), and each title holds its group's word (the id).
  */
-export type Shape = "few-long" | "many-short" | "daily-100" | "monthly-100";
+export type Shape = "few-long" | "many-short" | "daily-100" | "wide-100";
+
+/** The shapes with facets, described like the health insurance prices' (provider, item, regime). */
+const FACETED: readonly Shape[] = ["many-short", "wide-100"];
+
+/** The group (0–99) of the sub-series at `i` of `count` in the growth curves' shapes. */
+const group = (i: number, count: number) => Math.floor((i * 100) / count);
+
+/** A growth-curve shape's group word: the id's first part and a word of its titles (`g07`). */
+export const groupWord = (g: number) => `g${String(g).padStart(2, "0")}`;
 
 /** mulberry32: a small, fast, seeded PRNG. */
 export function prng(seed: number): () => number {
@@ -28,28 +39,31 @@ const DAY_MS = 86_400_000;
 const END = Date.UTC(2026, 0, 1);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Whether a shape's sub-series carry facets (the many-series shapes, like the health insurance prices). */
-const faceted = (shape: Shape) => shape === "many-short" || shape === "monthly-100";
-
-/** The sub-series and dates of a shape: few long daily series, or many short ones. */
-function layout(points: number, shape: Shape): { series: string[]; dates: string[] } {
-  if (shape === "few-long" || shape === "daily-100") {
-    const count = shape === "few-long" ? 5 : 100;
-    const perSeries = Math.ceil(points / count);
+/** The sub-series (sorted) and dates (newest first) of a shape. */
+export function layout(points: number, shape: Shape): { series: string[]; dates: string[] } {
+  if (shape === "daily-100" || shape === "wide-100") {
+    const count = shape === "daily-100" ? 100 : Math.ceil(points / 100);
+    const width = String(count - 1).length;
     return {
-      series: Array.from({ length: count }, (_, i) => `s${i + 1}`),
+      series: Array.from({ length: count }, (_, i) => `${groupWord(group(i, count))}.s${String(i).padStart(width, "0")}`),
+      dates:
+        shape === "daily-100"
+          ? Array.from({ length: Math.ceil(points / 100) }, (_, k) => isoDay(END - k * DAY_MS))
+          : Array.from({ length: 100 }, (_, k) => isoDay(Date.UTC(2026, -k, 1))),
+    };
+  }
+  if (shape === "few-long") {
+    const perSeries = Math.ceil(points / 5);
+    return {
+      series: Array.from({ length: 5 }, (_, i) => `s${i + 1}`),
       dates: Array.from({ length: perSeries }, (_, k) => isoDay(END - k * DAY_MS)),
     };
   }
-  const perSeries = shape === "many-short" ? 16 : 100;
+  const perSeries = 16;
   const count = Math.ceil(points / perSeries);
-  const month = (k: number) => `${2026 - Math.floor((k + 11) / 12)}-${String(((12 - (k % 12)) % 12) + 1).padStart(2, "0")}-01`;
   return {
     series: Array.from({ length: count }, (_, i) => `p${String(Math.floor(i / 42)).padStart(5, "0")}.item-${(i >> 1) % 21}.r${i % 2}`),
-    dates:
-      shape === "many-short"
-        ? Array.from({ length: perSeries }, (_, k) => `${2026 - Math.floor(k / 2)}-${k % 2 === 0 ? "01" : "07"}-01`).sort().reverse()
-        : Array.from({ length: perSeries }, (_, k) => month(k)),
+    dates: Array.from({ length: perSeries }, (_, k) => `${2026 - Math.floor(k / 2)}-${k % 2 === 0 ? "01" : "07"}-01`).sort().reverse(),
   };
 }
 
@@ -64,7 +78,14 @@ export async function generateIndicator(dataDir: string, points: number, shape: 
   const random = prng(seed);
   const { series, dates } = layout(points, shape);
   const same = (text: string) => ({ es: text, en: text });
-  const facets = series.map((_, i) => ({ provider: `Provider ${Math.floor(i / 42)}`, item: `Item ${(i >> 1) % 21}`, regime: `R${i % 2}` }));
+  const grouped = shape === "daily-100" || shape === "wide-100";
+  const facets = series.map((_, i) => ({
+    provider: grouped ? `Provider ${groupWord(group(i, series.length))}` : `Provider ${Math.floor(i / 42)}`,
+    item: `Item ${(i >> 1) % 21}`,
+    regime: `R${i % 2}`,
+  }));
+  const faceted = FACETED.includes(shape);
+  const rhythms: Record<Shape, string> = { "few-long": "daily", "many-short": "semiannual", "daily-100": "daily", "wide-100": "monthly" };
   const declared = (name: "provider" | "item" | "regime") => ({
     title: same(name),
     values: Object.fromEntries([...new Set(facets.map((f) => f[name]))].map((v) => [v, v])),
@@ -74,15 +95,14 @@ export async function generateIndicator(dataDir: string, points: number, shape: 
     title: same(`Synthetic ${shape} indicator of ${points} points`),
     description: same("Generated for the benchmarks."),
     unit: "UYU",
-    rhythm: shape === "few-long" || shape === "daily-100" ? "daily" : shape === "many-short" ? "semiannual" : "monthly",
+    rhythm: rhythms[shape],
     license: "CC-BY-4.0",
     source: { name: same("Benchmark generator"), url: "https://example.test/" },
-    sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
     notes: [],
-    ...(faceted(shape) ? { facets: { provider: declared("provider"), item: declared("item"), regime: declared("regime") } } : {}),
-    series: series.map((s, i) =>
-      faceted(shape) ? { id: s, title: same(`Series ${s}`), facets: facets[i] } : { id: s, title: same(`Series ${s}`) },
-    ),
+    // Every point cites a page of the generator's site: a build refuses a source of no declared kind.
+    sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
+    ...(faceted ? { facets: { provider: declared("provider"), item: declared("item"), regime: declared("regime") } } : {}),
+    series: series.map((s, i) => (faceted ? { id: s, title: same(`Series ${s}`), facets: facets[i] } : { id: s, title: same(`Series ${s}`) })),
   };
   await writeFile(join(dir, "indicator.json"), JSON.stringify(meta, null, 1));
   let rows: string[] = [];

@@ -1,6 +1,8 @@
 /**
- * `npm run bench [-- --quick] [--only=build|function|start|http|history] [--sizes=1000,10000] [--shapes=few-long]
- * [--compare=<git revision>]`: the performance tables (docs/performance.md).
+ * `npm run bench [-- --quick] [--only=build|function|start|http|history|scale] [--sizes=1000,10000] [--shapes=few-long]
+ * [--compare=<git revision>]`: the performance tables (docs/performance.md). The growth curves
+ * (`--only=scale`, not in a run of every table: its 1M builds take minutes) have their own
+ * sizes (10k, 100k, 1M; --quick: 10k, 100k) and shapes (daily-100, wide-100) unless given.
  * With --compare, table 2 also runs that revision's handler over its own build of
  * the same data, side by side (a temporary git worktree). Not part of `npm test`:
  * nothing here asserts a speed.
@@ -17,6 +19,7 @@ import { functionCpu, loadHandler, syntheticRuns, type FunctionRun, type Handler
 import { functionStart } from "./function-start.js";
 import { httpThroughRuntime } from "./http.js";
 import { historyCosts } from "./history.js";
+import { growthCurves } from "./scale.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const quick = process.argv.includes("--quick");
@@ -102,6 +105,11 @@ if (only === undefined || only === "start") {
 }
 if (only === undefined || only === "http") console.log(await httpThroughRuntime(quick ? 3 : 10, dataEpoch(ROOT)));
 if (only === undefined || only === "history") console.log(await historyCosts(buildReal(ROOT), quick ? 20 : 100));
+if (only === "scale") {
+  const scaleSizes = option("sizes") === undefined ? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) : sizes;
+  const scaleShapes = option("shapes") === undefined ? (["daily-100", "wide-100"] as Shape[]) : shapes;
+  console.log(await growthCurves(await loadHandler(ROOT, head), scaleSizes, scaleShapes, dataEpoch(ROOT), quick ? 50 : 200));
+}
 
 /** Builds with an older CLI, whose options may be fewer; the output folder, or undefined when it failed. */
 function runBuildCompat(data: string, out: string, extra: string[], root: string, epoch = "1700000000"): string | undefined {
