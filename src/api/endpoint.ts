@@ -11,7 +11,7 @@ import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
-import { wholeView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
+import { shardsOf, wholeView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, MAX_READ_BYTES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
 import { dayNumber } from "../core/dates.js";
@@ -115,32 +115,9 @@ async function loadAt(
  * @throws ApiError naming `series` and how many sub-series would fit.
  */
 function checkReadBytes(indicator: string, index: AnswerIndex, chosen: readonly number[] | null): void {
-  let bytes = 0;
-  let series = 0;
-  const counted = new Set<number>();
-  const shardOf = (s: number) => {
-    let lo = 0;
-    let hi = index.shards.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((index.shards[mid] as AnswerIndex["shards"][number]).first <= s) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
-  if (chosen === null) {
-    for (const shard of index.shards) bytes += shard.bytes;
-    series = index.ids.length;
-  } else {
-    series = chosen.length;
-    for (const s of chosen) {
-      const k = shardOf(s);
-      if (!counted.has(k)) {
-        counted.add(k);
-        bytes += (index.shards[k] as AnswerIndex["shards"][number]).bytes;
-      }
-    }
-  }
+  // The shards the store will read for them (src/core/answer-index.ts `shardsOf`), each counted once.
+  const bytes = shardsOf(index, chosen).reduce((sum, k) => sum + (index.shards[k] as AnswerIndex["shards"][number]).bytes, 0);
+  const series = chosen === null ? index.ids.length : chosen.length;
   if (bytes <= MAX_READ_BYTES) return;
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
   const fitting = Math.max(1, Math.floor((series * MAX_READ_BYTES) / bytes));
