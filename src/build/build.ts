@@ -5,6 +5,7 @@
  * temporary folder that replaces the old output only when complete
  * (src/build/output.ts). Everything it touches outside memory comes in `effects`.
  */
+import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
@@ -335,7 +336,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     }
     // The answers in shards, then their index, which records the shards' sizes as they are rendered (src/core/answer-index.ts).
     const shards: ShardEntry[] = planShards(indicator.answers, input.shardBytes ?? SHARD_BYTES);
-    const tagger = dataTagger();
+    const tagger = dataTagger(createHash("sha256"));
     shards.forEach((shard, k) => {
       plan.push({
         path: outputFile(answerShardPath(id, k)),

@@ -29,9 +29,20 @@ export function dataTag(answerFiles: Uint8Array | readonly Uint8Array[]): string
   return tagger.tag();
 }
 
-/** `dataTag` of files added one by one, none kept (the build hashes each shard as it is written). */
-export function dataTagger(): { add(file: Uint8Array): void; tag(): string } {
-  const hash = sha256.create().update(encoder.encode(`${ANSWER_CODE_VERSION}\n`));
+/** A SHA-256 computation fed in pieces: @noble/hashes' `sha256.create()`, or Node's `createHash("sha256")`. */
+export interface Sha256 {
+  update(bytes: Uint8Array): unknown;
+  digest(): Uint8Array;
+}
+
+/**
+ * `dataTag` of files added one by one, none kept (the build hashes each shard as
+ * it is written). `hash` is where the SHA-256 is computed: JavaScript by default;
+ * the build passes Node's native one, ten times faster over a million points'
+ * shards (the same digest).
+ */
+export function dataTagger(hash: Sha256 = sha256.create()): { add(file: Uint8Array): void; tag(): string } {
+  hash.update(encoder.encode(`${ANSWER_CODE_VERSION}\n`));
   return { add: (file) => void hash.update(file), tag: () => base64url(hash.digest().subarray(0, 16)) };
 }
 

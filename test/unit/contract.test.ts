@@ -94,4 +94,16 @@ describe("ETags", () => {
     expect(dataTag(file)).toBe(expected);
     expect(dataTag(new Uint8Array([79, 83, 65, 50, 0, 1, 3]))).not.toBe(expected);
   });
+
+  it("dataTagger: the same tag over shards added one by one, hashed in JavaScript or by Node's native SHA-256 (as the build does)", async () => {
+    const { dataTag, dataTagger } = await import("../../src/core/etag.js");
+    const { createHash } = await import("node:crypto");
+    const shards = [new Uint8Array([79, 83, 65, 50]), new Uint8Array(70_000).map((_, i) => i % 251), new Uint8Array([2])];
+    const whole = dataTag(shards);
+    for (const tagger of [dataTagger(), dataTagger(createHash("sha256"))]) {
+      shards.forEach((s) => tagger.add(s));
+      expect(tagger.tag()).toBe(whole);
+    }
+    expect(dataTag(Buffer.concat(shards))).toBe(whole);
+  });
 });
