@@ -16,7 +16,7 @@
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries } from "./client/chart.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES } from "./client/messages/index.js";
-import { MAX_LINES, coverageOf, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
+import { MAX_LINES, coverageOf, evenRanks, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
 import type { SiteIndicator } from "./model.js";
 import type { SiteConfig } from "../core/config.js";
 import { html, type SafeHtml } from "../core/html.js";
@@ -85,16 +85,10 @@ function facetLabel(view: ViewIndicator, name: string, value: string | undefined
  */
 const MAX_PREVIEW_POINTS = 20_000;
 
-function thinned(lines: ChartSeries[]): ChartSeries[] {
-  const total = lines.reduce((n, l) => n + l.points.length, 0);
-  if (total <= MAX_PREVIEW_POINTS) return lines;
-  const most = Math.max(2, Math.floor(MAX_PREVIEW_POINTS / lines.length));
-  return lines.map((line) => {
-    const { points } = line;
-    if (points.length <= most) return line;
-    const step = (points.length - 1) / (most - 1);
-    return { ...line, points: Array.from({ length: most }, (_, i) => points[Math.round(i * step)] as ChartPoint) };
-  });
+/** How many points each of `series`' lines may draw: all, unless they pass `MAX_PREVIEW_POINTS` in all. */
+function pointsPerLine(series: readonly ViewSeries[]): number {
+  const total = series.reduce((n, s) => n + s.dates.length, 0);
+  return total <= MAX_PREVIEW_POINTS ? Infinity : Math.max(2, Math.floor(MAX_PREVIEW_POINTS / series.length));
 }
 
 function preview(meta: SiteIndicator, lang: Lang): Preview {
@@ -106,8 +100,12 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
   const zero = view.display.zero?.[lang] ?? null;
   const valueText = (value: string) => (zero !== null && Number(value) === 0 ? zero : f.value(value));
   // A noted point is ringed as on the page; the image has no room for the note itself.
-  const points = (s: ViewSeries): ChartPoint[] =>
-    s.dates.map((date, i) => ({ date, value: Number(s.values[i]), text: valueText(s.values[i] as string), dateText: f.pointDate(date), note: s.notes[date] === undefined ? null : m.noteLabel }));
+  // Only the points drawn are worded (`pointsPerLine`: a million would take seconds).
+  const points = (s: ViewSeries, most: number): ChartPoint[] =>
+    evenRanks(s.dates.length, most).map((i) => {
+      const date = s.dates[i] as string;
+      return { date, value: Number(s.values[i]), text: valueText(s.values[i] as string), dateText: f.pointDate(date), note: s.notes[date] === undefined ? null : m.noteLabel };
+    });
   // What the card says first of the newest value's date, by the rule of coverage (`standingOf`): in force since
   // a date, or from a date to the day its coverage ended; the period it refers to; its date. The card goes on
   // after the ";" of a message (why it ended, when the data were checked); the image has no room and stops there.
@@ -135,9 +133,9 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
     const chosenLabel = facetLabel(view, compare, selection[compare], lang);
     const context = others.map((x) => facetLabel(view, x.name, selection[x.name], lang)).join(" · ");
     // The chosen line first, highlighted in the palette's first colour; the others grey.
-    lines = (chosen === undefined ? shown : [chosen, ...shown.filter((s) => s !== chosen)])
-      .slice(0, MAX_LINES)
-      .map((s) => ({ id: s.id, label: facetLabel(view, compare, s.facets[compare], lang), points: points(s), highlight: s === chosen }));
+    const drawn = (chosen === undefined ? shown : [chosen, ...shown.filter((s) => s !== chosen)]).slice(0, MAX_LINES);
+    const most = pointsPerLine(drawn);
+    lines = drawn.map((s) => ({ id: s.id, label: facetLabel(view, compare, s.facets[compare], lang), points: points(s, most), highlight: s === chosen }));
     const facetTitle = view.facets.find((x) => x.name === compare)?.title[lang] ?? compare;
     rest = {
       context,
@@ -150,7 +148,8 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
     };
   } else {
     const group = magnitudeGroups(view.series.filter((s) => s.dates.length > 0).slice(0, MAX_LINES))[0] ?? [];
-    lines = group.map((s) => ({ id: s.id, label: s.title[lang], points: points(s) }));
+    const most = pointsPerLine(group);
+    lines = group.map((s) => ({ id: s.id, label: s.title[lang], points: points(s, most) }));
     // The first card: the largest sub-series in force.
     const first = magnitudeGroups(view.series.filter((s) => s.dates[0] === end).slice(0, MAX_LINES)).flat()[0];
     const index = group.findIndex((s) => s === first);
@@ -163,7 +162,6 @@ function preview(meta: SiteIndicator, lang: Lang): Preview {
         .join(" "),
     };
   }
-  lines = thinned(lines);
   const marked = lines.some((l) => l.highlight === true) ? lines.filter((l) => l.highlight === true) : lines;
   const chart = () =>
     lineChart({

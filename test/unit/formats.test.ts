@@ -111,7 +111,7 @@ describe("data.xlsx", () => {
     expect(workbook.getWorksheet("data 2")?.getRow(2).values).toEqual([undefined, new Date("2023-07-01T00:00:00Z"), "b", 9, "https://example.test/s", undefined, "P2"]);
   });
   it("carries any text as written: markup characters, spaces at the ends, a literal _x0041_, a control character; tiny and huge numbers", async () => {
-    const meta = indicatorMeta({ series: [{ id: "a", title: both("A") }] });
+    const meta = indicatorMeta({ series: [{ id: "a", title: both("A"), facets: {} }] });
     const notes = [" starts & ends with a space ", "<b>\"quoted\"</b>", "literal _x0041_ stays", "bell \u0007 here", "dos\r\nlines"];
     const values = ["0.0000001", "123456789012345678901234", "-2.5e-10"];
     const rows = notes.map((note, i) => ({ date: `2024-0${i + 1}-01`, series: "a", value: values[i % values.length] ?? "1", source: "", note, file: "x.csv", line: i + 2 }));

@@ -207,13 +207,15 @@ export const MAX_MARKED_POINTS = 1_000;
 
 /** Groups sub-series whose typical values are within a factor of 20 of each other. */
 export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
-  const typical = (s: ViewSeries) => s.values.reduce((m, v) => Math.max(m, Math.abs(Number(v))), 0);
-  const sorted = [...series].filter((s) => s.dates.length > 0).sort((a, b) => typical(b) - typical(a));
+  // Each sub-series' largest absolute value, computed once (the sort compares a sub-series many times).
+  const typical = new Map(series.map((s) => [s, s.values.reduce((m, v) => Math.max(m, Math.abs(Number(v))), 0)]));
+  const of = (s: ViewSeries) => typical.get(s) ?? 0;
+  const sorted = [...series].filter((s) => s.dates.length > 0).sort((a, b) => of(b) - of(a));
   const groups: ViewSeries[][] = [];
   for (const s of sorted) {
     const group = groups.at(-1);
     const top = group?.[0];
-    if (group !== undefined && top !== undefined && typical(s) * 20 >= typical(top)) group.push(s);
+    if (group !== undefined && top !== undefined && of(s) * 20 >= of(top)) group.push(s);
     else groups.push([s]);
   }
   // Within a group, the declared order (ids ascending) keeps colours stable.
@@ -464,15 +466,15 @@ function chartText(ctx: Context): ChartText {
   };
 }
 
-/** The ranks of the points drawn: every one, or for a long sub-series an even selection with the newest and oldest. */
-function drawnRanks(n: number): number[] {
-  if (n <= MAX_LINE_POINTS) return Array.from({ length: n }, (_, i) => i);
-  const step = (n - 1) / (MAX_LINE_POINTS - 1);
-  return Array.from({ length: MAX_LINE_POINTS }, (_, k) => Math.round(k * step));
+/** The ranks of a line's `n` points drawn when it may draw `most`: every one, or evenly spaced ones, the newest and oldest among them. */
+export function evenRanks(n: number, most: number): number[] {
+  if (n <= most) return Array.from({ length: n }, (_, i) => i);
+  const step = (n - 1) / (most - 1);
+  return Array.from({ length: most }, (_, k) => Math.round(k * step));
 }
 
 function chartPoints(ctx: Context, s: ViewSeries): ChartPoint[] {
-  return drawnRanks(s.dates.length).map((i) => {
+  return evenRanks(s.dates.length, MAX_LINE_POINTS).map((i) => {
     const date = s.dates[i] as string;
     const value = s.values[i] as string;
     return { date, value: Number(value), text: valueText(ctx, value), dateText: ctx.f.pointDate(date), note: s.notes[date]?.[ctx.lang] ?? null, noteLang: noteLang(ctx, s, date), kind: kindText(ctx, s, date) || null, revised: revisionText(ctx, s, date) };
