@@ -4,8 +4,15 @@
 # seconds, during the unit and integration layers, which leave a core idle most of
 # the time; so they cost the run little wall time. The checks' output is printed
 # after vitest's, and the exit code is 1 if either failed: ready to merge means both.
+#
+# Every temporary file of the run (builds, git repositories, wrangler's state, nginx's
+# logs, Chromium's profiles) goes under one folder, TMPDIR for every process the run
+# starts, removed when it ends however it ends: a run leaves nothing behind.
 set -u
 cd "$(dirname "$0")/.."
+run_tmp=$(mktemp -d -t open-series-test.XXXXXX)
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
 checks=$(mktemp)
 bash scripts/check.sh > "$checks" 2>&1 &
 pid=$!

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -75,6 +75,7 @@ export interface PagesDev {
 export async function startPagesDev(dir: string, bindings: Record<string, string> = {}, cwd = ROOT): Promise<PagesDev> {
   const port = await freePort();
   const inspectorPort = await freePort();
+  const state = await mkdtemp(join(tmpdir(), "wrangler-state-"));
   const args = [
     join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
     "pages",
@@ -87,7 +88,7 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     "--inspector-port",
     String(inspectorPort),
     "--persist-to",
-    await mkdtemp(join(tmpdir(), "wrangler-state-")),
+    state,
     "--show-interactive-dev-session=false",
     ...Object.entries(bindings).flatMap(([k, v]) => ["--binding", `${k}=${v}`]),
   ];
@@ -101,17 +102,23 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
+  // Ends the process group, then removes wrangler's state folder.
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
-    const exited = new Promise<void>((done) => child.once("exit", () => done()));
-    process.kill(-child.pid, "SIGTERM");
-    const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 5_000);
-    await exited;
-    clearTimeout(timer);
+    if (child.exitCode === null && child.pid !== undefined) {
+      const exited = new Promise<void>((done) => child.once("exit", () => done()));
+      process.kill(-child.pid, "SIGTERM");
+      const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(state, { recursive: true, force: true });
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler pages dev exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler pages dev exited with ${child.exitCode}:\n${output}`);
+    }
     try {
       const response = await fetch(`${url}/api/v1/index.json`);
       if (response.ok) break;
