@@ -5,7 +5,7 @@
  */
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
 import { decodeAnswerIndex, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
-import { SHARD_CACHE_BYTES } from "../core/contract.js";
+import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/contract.js";
 import { decodeHistory, type HistoryData } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
 import { answerShardPath, searchShardPath } from "../core/paths.js";
@@ -22,15 +22,20 @@ export interface StoreLimits {
   readonly shardCacheBytes?: number;
   /** Bytes of search shards kept (default `DataStore.SEARCH_CACHE_BYTES`). */
   readonly searchCacheBytes?: number;
+  /** Bytes of answer shards one request may read (default `MAX_READ_BYTES`). */
+  readonly readBytes?: number;
 }
 
 export class DataStore {
   private readonly shardCacheBytes: number;
   private readonly searchCacheBytes: number;
+  /** Bytes of answer shards one request may read: a question over more is refused (src/api/endpoint.ts). */
+  readonly readBytes: number;
 
   constructor(limits: StoreLimits = {}) {
     this.shardCacheBytes = limits.shardCacheBytes ?? SHARD_CACHE_BYTES;
     this.searchCacheBytes = limits.searchCacheBytes ?? DataStore.SEARCH_CACHE_BYTES;
+    this.readBytes = limits.readBytes ?? MAX_READ_BYTES;
   }
 
   private manifestPromise: Promise<Manifest> | undefined;

@@ -12,7 +12,7 @@ import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
 import { shardsOf, wholeView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, MAX_READ_BYTES, quote } from "../core/contract.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
 import { dayNumber } from "../core/dates.js";
 import { versionAnswers, type HistoryVersion } from "../core/history.js";
@@ -97,7 +97,7 @@ async function loadAt(
   if (v === days.length - 1) {
     const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = select(index.ids);
-    checkReadBytes(id, index, chosen);
+    checkReadBytes(id, index, chosen, store.readBytes);
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
@@ -110,19 +110,19 @@ async function loadAt(
 
 /**
  * A question reads the shards of the sub-series it selects (src/core/answer-index.ts):
- * at most `MAX_READ_BYTES` of them, what one request can fetch and answer from
+ * at most `most` bytes of them (`MAX_READ_BYTES`), what one request can fetch and answer from
  * within its CPU time and the isolate's memory.
  * @throws ApiError naming `series` and how many sub-series would fit.
  */
-function checkReadBytes(indicator: string, index: AnswerIndex, chosen: readonly number[] | null): void {
+function checkReadBytes(indicator: string, index: AnswerIndex, chosen: readonly number[] | null, most: number): void {
   // The shards the store will read for them (src/core/answer-index.ts `shardsOf`), each counted once.
   const bytes = shardsOf(index, chosen).reduce((sum, k) => sum + (index.shards[k] as AnswerIndex["shards"][number]).bytes, 0);
   const series = chosen === null ? index.ids.length : chosen.length;
-  if (bytes <= MAX_READ_BYTES) return;
+  if (bytes <= most) return;
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
-  const fitting = Math.max(1, Math.floor((series * MAX_READ_BYTES) / bytes));
+  const fitting = Math.max(1, Math.floor((series * most) / bytes));
   throw badRequest(
-    `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(MAX_READ_BYTES)} one request may read; ` +
+    `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(most)} one request may read; ` +
       `select at most about ${grouped(fitting)} sub-series (series, a list or a pattern such as prefix.*; they are listed at ${metadataPath(indicator)})` +
       (chosen === null ? ", or ask a prebuilt page (limit and offset alone)" : ""),
   );

@@ -9,7 +9,7 @@
  * Every thrown error becomes the JSON error object (docs/DESIGN.md §5).
  */
 import { asApiError, errorResponse, methodNotAllowed, tooManyRequests, unknownPath } from "./api-error.js";
-import { DataStore, type Assets } from "./data-store.js";
+import { DataStore, type Assets, type StoreLimits } from "./data-store.js";
 import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
 import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS } from "../core/contract.js";
@@ -97,7 +97,12 @@ export async function apiMiddleware(
  */
 export class Api {
   private limiter: RateLimiter | undefined;
-  private readonly store = new DataStore();
+  private readonly store: DataStore;
+
+  /** `limits`: the store's bounds on memory and reads (tests set smaller ones). */
+  constructor(limits: StoreLimits = {}) {
+    this.store = new DataStore(limits);
+  }
 
   /** Answers any request under `/api/`, and `/mcp`. `now` is the clock in milliseconds (for tests). */
   fetch(request: Request, env: Env, now: number = Date.now()): Promise<Response> {

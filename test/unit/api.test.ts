@@ -8,9 +8,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Assets } from "../../src/api/data-store.js";
+import type { Assets, StoreLimits } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
+import { answerShards } from "../api-checks.js";
 import { runCli, tempDir } from "../helpers.js";
 
 let out: string;
@@ -22,8 +23,8 @@ beforeAll(async () => {
 });
 
 /** The handler workerd runs (one isolate's `Api`), with `vars` as the `wrangler.toml` vars. */
-function handler(assets: Assets, vars: Record<string, string> = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_MAX_CLIENTS: "10" }) {
-  const api = new Api();
+function handler(assets: Assets, vars: Record<string, string> = { RATE_LIMIT_REQUESTS: "1000000", RATE_LIMIT_MAX_CLIENTS: "10" }, limits: StoreLimits = {}) {
+  const api = new Api(limits);
   return (path: string, init: RequestInit = {}, now = 0) => api.fetch(new Request(`http://api.test${path}`, init), { ASSETS: assets, ...vars }, now);
 }
 
@@ -71,6 +72,31 @@ describe("the handler in Node", () => {
     expect(read.some((path) => path.endsWith(".history.bin"))).toBe(false);
     const before = await call("/api/v1/tiny-wages/changes?since=2000-01-01", {}, later);
     expect(before.status).toBe(400);
+  });
+
+  it("refuses a question whose sub-series' shards pass what one request may read with a 400 naming series and how many fit; a narrower one and a prebuilt page are answered", async () => {
+    // One shard per sub-series (--shard-bytes 1), and a read bound between one shard and both.
+    const sharded = join(await tempDir(), "dist");
+    const r = await runCli(["build", "--data", "test/fixtures/golden/data", "--out", sharded, "--limits", "2", "--shard-bytes", "1"], { SOURCE_DATE_EPOCH: "1700000000" });
+    expect(r.code, r.stderr).toBe(0);
+    const shards = answerShards(sharded, "tiny-wages");
+    expect(shards.length).toBe(2);
+    const [small, large] = shards.map((s) => s.length).sort((a, b) => a - b) as [number, number];
+    const files = folderAssets(sharded);
+    const read: string[] = [];
+    const call = handler({ fetch: (url) => (read.push(new URL(url).pathname), files.fetch(url)) }, undefined, { readBytes: large });
+    const refused = await call("/api/v1/tiny-wages?at=2024-03-01");
+    expect(refused.status).toBe(400);
+    const { error } = (await refused.json()) as { error: { detail: string } };
+    expect(error.detail).toMatch(/^series: this question reads the points of 2 sub-series of tiny-wages \(0\.0 MiB\), over the 0\.0 MiB one request may read; select at most about 1 sub-series \(series, a list or a pattern/);
+    expect(error.detail).toContain("/api/v1/tiny-wages/metadata.json");
+    expect(error.detail).toContain("or ask a prebuilt page (limit and offset alone)");
+    // Refused before any shard is read.
+    expect(read.filter((p) => p.includes("/answers/"))).toEqual([]);
+    for (const series of ["monthly", "hourly"]) expect((await call(`/api/v1/tiny-wages?at=2024-03-01&series=${series}`)).status).toBe(200);
+    expect((await call("/api/v1/tiny-wages?limit=2")).status).toBe(200);
+    // Both shards together fit a bound of their sum.
+    expect((await handler(files, undefined, { readBytes: small + large })("/api/v1/tiny-wages?at=2024-03-01")).status).toBe(200);
   });
 
   it("answers 304 for a prebuilt page without reading the file", async () => {
