@@ -42,7 +42,6 @@ import {
   searchShardPath,
   csvEsPath,
   csvPath,
-  viewDataPath,
   defaultPagePath,
   metadataPath,
   outputFile,
@@ -62,7 +61,7 @@ import { buildHistories, historyOf, type IndicatorHistory } from "./history.js";
 import { versionDay } from "../core/history.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
 import { revisionsOf, siteIndicator } from "./site-model.js";
-import { renderViewGroup, viewGroups } from "./view-data.js";
+import { viewGroupFiles, viewGroups } from "./view-data.js";
 import { LANGS } from "../core/i18n.js";
 
 /** The prebuilt limits when `--limits` is not given (docs/DESIGN.md §4). */
@@ -160,6 +159,8 @@ export interface PlanInput {
   readonly shardBytes?: number | undefined;
   /** The largest file the output may hold (default `DEFAULT_MAX_FILE_BYTES`): a prebuilt page over it is left to the function. */
   readonly maxFileBytes?: number | undefined;
+  /** Most points of a page script's group file (default `VIEW_PART_POINTS`, src/build/view-data.ts): a larger group is written in parts. */
+  readonly viewPartPoints?: number | undefined;
   /** Told of each prebuilt page left out for its size (the build's log). */
   readonly leftOut?: ((path: string, bytes: number) => void) | undefined;
 }
@@ -332,7 +333,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     // The page script's data, one file per group of the view (src/build/view-data.ts).
     const { view } = siteIndicator(config, indicator, version);
     for (const [key, series] of viewGroups(view)) {
-      plan.push({ path: outputFile(viewDataPath(id, key)), indicator: id, render: () => renderViewGroup(view, series) });
+      for (const file of viewGroupFiles(view, key, series, input.viewPartPoints)) plan.push({ path: outputFile(file.path), indicator: id, render: file.render });
     }
     // The answers in shards, then their index, which records the shards' sizes as they are rendered (src/core/answer-index.ts).
     const shards: ShardEntry[] = planShards(indicator.answers, input.shardBytes ?? SHARD_BYTES);

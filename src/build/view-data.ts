@@ -4,9 +4,20 @@
  * sharing every facet value but the compared one; all of them for an indicator
  * without a compared facet), as JSON, which Cloudflare and most servers compress.
  * A selection fetches only its group (a few kilobytes), never the whole indicator.
+ *
+ * A group of more than `VIEW_PART_POINTS` points (a million daily points: 22 MB)
+ * is written in parts of consecutive sub-series, each of at most that many points
+ * unless one sub-series alone has more: the group's file then lists the parts'
+ * addresses (`parts`) and the page script reads them all
+ * (src/site/client/group-files.ts `wholeGroup`). Every file stays far below the
+ * host's 25 MiB, however many sub-series a group has.
  */
 import type { ViewGroupFile } from "../site/client/group-files.js";
 import { groupKey, seriesParameter, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
+import { viewDataPath, viewPartPath } from "../core/paths.js";
+
+/** Most points a group file holds (about 2 MB of JSON): a larger group is written in parts. */
+export const VIEW_PART_POINTS = 100_000;
 
 /** Every group of `view`'s sub-series: key → its sub-series, keys in first-seen order. */
 export function viewGroups(view: ViewIndicator): Map<string, ViewSeries[]> {
@@ -24,4 +35,39 @@ export function viewGroups(view: ViewIndicator): Map<string, ViewSeries[]> {
 export function renderViewGroup(view: ViewIndicator, series: readonly ViewSeries[]): Uint8Array {
   const file: ViewGroupFile = { parameter: seriesParameter(series.map((s) => s.id), view.series.map((s) => s.id)), series };
   return new TextEncoder().encode(JSON.stringify(file));
+}
+
+/** A file of the output: its path from the site's root and how to render it. */
+interface GroupFile {
+  readonly path: string;
+  readonly render: () => Uint8Array;
+}
+
+/**
+ * The files of group `key` of `view` (its sub-series `series`): one, or when they
+ * have more than `partPoints` points in all, the group's file listing its parts
+ * and the parts, runs of consecutive sub-series of at most `partPoints` points
+ * each (a longer sub-series alone).
+ */
+export function viewGroupFiles(view: ViewIndicator, key: string, series: readonly ViewSeries[], partPoints = VIEW_PART_POINTS): GroupFile[] {
+  const path = viewDataPath(view.id, key);
+  const points = series.reduce((n, s) => n + s.dates.length, 0);
+  if (points <= partPoints) return [{ path, render: () => renderViewGroup(view, series) }];
+  const runs: ViewSeries[][] = [];
+  let held = Infinity;
+  for (const s of series) {
+    if (held + s.dates.length > partPoints) {
+      runs.push([]);
+      held = 0;
+    }
+    runs.at(-1)?.push(s);
+    held += s.dates.length;
+  }
+  const parts = runs.map((run, i) => ({ path: viewPartPath(view.id, key, i + 1), run }));
+  const encode = (file: ViewGroupFile) => new TextEncoder().encode(JSON.stringify(file));
+  const parameter = seriesParameter(series.map((s) => s.id), view.series.map((s) => s.id));
+  return [
+    { path, render: () => encode({ parameter, series: [], parts: parts.map((p) => p.path) }) },
+    ...parts.map(({ path: partPath, run }) => ({ path: partPath, render: () => encode({ parameter: null, series: run }) })),
+  ];
 }

@@ -67,6 +67,11 @@ export function viewDataPath(indicator: string, key: string): string {
   return `${viewDataFolder(indicator)}${key}.json`;
 }
 
+/** Part `n` (from 1) of a group file too large for one (src/build/view-data.ts): group keys hold no dot. */
+export function viewPartPath(indicator: string, key: string, n: number): string {
+  return `${viewDataFolder(indicator)}${key}.${n}.json`;
+}
+
 /** The folder of an indicator's group files (`viewDataPath`). */
 export function viewDataFolder(indicator: string): string {
   return `/_data/${indicator}/view/`;

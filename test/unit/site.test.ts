@@ -8,7 +8,9 @@ import { Formatter, displayDecimals } from "../../src/site/client/format.js";
 import { magnitudeGroups, renderView, seriesParameter, type ViewSeries } from "../../src/site/client/series-view.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage } from "../../src/site/site.js";
 import { siteIndicator, viewIndicator } from "../../src/build/site-model.js";
-import { renderViewGroup, viewGroups } from "../../src/build/view-data.js";
+import { renderViewGroup, viewGroupFiles, viewGroups } from "../../src/build/view-data.js";
+import { wholeGroup, type ViewGroupFile } from "../../src/site/client/group-files.js";
+import { viewDataPath } from "../../src/core/paths.js";
 import { NEUTRAL_DISPLAY, type Display } from "../../src/core/display.js";
 import { both, indicatorMeta } from "../meta.js";
 
@@ -119,6 +121,29 @@ describe("HTML escaping", () => {
     expect(key).toBe("all");
     const file = JSON.parse(new TextDecoder().decode(renderViewGroup(view, series))) as { series: ViewSeries[] };
     expect(file.series.find((s) => s.id === "a")?.notes).toEqual({ "2024-02-01": both(`a note ${EVIL}</script>`) });
+  });
+
+  it("writes a group of more points than a file may hold in parts of whole sub-series, which the page script reads back as the one group", async () => {
+    const view = viewIndicator(indicator({}, plain), VERSION);
+    const [[key, series]] = [...viewGroups(view)] as [[string, ViewSeries[]]];
+    const whole = JSON.parse(new TextDecoder().decode(renderViewGroup(view, series))) as ViewGroupFile;
+    const counts = series.map((s) => s.dates.length);
+    expect(viewGroupFiles(view, key, series).map((f) => f.path)).toEqual([viewDataPath(view.id, key)]);
+    // At most the largest sub-series' points a part: several parts, each of whole sub-series.
+    const most = Math.max(...counts);
+    const files = viewGroupFiles(view, key, series, most);
+    expect(files.length).toBeGreaterThan(2);
+    const served = new Map(files.map((f) => [f.path, JSON.parse(new TextDecoder().decode(f.render())) as ViewGroupFile]));
+    const top = served.get(viewDataPath(view.id, key)) as ViewGroupFile;
+    expect(top.series).toEqual([]);
+    expect(top.parts).toEqual(files.slice(1).map((f) => f.path));
+    for (const path of top.parts ?? []) expect((served.get(path)?.series ?? []).reduce((n, s) => n + s.dates.length, 0)).toBeLessThanOrEqual(most);
+    const fetched: string[] = [];
+    const read = await wholeGroup(top, (url) => (fetched.push(url), Promise.resolve(served.get(url))));
+    expect(read).toEqual(whole);
+    expect(fetched).toEqual(top.parts);
+    // A file without parts is the group as it is, nothing fetched.
+    expect(await wholeGroup(whole, () => Promise.reject(new Error("fetched")))).toBe(whole);
   });
 
   it("keeps the schema.org Dataset (JSON-LD) from closing its script element, in the page's language", () => {

@@ -6,10 +6,22 @@
  */
 import type { ViewSeries } from "./series-view.js";
 
-/** One group's file: its sub-series, and the `series` parameter that names exactly them. */
+/**
+ * One group's file: its sub-series, and the `series` parameter that names exactly
+ * them. A large group's file holds none of its sub-series but lists the files
+ * that do, in order (`parts`, src/build/view-data.ts).
+ */
 export interface ViewGroupFile {
   readonly parameter: string | null;
   readonly series: readonly ViewSeries[];
+  readonly parts?: readonly string[];
+}
+
+/** A group's file with its sub-series: as fetched, or with those of its parts read (side by side) and joined in order. */
+export async function wholeGroup(file: ViewGroupFile, fetch: (url: string) => Promise<unknown> = fetchJson): Promise<ViewGroupFile> {
+  if (file.parts === undefined) return file;
+  const parts = (await Promise.all(file.parts.map((url) => fetch(url)))) as ViewGroupFile[];
+  return { parameter: file.parameter, series: parts.flatMap((part) => part.series) };
 }
 
 /** What the inline script hands the page script: the group files it requested, by URL; and whether the page script has taken over. */

@@ -15,7 +15,7 @@ import type { Lang, Localized } from "../../core/i18n.js";
 import { viewDataPath } from "../../core/paths.js";
 import type { Schedule } from "../../core/schedule.js";
 import { enhanceChart } from "./chart-interaction.js";
-import { fetchJson, type ViewGroupFile } from "./group-files.js";
+import { fetchJson, wholeGroup, type ViewGroupFile } from "./group-files.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { setupAdjust } from "./adjust-view.js";
 import { modeAnswer, modeQuestion, questionContext, ratioOf, sinceAnswer, type QuestionContext, type QuestionsConfig, type SeriesRef } from "./question-views.js";
@@ -118,7 +118,7 @@ function loadGroup(config: PageConfig, key: string): Promise<ViewGroupFile> {
   let group = groups.get(key);
   if (group === undefined) {
     const url = viewDataPath(config.indicator, key);
-    group = (window.osViewData?.[url] ?? fetchJson(url)) as Promise<ViewGroupFile>;
+    group = ((window.osViewData?.[url] ?? fetchJson(url)) as Promise<ViewGroupFile>).then((file) => wholeGroup(file));
     group.then((file) => loadedGroups.set(key, file)).catch(() => groups.delete(key));
     groups.set(key, group);
   }
@@ -159,7 +159,7 @@ const others = new Map<string, Promise<ViewGroupFile>>();
 function otherSeries(ref: SeriesRef): Promise<ViewSeries> {
   let file = others.get(ref.path);
   if (file === undefined) {
-    file = fetchJson(ref.path) as Promise<ViewGroupFile>;
+    file = (fetchJson(ref.path) as Promise<ViewGroupFile>).then((f) => wholeGroup(f));
     others.set(ref.path, file);
   }
   return file.then((f) => f.series.find((s) => s.id === ref.series) ?? Promise.reject(new Error(`${ref.series} is not in ${ref.path}`)));
