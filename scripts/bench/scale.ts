@@ -154,8 +154,9 @@ function refusalOf(stderr: string): string {
   return message.slice(0, 300);
 }
 
-/** A growth-curve build: its output folder (none when even a build past the limits failed), the limits' refusal, its wall time and peak RSS. */
+/** A growth-curve build: the indicator's id, its output folder (none when even a build past the limits failed), the limits' refusal, its wall time and peak RSS. */
 export interface GrowthBuild {
+  readonly id: string;
   readonly out?: string;
   readonly refusal?: string;
   readonly seconds: number;
@@ -170,16 +171,16 @@ export interface GrowthBuild {
 export async function buildGrowthPoint(work: string, shape: Shape, points: number, epoch: string): Promise<GrowthBuild> {
   const data = join(work, "data");
   cpSync(join(ROOT, "data"), data, { recursive: true });
-  await generateIndicator(data, points, shape);
+  const id = await generateIndicator(data, points, shape);
   const out = join(work, "dist");
   let run = runBuild(data, out, [], ROOT, epoch);
-  if (run.ok) return { out, seconds: run.seconds, rssMb: run.rssMb };
+  if (run.ok) return { id, out, seconds: run.seconds, rssMb: run.rssMb };
   // Refused (the file budget, a file over 25 MiB): built again past the limits, to measure what the curves would be.
   let refusal = `${refusalOf(run.stderr)} (after ${fmt(run.seconds, 1)} s, peak RSS ${fmt(run.rssMb)} MB)`;
   run = runBuild(data, out, BEYOND_LIMITS, ROOT, epoch);
-  if (run.ok) return { out, refusal, seconds: run.seconds, rssMb: run.rssMb };
+  if (run.ok) return { id, out, refusal, seconds: run.seconds, rssMb: run.rssMb };
   refusal += `; with ${BEYOND_LIMITS.join(" ")}: ${refusalOf(run.stderr)}`;
-  return { refusal, seconds: run.seconds, rssMb: run.rssMb };
+  return { id, refusal, seconds: run.seconds, rssMb: run.rssMb };
 }
 
 /** Builds `points` of `shape` beside the real data and measures the answers; the work folder is removed after. */
