@@ -23,7 +23,7 @@
  * dev (about two seconds here: a cheaper reload was not needed), median of
  * `colds` restarts. Warm: the same isolate's later answers, `repeats` of them.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandLine, cpuNs, descendants, memory } from "./proc.js";
@@ -31,7 +31,7 @@ import { answerOf, buildGrowthPoint, kinds, type Kind } from "./scale.js";
 import type { Shape } from "./generate.js";
 import { fmt, percentile, table } from "./table.js";
 import { startPagesDev, type PagesDev } from "../lib/pages-dev.js";
-import { CATALOG_PATH, endpointPath, metadataPath, outputFile, ROBOTS_PATH, SEARCH_PATH } from "../../src/core/paths.js";
+import { CATALOG_PATH, defaultPagePath, endpointPath, metadataPath, outputFile, ROBOTS_PATH, SEARCH_PATH } from "../../src/core/paths.js";
 import { foldedWords } from "../../src/core/search.js";
 
 /** The usage limit the vars accept at most, as in tables 2 and 6: no answer is a 429. */
@@ -43,6 +43,16 @@ const CALIBRATION: readonly Kind[] = [
   { name: "static 404", path: "/bench-no-such-page" },
   { name: "function 404", path: endpointPath("bench-no-such-indicator") },
 ];
+
+/**
+ * The indicator's default page as the static file the build also writes (where it
+ * does), which _routes.json keeps from the function: what serving the same bytes
+ * costs workerd without the function, the floor of the default page's row.
+ */
+function staticDefaultPage(dir: string, id: string): Kind[] {
+  const path = defaultPagePath(id);
+  return existsSync(join(dir, outputFile(path))) ? [{ name: "the default page as a static file", path }] : [];
+}
 
 /** A running `wrangler pages dev` and its two workerd processes. */
 interface Runtime {
@@ -360,7 +370,7 @@ export async function workerdCosts(options: WorkerdOptions): Promise<string> {
       const points = all.find((i) => i.id === id)?.points;
       if (points === undefined) throw new Error(`${id} is not listed in ${join(dir, outputFile(CATALOG_PATH))} (${all.map((i) => i.id).join(", ")})`);
       const meta = parseMetadata(JSON.parse(readFileSync(join(dir, outputFile(metadataPath(id))), "utf8")));
-      targets.push({ dir, title: `7. ${id} (${fmt(points)} points) in ${dir}`, kinds: metadataKinds(meta) });
+      targets.push({ dir, title: `7. ${id} (${fmt(points)} points) in ${dir}`, kinds: [...metadataKinds(meta), ...staticDefaultPage(dir, id)] });
     }
   } else {
     for (const shape of options.shapes) {
@@ -373,7 +383,7 @@ export async function workerdCosts(options: WorkerdOptions): Promise<string> {
           continue;
         }
         const past = built.refusal === undefined ? "" : ` (refused by the limits, built past them: ${built.refusal})`;
-        targets.push({ dir: built.out, title: `7. synthetic-${shape}-${points} (${fmt(points)} points), a synthetic build${past}`, kinds: kinds(points, shape), cleanup: () => rmSync(work, { recursive: true, force: true }) });
+        targets.push({ dir: built.out, title: `7. ${built.id} (${fmt(points)} points), a synthetic build${past}`, kinds: [...kinds(points, shape), ...staticDefaultPage(built.out, built.id)], cleanup: () => rmSync(work, { recursive: true, force: true }) });
       }
     }
   }
