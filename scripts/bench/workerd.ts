@@ -5,10 +5,17 @@
  * each thread's time on CPU (/proc/<pid>/task/<tid>/schedstat). The CPU of one
  * answer is the sum over workerd's threads read before the request is sent and
  * after its body is read to the end, with nothing else sent in between: an upper
- * bound on the isolate's CPU, since it also holds workerd's HTTP, miniflare's
- * entry and asset workers, and the kernel's socket work for that request (the
- * calibration rows, a static file and two 404s, give that floor). Memory: VmRSS
- * and VmHWM of the same process, all of workerd, not the isolate's heap alone.
+ * bound on the isolate's CPU, since it also holds workerd's HTTP both ways,
+ * miniflare's entry worker and the kernel's socket work for that request (the
+ * calibration rows, a static file and two 404s, give that floor). And in pages
+ * dev, `env.ASSETS` is a function of wrangler's Node process (wrangler's
+ * src/miniflare-cli/assets.ts: it hashes and reads the whole file on every
+ * request) that workerd reaches over a loopback socket: every file the function
+ * reads is received over HTTP, a cost Cloudflare's asset service does not put
+ * there. The last row of each indicator, its default page as the static file the
+ * build also writes, shows what receiving and passing on those bytes costs
+ * workerd. Memory: VmRSS and VmHWM of the same process, all of workerd, not the
+ * isolate's heap alone.
  *
  * Two workerd processes run under wrangler: wrangler's dev proxy (ProxyWorker, on
  * the port the client calls; a Durable Object that forwards every request) and
@@ -46,8 +53,9 @@ const CALIBRATION: readonly Kind[] = [
 
 /**
  * The indicator's default page as the static file the build also writes (where it
- * does), which _routes.json keeps from the function: what serving the same bytes
- * costs workerd without the function, the floor of the default page's row.
+ * does), which _routes.json keeps from the function: what workerd spends to receive
+ * those bytes from wrangler's asset server and pass them on, the dev-only cost the
+ * function's own reads of the output folder pay too.
  */
 function staticDefaultPage(dir: string, id: string): Kind[] {
   const path = defaultPagePath(id);
@@ -357,8 +365,9 @@ export async function workerdCosts(options: WorkerdOptions): Promise<string> {
   const parts = [
     "7. The function in workerd (wrangler pages dev): CPU of the workerd process that runs the function, the sum of its threads' " +
       "/proc/<pid>/task/<tid>/schedstat time on CPU read before the request and after its body (Accept-Encoding: identity): an upper bound " +
-      "on the isolate's CPU (workerd's HTTP, miniflare's entry and asset workers and the kernel's socket work are in it; the calibration " +
-      `gives that floor). Cold: a fresh runtime's first answer (wrangler restarted), median of ${options.colds}; warm: ${options.repeats} more answers of the last one. ` +
+      "on the isolate's CPU (workerd's HTTP, miniflare's entry worker and the kernel's socket work are in it: the calibration gives that floor; " +
+      "and every file the function reads comes from wrangler's Node asset server over a loopback socket: the static default page shows that cost). " +
+      `Cold: a fresh runtime's first answer (wrangler restarted), median of ${options.colds}; warm: ${options.repeats} more answers of the last one. ` +
       "Memory: VmRSS and VmHWM of that process (all of workerd)\n",
   ];
   const targets: { dir: string; title: string; kinds: Kind[]; cleanup?: () => void }[] = [];
