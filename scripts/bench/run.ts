@@ -1,8 +1,12 @@
 /**
- * `npm run bench [-- --quick] [--only=build|function|start|http|history|scale] [--sizes=1000,10000] [--shapes=few-long]
+ * `npm run bench [-- --quick] [--only=build|function|start|http|history|scale|workerd] [--sizes=1000,10000] [--shapes=few-long]
  * [--compare=<git revision>]`: the performance tables (docs/performance.md). The growth curves
  * (`--only=scale`, not in a run of every table: its 1M builds take minutes) have their own
  * sizes (10k, 100k, 1M; --quick: 10k, 100k) and shapes (daily-100, wide-100) unless given.
+ * The function in workerd (`--only=workerd [--dir=<built folder> [--indicator=a,b]] [--colds=3]
+ * [--repeats=20]`, not in a run of every table: it restarts wrangler for every cold answer)
+ * measures a built folder's indicator of most points, or builds a synthetic one (10k, daily-100
+ * and wide-100 unless --sizes and --shapes say otherwise).
  * With --compare, table 2 also runs that revision's handler over its own build of
  * the same data, side by side (a temporary git worktree). Not part of `npm test`:
  * nothing here asserts a speed.
@@ -20,6 +24,7 @@ import { functionStart } from "./function-start.js";
 import { httpThroughRuntime } from "./http.js";
 import { historyCosts } from "./history.js";
 import { growthCurves } from "./scale.js";
+import { workerdCosts } from "./workerd.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const quick = process.argv.includes("--quick");
@@ -109,6 +114,22 @@ if (only === "scale") {
   const scaleSizes = option("sizes") === undefined ? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) : sizes;
   const scaleShapes = option("shapes") === undefined ? (["daily-100", "wide-100"] as Shape[]) : shapes;
   console.log(await growthCurves(await loadHandler(ROOT, head), scaleSizes, scaleShapes, dataEpoch(ROOT), quick ? 50 : 200));
+}
+
+if (only === "workerd") {
+  const dir = option("dir");
+  const indicators = option("indicator")?.split(",");
+  console.log(
+    await workerdCosts({
+      ...(dir === undefined ? {} : { dir: resolve(dir) }),
+      ...(indicators === undefined ? {} : { indicators }),
+      sizes: option("sizes") === undefined ? [10_000] : sizes,
+      shapes: option("shapes") === undefined ? (["daily-100", "wide-100"] as Shape[]) : shapes,
+      epoch: dataEpoch(ROOT),
+      colds: Number(option("colds") ?? (quick ? 1 : 3)),
+      repeats: Number(option("repeats") ?? (quick ? 5 : 20)),
+    }),
+  );
 }
 
 /** Builds with an older CLI, whose options may be fewer; the output folder, or undefined when it failed. */

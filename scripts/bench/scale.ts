@@ -24,7 +24,7 @@ import { folderAssets } from "../lib/folder-assets.js";
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /** A kind of answer: its name and the request's path and query. */
-interface Kind {
+export interface Kind {
   readonly name: string;
   readonly path: string;
 }
@@ -86,7 +86,11 @@ const held = () => {
 
 /** The status, refusal detail and bytes of one answer of `api`. */
 async function ask(api: ApiLike, env: Record<string, unknown>, path: string): Promise<{ status: number; detail: string; bytes: number }> {
-  const response = await api.fetch(new Request(`http://bench.test${path}`), env);
+  return answerOf(await api.fetch(new Request(`http://bench.test${path}`), env));
+}
+
+/** The status, the first 80 characters of a refusal's detail (the API's error object) and the body's bytes of `response`, read to its end. */
+export async function answerOf(response: Response): Promise<{ status: number; detail: string; bytes: number }> {
   const body = new Uint8Array(await response.arrayBuffer());
   if (response.status === 200) return { status: 200, detail: "", bytes: body.length };
   const text = new TextDecoder().decode(body);
@@ -150,29 +154,46 @@ function refusalOf(stderr: string): string {
   return message.slice(0, 300);
 }
 
+/** A growth-curve build: the indicator's id, its output folder (none when even a build past the limits failed), the limits' refusal, its wall time and peak RSS. */
+export interface GrowthBuild {
+  readonly id: string;
+  readonly out?: string;
+  readonly refusal?: string;
+  readonly seconds: number;
+  readonly rssMb: number;
+}
+
+/**
+ * Generates `points` of `shape` beside a copy of the real data under `work` and
+ * builds it into `work`/dist with data version time `epoch`; a build the limits
+ * refuse is built again past them, its refusal kept.
+ */
+export async function buildGrowthPoint(work: string, shape: Shape, points: number, epoch: string): Promise<GrowthBuild> {
+  const data = join(work, "data");
+  cpSync(join(ROOT, "data"), data, { recursive: true });
+  const id = await generateIndicator(data, points, shape);
+  const out = join(work, "dist");
+  let run = runBuild(data, out, [], ROOT, epoch);
+  if (run.ok) return { id, out, seconds: run.seconds, rssMb: run.rssMb };
+  // Refused (the file budget, a file over 25 MiB): built again past the limits, to measure what the curves would be.
+  let refusal = `${refusalOf(run.stderr)} (after ${fmt(run.seconds, 1)} s, peak RSS ${fmt(run.rssMb)} MB)`;
+  run = runBuild(data, out, BEYOND_LIMITS, ROOT, epoch);
+  if (run.ok) return { id, out, refusal, seconds: run.seconds, rssMb: run.rssMb };
+  refusal += `; with ${BEYOND_LIMITS.join(" ")}: ${refusalOf(run.stderr)}`;
+  return { id, refusal, seconds: run.seconds, rssMb: run.rssMb };
+}
+
 /** Builds `points` of `shape` beside the real data and measures the answers; the work folder is removed after. */
 async function measurePoint(handler: Handler, shape: Shape, points: number, epoch: string, repetitions: number): Promise<Point> {
   const work = mkdtempSync(join(tmpdir(), "bench-scale-"));
   try {
-    const data = join(work, "data");
-    cpSync(join(ROOT, "data"), data, { recursive: true });
-    await generateIndicator(data, points, shape);
-    const out = join(work, "dist");
-    let run = runBuild(data, out, [], ROOT, epoch);
-    let refusal: string | undefined;
-    if (!run.ok) {
-      // Refused (the file budget, a file over 25 MiB): built again past the limits, to measure what the curves would be.
-      refusal = `${refusalOf(run.stderr)} (after ${fmt(run.seconds, 1)} s, peak RSS ${fmt(run.rssMb)} MB)`;
-      run = runBuild(data, out, BEYOND_LIMITS, ROOT, epoch);
-      if (!run.ok) {
-        refusal += `; with ${BEYOND_LIMITS.join(" ")}: ${refusalOf(run.stderr)}`;
-        return { points, refusal, seconds: run.seconds, rssMb: run.rssMb, files: NaN, bytes: NaN, largest: { path: "", bytes: NaN }, answers: new Map() };
-      }
-    }
+    const { out, refusal, seconds, rssMb } = await buildGrowthPoint(work, shape, points, epoch);
+    const built = { points, ...(refusal === undefined ? {} : { refusal }), seconds, rssMb };
+    if (out === undefined) return { ...built, files: NaN, bytes: NaN, largest: { path: "", bytes: NaN }, answers: new Map() };
     const tree = measureTree(out);
     const answers = new Map<string, Answered>();
     for (const kind of kinds(points, shape)) answers.set(kind.name, await measureKind(handler, out, kind.path, repetitions));
-    return { points, ...(refusal === undefined ? {} : { refusal }), seconds: run.seconds, rssMb: run.rssMb, ...tree, answers };
+    return { ...built, ...tree, answers };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -62,6 +62,8 @@ export async function freePort(): Promise<number> {
 export interface PagesDev {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
+  /** The wrangler process's id: workerd runs below it (scripts/bench/workerd.ts reads its threads' CPU). */
+  readonly pid: number;
   /** Everything the process printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -131,5 +133,6 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, output: () => output, stop };
+  // It answered HTTP, so it was spawned: its pid is defined.
+  return { url, pid: child.pid as number, output: () => output, stop };
 }
