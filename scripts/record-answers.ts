@@ -174,7 +174,10 @@ async function readIndicators(dist: string): Promise<{ indicators: Indicator[]; 
   if (existsSync(join(dist, "_data/manifest.json"))) {
     const manifest = await json<{ indicators: Record<string, { pages?: Record<string, unknown> }>; deflators?: Record<string, unknown> }>("_data/manifest.json");
     ids = Object.keys(manifest.indicators);
-    pages = new Map(ids.map((id) => [id, Object.keys(manifest.indicators[id]?.pages ?? {})]));
+    // "limit/offset" of each prebuilt page: the manifest lists each limit's page sizes (0: none), or, before, the keys themselves.
+    const keysOf = (pages: Record<string, unknown>) =>
+      Object.entries(pages).flatMap(([limit, v]) => (Array.isArray(v) ? (v as number[]).flatMap((bytes, k) => (bytes > 0 ? [`${limit}/${k * Number(limit)}`] : [])) : [limit]));
+    pages = new Map(ids.map((id) => [id, keysOf(manifest.indicators[id]?.pages ?? {})]));
     for (const unit of Object.keys(manifest.deflators ?? {})) deflated.add(unit);
   } else {
     const catalog = existsSync(join(dist, "api/v1/catalog.json")) ? "api/v1/catalog.json" : "api/v1/index.json";

@@ -23,8 +23,11 @@ export function computedOnly(assets: Assets): Assets {
     async fetch(url) {
       const response = await assets.fetch(url);
       if (!url.endsWith("/_data/manifest.json")) return response;
-      const manifest = (await response.json()) as { indicators: Record<string, { pages: object }> };
-      for (const entry of Object.values(manifest.indicators)) entry.pages = {};
+      const manifest = (await response.json()) as { indicators: Record<string, { pages: object; index: number }> };
+      for (const entry of Object.values(manifest.indicators)) {
+        entry.pages = {};
+        entry.index = 0;
+      }
       return Response.json(manifest);
     },
   };

@@ -19,7 +19,7 @@ import { versionAnswers, type HistoryVersion } from "../core/history.js";
 import { monthIndex } from "../core/derive.js";
 import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/derived-answer.js";
 import { answerEtag } from "../core/etag.js";
-import { manifestEntry, prebuiltKey, type Manifest, type ManifestEntry } from "../core/manifest.js";
+import { manifestEntry, prebuiltPage, type Manifest, type ManifestEntry } from "../core/manifest.js";
 import { isDerived, type Format, type PageQuery } from "../core/model.js";
 import { selectAtPage, selectPage, type PageSummary } from "../core/page.js";
 import { CATALOG_PATH, metadataPath } from "../core/paths.js";
@@ -161,8 +161,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
   const canonical = queryUrl(indicator, query);
   if (query.as_of !== null) checkNotAfterToday("as_of", query.as_of, now);
 
-  const key = prebuiltKey(query);
-  const prebuilt = key === null ? undefined : entry.pages[key];
+  const prebuilt = prebuiltPage(indicator, entry, query);
   if (prebuilt !== undefined) {
     // The ETag needs no body, so a 304 or a HEAD never reads the file.
     const headers = successHeaders(answerEtag([entry.tag], canonical), entry.lastModified, { indicator, format: "json", next: prebuilt.next });

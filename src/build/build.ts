@@ -28,7 +28,7 @@ import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/conf
 import { LIMIT, SHARD_BYTES } from "../core/contract.js";
 import { partPath, type DownloadPart } from "../core/distributions.js";
 import { dataTag, dataTagger } from "../core/etag.js";
-import { MANIFEST_PATH, prebuiltKey, prebuiltPagePath, type Manifest, type PrebuiltPage } from "../core/manifest.js";
+import { MANIFEST_PATH, prebuiltPagePath, type Manifest } from "../core/manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
 import {
@@ -51,7 +51,7 @@ import {
   homePath,
   previewImagePath,
 } from "../core/paths.js";
-import { jsonAnswerSize, nextUrl, renderAnswer } from "../core/render.js";
+import { jsonAnswerSize, renderAnswer } from "../core/render.js";
 import { byCodeUnits } from "../core/order.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
@@ -270,7 +270,9 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     if (version === undefined) throw new BuildError(`no data version time for ${id}`);
     const httpDate = formatRFC7231(new Date(version * 1000));
     lastModified.set(id, httpDate);
-    const pages: Record<string, PrebuiltPage> = {};
+    // Each limit's page sizes, filled as the pages are rendered (0: left to the function).
+    const queries = prebuiltQueries(indicator, input.limits);
+    const pages: Record<string, number[]> = Object.fromEntries(input.limits.map((limit) => [String(limit), queries.filter((q) => q.limit === limit).map(() => 0)]));
     const history = input.histories?.get(id) ?? historyOf(indicator, version);
     const entry = {
       lastModified: httpDate,
@@ -278,6 +280,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       // Set once its shards are rendered, before the manifest is (below): the tag of their bytes.
       tag: "",
       pages,
+      index: 0,
+      longest: longestSeries(indicator.answers.series),
       // One version: no table (src/build/history.ts), and a tag of what /changes then says (its days and the indicator's fields).
       history: {
         path: history.file === null ? null : historyPath(id),
@@ -292,15 +296,13 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
       return selectPage(answers.series, query, chosen, answers.global);
     };
-    /** An answer as a static file: a prebuilt page (listed in the manifest) or a sub-series' copy. */
-    const answer = (path: string, query: PageQuery, listed: boolean): PlannedFile => ({
+    /** An answer as a static file: a prebuilt page (its size told to `listed`, for the manifest) or a sub-series' copy. */
+    const answer = (path: string, query: PageQuery, listed?: (bytes: number) => void): PlannedFile => ({
       path: outputFile(path),
       indicator: id,
       render() {
-        const selected = selectedPage(query);
-        const body = renderAnswer(wholeView(indicator.answers), selected);
-        // The first page listed under a key wins: `limit-500/offset-0.json` before index.json.
-        if (listed) pages[prebuiltKey(query) as string] ??= { path, next: nextUrl(id, selected), bytes: body.length };
+        const body = renderAnswer(wholeView(indicator.answers), selectedPage(query));
+        listed?.(body.length);
         return body;
       },
     });
@@ -309,18 +311,21 @@ export function planOutput(input: PlanInput): PlannedFile[] {
      * one is not planned (its size is known before anything is rendered), and the
      * function answers its query, or says how to narrow it (src/api/endpoint.ts).
      */
-    const page = (path: string, query: PageQuery) => {
+    const page = (path: string, query: PageQuery, listed: (bytes: number) => void) => {
       const bytes = jsonAnswerSize(wholeView(indicator.answers), selectedPage(query));
-      if (bytes <= maxFileBytes) plan.push(answer(path, query, true));
+      if (bytes <= maxFileBytes) plan.push(answer(path, query, listed));
       else input.leftOut?.(outputFile(path), bytes);
     };
-    for (const query of prebuiltQueries(indicator, input.limits)) page(prebuiltPagePath(id, query.limit, query.offset), query);
-    page(defaultPagePath(id), DEFAULT_QUERY);
+    for (const query of queries) {
+      const sizes = pages[String(query.limit)] as number[];
+      page(prebuiltPagePath(id, query.limit, query.offset), query, (bytes) => (sizes[query.offset / query.limit] = bytes));
+    }
+    page(defaultPagePath(id), DEFAULT_QUERY, (bytes) => (entry.index = bytes));
     plan.push(...planCsvFiles(indicator));
     plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
-        for (const format of FORMATS) plan.push({ ...answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }, false), seriesCopy: true });
+        for (const format of FORMATS) plan.push({ ...answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }), seriesCopy: true });
       }
     }
     for (const lang of LANGS) {

@@ -3,8 +3,9 @@
  * to serve a prebuilt page (and answer 304 or HEAD) without reading the page.
  * The key of a prebuilt page is derived here, once, for the build and the function.
  */
-import type { PageQuery } from "./model.js";
-import { endpointPath } from "./paths.js";
+import { DEFAULT_QUERY, type PageQuery } from "./model.js";
+import { defaultPagePath, endpointPath } from "./paths.js";
+import { queryUrl } from "./render.js";
 
 /** Where the manifest is in the output. */
 export const MANIFEST_PATH = "/_data/manifest.json";
@@ -25,8 +26,18 @@ export interface ManifestEntry {
   readonly answers: string;
   /** The data tag of every answer's ETag (src/core/etag.ts `dataTag`). */
   readonly tag: string;
-  /** Prebuilt pages by `prebuiltKey` of their query. */
-  readonly pages: Record<string, PrebuiltPage>;
+  /**
+   * The prebuilt pages (`prebuiltPage` finds one): by limit, the size in bytes of
+   * the page at each offset 0, L, 2L, … below the longest sub-series, 0 where the
+   * page was left to the function (over the largest file the host takes). A
+   * number per page, not its path and links, which `prebuiltPage` derives: the
+   * function parses the manifest at every cold start.
+   */
+  readonly pages: Record<string, readonly number[]>;
+  /** The size of the default page, `index.json` (0: left to the function). */
+  readonly index: number;
+  /** The points of its longest sub-series: a page has a next one while a sub-series has points beyond it. */
+  readonly longest: number;
   /** The history table (src/core/history.ts): its path, data tag, and the day each version was published, oldest first (the last is this build's). */
   readonly history: { readonly path: string | null; readonly tag: string; readonly days: readonly string[] };
 }
@@ -58,18 +69,32 @@ export interface Manifest {
 }
 
 /**
- * The key of the prebuilt page that answers `query`, or `null` when no prebuilt
- * page can: pages are prebuilt as JSON for `limit`/`offset` alone, so another
- * format or any other field of the query that is set (a window, a selection, or
- * any field a later parameter adds) means the answer must be computed. Fields
- * other than `limit`, `offset` and `format` are `null` when not given, which is
- * what makes this safe for parameters added later.
+ * Whether a prebuilt page can answer `query`: pages are prebuilt as JSON for
+ * `limit`/`offset` alone, so another format or any other field of the query that
+ * is set (a window, a selection, or any field a later parameter adds) means the
+ * answer must be computed. Fields other than `limit`, `offset` and `format` are
+ * `null` when not given, which is what makes this safe for parameters added later.
  */
-export function prebuiltKey(query: PageQuery): string | null {
-  const { limit, offset, format, ...rest } = query;
-  if (format !== "json") return null;
-  for (const value of Object.values(rest)) if (value !== null) return null;
-  return `${limit}/${offset}`;
+export function isPrebuiltQuery(query: PageQuery): boolean {
+  return Object.entries(query).every(([field, value]) => field === "limit" || field === "offset" || (field === "format" ? value === "json" : value === null));
+}
+
+/**
+ * The prebuilt page of `indicator` (its manifest entry `entry`) that answers
+ * `query`, or `undefined`: where it is, its `meta.next` (the same query one page
+ * further, while a sub-series has points beyond it) and its size.
+ */
+export function prebuiltPage(indicator: string, entry: ManifestEntry, query: PageQuery): PrebuiltPage | undefined {
+  if (!isPrebuiltQuery(query)) return undefined;
+  const { limit, offset } = query;
+  const sizes = Object.hasOwn(entry.pages, String(limit)) ? entry.pages[String(limit)] : undefined;
+  const k = offset / limit;
+  const listed = sizes !== undefined && Number.isInteger(k) ? (sizes[k] ?? 0) : 0;
+  const isDefault = limit === DEFAULT_QUERY.limit && offset === 0;
+  const bytes = listed > 0 ? listed : isDefault ? entry.index : 0;
+  if (bytes === 0) return undefined;
+  const next = offset + limit < entry.longest ? queryUrl(indicator, { ...query, offset: offset + limit }) : null;
+  return { path: listed > 0 ? prebuiltPagePath(indicator, limit, offset) : defaultPagePath(indicator), next, bytes };
 }
 
 /** Path of the prebuilt page of `limit` at `offset`. */

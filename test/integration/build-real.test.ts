@@ -125,7 +125,7 @@ describe("npm run build on the real data", () => {
 
   it("writes the manifest with each indicator's data tag, data version and prebuilt pages, and the deflator of each unit", () => {
     const manifest = JSON.parse(read("_data/manifest.json")) as {
-      indicators: Record<string, { lastModified: string; answers: string; tag: string; pages: Record<string, { path: string; bytes: number }> }>;
+      indicators: Record<string, { lastModified: string; answers: string; tag: string; pages: Record<string, number[]>; index: number; longest: number }>;
       deflators: Record<string, { indicator: string; series: string }>;
     };
     for (const id of IDS) {
@@ -134,8 +134,12 @@ describe("npm run build on the real data", () => {
       // The data tag of every ETag: SHA-256 of the answers' code version and the answer shards, in order.
       const tag = createHash("sha256").update(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), ...answerShards(outA, id)])).digest().subarray(0, 16).toString("base64url");
       expect(entry?.tag).toBe(tag);
-      for (const { path, bytes } of Object.values(entry?.pages ?? {})) expect(readFileSync(join(outA, path)).length).toBe(bytes);
-      expect(entry?.pages["500/0"]?.path).toBe(`/api/v1/${id}/limit-500/offset-0.json`);
+      // Each limit's page sizes, offsets 0, L, 2L, … below the longest sub-series: the files' sizes.
+      for (const [limit, sizes] of Object.entries(entry?.pages ?? {})) {
+        expect(sizes.length).toBe(Math.ceil((entry?.longest ?? 0) / Number(limit)));
+        sizes.forEach((bytes, k) => expect(readFileSync(join(outA, `api/v1/${id}/limit-${limit}/offset-${k * Number(limit)}.json`)).length).toBe(bytes));
+      }
+      expect(entry?.index).toBe(readFileSync(join(outA, `api/v1/${id}/index.json`)).length);
     }
     // Declared in data/consumer-price-index/indicator.json ("deflates").
     expect(manifest.deflators).toEqual({ UYU: { indicator: "consumer-price-index", series: "general" } });

@@ -2,22 +2,32 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseSiteConfig } from "../../src/build/site-config.js";
-import { prebuiltKey, prebuiltPagePath } from "../../src/core/manifest.js";
+import { isPrebuiltQuery, prebuiltPage, prebuiltPagePath } from "../../src/core/manifest.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { ENDPOINT_ROUTE, outputFile } from "../../src/core/paths.js";
 import { DataError, formatIssue } from "../../src/source/errors.js";
 
-describe("prebuiltKey", () => {
-  it("keys a query of limit and offset alone", () => {
-    expect(prebuiltKey(DEFAULT_QUERY)).toBe("500/0");
-    expect(prebuiltKey({ ...DEFAULT_QUERY, limit: 10, offset: 30 })).toBe("10/30");
+describe("prebuiltPage", () => {
+  // Limit 10 at offsets 0, 10, 20 (the page at 10 left to the function), limit 500 not prebuilt: index.json answers the default.
+  const entry = { lastModified: "", answers: "", tag: "", pages: { "10": [1_000, 0, 900] }, index: 5_000, longest: 25, history: { path: null, tag: "", days: [] } };
+
+  it("finds the page of a query of limit and offset alone, with its size and its next page while a sub-series goes on", () => {
+    expect(prebuiltPage("x", entry, { ...DEFAULT_QUERY, limit: 10, offset: 0 })).toEqual({ path: "/api/v1/x/limit-10/offset-0.json", next: "/api/v1/x?limit=10&offset=10", bytes: 1_000 });
+    expect(prebuiltPage("x", entry, { ...DEFAULT_QUERY, limit: 10, offset: 20 })).toEqual({ path: "/api/v1/x/limit-10/offset-20.json", next: null, bytes: 900 });
+    expect(prebuiltPage("x", entry, DEFAULT_QUERY)).toEqual({ path: "/api/v1/x/index.json", next: null, bytes: 5_000 });
   });
 
-  it("is null whenever any other field is set, including fields added later", () => {
+  it("finds none for a page left to the function, an offset off the grid or past the end, a limit not prebuilt", () => {
+    for (const [limit, offset] of [[10, 10], [10, 5], [10, 30], [20, 0], [500, 500]] as const) expect(prebuiltPage("x", entry, { ...DEFAULT_QUERY, limit, offset }), `${limit}/${offset}`).toBeUndefined();
+    expect(prebuiltPage("x", { ...entry, index: 0 }, DEFAULT_QUERY)).toBeUndefined();
+  });
+
+  it("finds none whenever any other field is set, including fields added later", () => {
     fc.assert(
-      fc.property(fc.constantFrom("from", "to", "series", "format"), fc.string({ minLength: 1 }), (field, value) => {
-        const query: PageQuery = { ...DEFAULT_QUERY, [field]: value };
-        expect(prebuiltKey(query)).toBeNull();
+      fc.property(fc.constantFrom("from", "to", "series", "format", "some_later_field"), fc.string({ minLength: 1 }), (field, value) => {
+        const query = { ...DEFAULT_QUERY, limit: 10, [field]: value } as PageQuery;
+        expect(isPrebuiltQuery(query)).toBe(false);
+        expect(prebuiltPage("x", entry, query)).toBeUndefined();
       }),
     );
   });
