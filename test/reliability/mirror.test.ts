@@ -4,7 +4,8 @@
  * also maps the API's query parameters onto the prebuilt pages.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ROOT, tempDir } from "../helpers.js";
@@ -69,8 +70,10 @@ describe("the example nginx configuration (deploy/nginx.conf) with Debian's ngin
   it.skipIf(ensured.status !== 0)("maps the API's query parameters onto the prebuilt files", async () => {
     const port = await freePort();
     const prefix = await tempDir("nginx-");
-    // Started as root, nginx's workers run as nobody: the output must be readable by others.
-    chmodSync(dirname(out), 0o755);
+    // Started as root, nginx's workers run as nobody: the output must be readable by others, and
+    // every folder above it traversable, up to the temporary folder (npm test's own, 0700, scripts/test.sh).
+    const top = out.startsWith(`${tmpdir()}/`) ? tmpdir() : dirname(out);
+    for (let dir = dirname(out); dir.startsWith(top); dir = dirname(dir)) chmodSync(dir, statSync(dir).mode | 0o055);
     mkdirSync(join(prefix, "logs"));
     const server = readFileSync(join(ROOT, "deploy/nginx.conf"), "utf8")
       .replace("listen 8080;", `listen 127.0.0.1:${port};`)
