@@ -22,7 +22,7 @@ import { answerEtag } from "../core/etag.js";
 import { manifestEntry, prebuiltPage, type Manifest, type ManifestEntry } from "../core/manifest.js";
 import { isDerived, type Format, type PageQuery } from "../core/model.js";
 import { selectAtPage, selectPage, type PageSummary } from "../core/page.js";
-import { CATALOG_PATH, metadataPath } from "../core/paths.js";
+import { CATALOG_PATH, endpointPath, metadataPath } from "../core/paths.js";
 import { nextUrl, queryUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
 
@@ -97,7 +97,7 @@ async function loadAt(
   if (v === days.length - 1) {
     const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = select(index.ids);
-    checkReadBytes(id, index, chosen, store.readBytes);
+    checkReadBytes(id, entry, index, chosen, store.readBytes);
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
@@ -114,17 +114,22 @@ async function loadAt(
  * within its CPU time and the isolate's memory.
  * @throws ApiError naming `series` and how many sub-series would fit.
  */
-function checkReadBytes(indicator: string, index: AnswerIndex, chosen: readonly number[] | null, most: number): void {
+function checkReadBytes(indicator: string, entry: ManifestEntry, index: AnswerIndex, chosen: readonly number[] | null, most: number): void {
   // The shards the store will read for them (src/core/answer-index.ts `shardsOf`), each counted once.
   const bytes = shardsOf(index, chosen).reduce((sum, k) => sum + (index.shards[k] as AnswerIndex["shards"][number]).bytes, 0);
   const series = chosen === null ? index.ids.length : chosen.length;
   if (bytes <= most) return;
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
   const fitting = Math.max(1, Math.floor((series * most) / bytes));
+  // A question of every sub-series: the largest limit whose pages are prebuilt (files, no reading), if any.
+  const prebuilt = Object.entries(entry.pages)
+    .filter(([, sizes]) => (sizes[0] ?? 0) > 0)
+    .map(([limit]) => Number(limit))
+    .sort((a, b) => b - a)[0];
   throw badRequest(
     `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(most)} one request may read; ` +
       `select at most about ${grouped(fitting)} sub-series (series, a list or a pattern such as prefix.*; they are listed at ${metadataPath(indicator)})` +
-      (chosen === null ? ", or ask a prebuilt page (limit and offset alone)" : ""),
+      (chosen === null && prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${endpointPath(indicator)}?limit=${prebuilt}` : ""),
   );
 }
 

@@ -90,7 +90,7 @@ describe("the handler in Node", () => {
     const { error } = (await refused.json()) as { error: { detail: string } };
     expect(error.detail).toMatch(/^series: this question reads the points of 2 sub-series of tiny-wages \(0\.0 MiB\), over the 0\.0 MiB one request may read; select at most about 1 sub-series \(series, a list or a pattern/);
     expect(error.detail).toContain("/api/v1/tiny-wages/metadata.json");
-    expect(error.detail).toContain("or ask a prebuilt page (limit and offset alone)");
+    expect(error.detail).toContain(", or ask a prebuilt page of every sub-series: limit and offset alone, such as /api/v1/tiny-wages?limit=2");
     // Refused before any shard is read.
     expect(read.filter((p) => p.includes("/answers/"))).toEqual([]);
     for (const series of ["monthly", "hourly"]) expect((await call(`/api/v1/tiny-wages?at=2024-03-01&series=${series}`)).status).toBe(200);
