@@ -1,7 +1,8 @@
 /**
  * The manifest: the build's index of what it prebuilt, which the function reads
  * to serve a prebuilt page (and answer 304 or HEAD) without reading the page.
- * The key of a prebuilt page is derived here, once, for the build and the function.
+ * The build records each prebuilt page's size by limit and offset; which query a
+ * page answers, where it is and its `next` link are derived here, once.
  */
 import { DEFAULT_QUERY, type PageQuery } from "./model.js";
 import { defaultPagePath, endpointPath } from "./paths.js";
