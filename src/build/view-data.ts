@@ -8,9 +8,10 @@
  * A group of more than `VIEW_PART_POINTS` points (a million daily points: 22 MB)
  * is written in parts of consecutive sub-series, each of at most that many points
  * unless one sub-series alone has more: the group's file then lists the parts'
- * addresses (`parts`) and the page script reads them all
- * (src/site/client/group-files.ts `wholeGroup`). Every file stays far below the
- * host's 25 MiB, however many sub-series a group has.
+ * addresses and the ids each holds (`parts`), and the page script reads those it
+ * needs: all of them to draw the group, those of the sub-series on the cards to
+ * answer a question (src/site/client/group-files.ts `groupWith`). Every file
+ * stays far below the host's 25 MiB, however many sub-series a group has.
  */
 import type { ViewGroupFile } from "../site/client/group-files.js";
 import { groupKey, seriesParameter, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
@@ -67,7 +68,7 @@ export function viewGroupFiles(view: ViewIndicator, key: string, series: readonl
   const encode = (file: ViewGroupFile) => new TextEncoder().encode(JSON.stringify(file));
   const parameter = seriesParameter(series.map((s) => s.id), view.series.map((s) => s.id));
   return [
-    { path, render: () => encode({ parameter, series: [], parts: parts.map((p) => p.path) }) },
+    { path, render: () => encode({ parameter, series: [], parts: parts.map((p) => ({ path: p.path, ids: p.run.map((s) => s.id) })) }) },
     ...parts.map(({ path: partPath, run }) => ({ path: partPath, render: () => encode({ parameter: null, series: run }) })),
   ];
 }

@@ -5,11 +5,11 @@ import { escapeHtml, html, raw } from "../../src/core/html.js";
 import type { Lang } from "../../src/core/i18n.js";
 import type { IndicatorMeta } from "../../src/source/metadata.js";
 import { Formatter, displayDecimals } from "../../src/site/client/format.js";
-import { magnitudeGroups, renderView, seriesParameter, type ViewSeries } from "../../src/site/client/series-view.js";
+import { magnitudeGroups, renderView, seriesParameter, valueOnDate, type ViewIndicator, type ViewSeries } from "../../src/site/client/series-view.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage } from "../../src/site/site.js";
 import { siteIndicator, viewIndicator } from "../../src/build/site-model.js";
 import { renderViewGroup, viewGroupFiles, viewGroups } from "../../src/build/view-data.js";
-import { wholeGroup, type ViewGroupFile } from "../../src/site/client/group-files.js";
+import { groupWith, joinedGroup, type ViewGroupFile } from "../../src/site/client/group-files.js";
 import { viewDataPath } from "../../src/core/paths.js";
 import { NEUTRAL_DISPLAY, type Display } from "../../src/core/display.js";
 import { both, indicatorMeta } from "../meta.js";
@@ -136,14 +136,47 @@ describe("HTML escaping", () => {
     const served = new Map(files.map((f) => [f.path, JSON.parse(new TextDecoder().decode(f.render())) as ViewGroupFile]));
     const top = served.get(viewDataPath(view.id, key)) as ViewGroupFile;
     expect(top.series).toEqual([]);
-    expect(top.parts).toEqual(files.slice(1).map((f) => f.path));
-    for (const path of top.parts ?? []) expect((served.get(path)?.series ?? []).reduce((n, s) => n + s.dates.length, 0)).toBeLessThanOrEqual(most);
-    const fetched: string[] = [];
-    const read = await wholeGroup(top, (url) => (fetched.push(url), Promise.resolve(served.get(url))));
-    expect(read).toEqual(whole);
-    expect(fetched).toEqual(top.parts);
+    expect(top.parts?.map((p) => p.path)).toEqual(files.slice(1).map((f) => f.path));
+    for (const part of top.parts ?? []) {
+      const held = served.get(part.path)?.series ?? [];
+      expect(held.map((s) => s.id)).toEqual(part.ids);
+      expect(held.reduce((n, s) => n + s.dates.length, 0)).toBeLessThanOrEqual(most);
+    }
+    const ids = series.map((s) => s.id);
+    const reader = () => {
+      const fetched: string[] = [];
+      return { fetched, read: (url: string) => (fetched.push(url), Promise.resolve(served.get(url))) };
+    };
+    // Drawing the group: every part, read back as the one group (and every id).
+    const all = reader();
+    expect(await groupWith(top, undefined, all.read)).toEqual({ ...whole, ids });
+    expect(all.fetched).toEqual(top.parts?.map((p) => p.path));
+    // A question about one sub-series: the part holding it alone, still with every id of the group.
+    const last = ids.at(-1) as string;
+    const one = reader();
+    const some = await groupWith(top, [last], one.read);
+    expect(some.series.map((s) => s.id)).toEqual([last]);
+    expect(some.ids).toEqual(ids);
+    expect(one.fetched).toEqual(top.parts?.filter((p) => p.ids.includes(last)).map((p) => p.path));
+    // What was read before stays, in the group's order.
+    const first = await groupWith(top, [ids[0] as string], reader().read);
+    expect(joinedGroup(some, first).series.map((s) => s.id)).toEqual(ids);
     // A file without parts is the group as it is, nothing fetched.
-    expect(await wholeGroup(whole, () => Promise.reject(new Error("fetched")))).toBe(whole);
+    expect(await groupWith(whole, [last], () => Promise.reject(new Error("fetched")))).toBe(whole);
+  });
+
+  it("names the asked sub-series in the answer's API address against every id, also when only some of the group was read", () => {
+    const three = ["x.k", "y.k", "z.k"].map((id) => ({ id, title: id, points: [["2024-01-01", "1"]] as [string, string][] }));
+    const view = viewIndicator(indicator({}, three), VERSION);
+    const partial: ViewIndicator = { ...view, series: view.series.filter((s) => s.id !== "z.k") };
+    const parameter = (v: ViewIndicator) => {
+      const href = /href="([^"]+)"/.exec(valueOnDate({ lang: "en", indicator: v, selection: {}, baseUrl: "https://example.test" }, ["x.k", "y.k"], "2024-02-01").html)?.[1] ?? "";
+      return new URL(href.replace(/&amp;/g, "&")).searchParams.get("series");
+    };
+    // Against the loaded sub-series alone, `*.k` would name z.k too.
+    expect(parameter(partial)).toBe("*.k");
+    expect(parameter({ ...partial, ids: view.series.map((s) => s.id) })).toBe("x.k,y.k");
+    expect(parameter(view)).toBe("x.k,y.k");
   });
 
   it("keeps the schema.org Dataset (JSON-LD) from closing its script element, in the page's language", () => {

@@ -15,7 +15,7 @@ import type { Lang, Localized } from "../../core/i18n.js";
 import { viewDataPath } from "../../core/paths.js";
 import type { Schedule } from "../../core/schedule.js";
 import { enhanceChart } from "./chart-interaction.js";
-import { fetchJson, wholeGroup, type ViewGroupFile } from "./group-files.js";
+import { fetchJson, groupWith, joinedGroup, type ViewGroupFile } from "./group-files.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { setupAdjust } from "./adjust-view.js";
 import { modeAnswer, modeQuestion, questionContext, ratioOf, sinceAnswer, type QuestionContext, type QuestionsConfig, type SeriesRef } from "./question-views.js";
@@ -112,17 +112,35 @@ function followSelection(hash: string): void {
 
 const groups = new Map<string, Promise<ViewGroupFile>>();
 const loadedGroups = new Map<string, ViewGroupFile>();
+const partReads = new Map<string, Promise<unknown>>();
 
-/** One group's file, fetched once (or taken from the fetch the inline script started, src/site/client/early.ts). */
-function loadGroup(config: PageConfig, key: string): Promise<ViewGroupFile> {
-  let group = groups.get(key);
-  if (group === undefined) {
-    const url = viewDataPath(config.indicator, key);
-    group = ((window.osViewData?.[url] ?? fetchJson(url)) as Promise<ViewGroupFile>).then((file) => wholeGroup(file));
-    group.then((file) => loadedGroups.set(key, file)).catch(() => groups.delete(key));
-    groups.set(key, group);
+/** A part of a large group's file (src/site/client/group-files.ts), fetched once. */
+function readPart(url: string): Promise<unknown> {
+  let part = partReads.get(url);
+  if (part === undefined) {
+    part = fetchJson(url);
+    part.catch(() => partReads.delete(url));
+    partReads.set(url, part);
   }
-  return group;
+  return part;
+}
+
+/**
+ * One group's file, fetched once (or taken from the fetch the inline script
+ * started, src/site/client/early.ts); for a group in parts, those holding any of
+ * `only` (the sub-series a question is about), every part without it. What is
+ * read adds to what the view holds of the group (`loadedGroups`).
+ */
+async function loadGroup(config: PageConfig, key: string, only?: readonly string[]): Promise<void> {
+  let top = groups.get(key);
+  if (top === undefined) {
+    const url = viewDataPath(config.indicator, key);
+    top = (window.osViewData?.[url] ?? fetchJson(url)) as Promise<ViewGroupFile>;
+    top.catch(() => groups.delete(key));
+    groups.set(key, top);
+  }
+  const group = await groupWith(await top, only, readPart);
+  loadedGroups.set(key, joinedGroup(loadedGroups.get(key), group));
 }
 
 /** The indicator as the view needs it: the page's settings and the groups loaded so far. */
@@ -140,6 +158,8 @@ function indicatorOf(config: PageConfig): ViewIndicator {
     compare: config.compare,
     defaults: config.defaults,
     series: files.flatMap((f) => f.series),
+    // Without a compared facet the indicator is one group: its ids are all of them, also when only some of its parts were read.
+    ...(config.compare === null && files[0]?.ids !== undefined ? { ids: files[0].ids } : {}),
     version: config.version,
     schedule: config.schedule,
     publications: config.publications,
@@ -148,18 +168,18 @@ function indicatorOf(config: PageConfig): ViewIndicator {
   };
 }
 
-/** The indicator with the group of `selection` loaded. */
-async function indicatorWith(config: PageConfig, selection: Selection): Promise<ViewIndicator> {
-  await loadGroup(config, groupKey(config, selection));
+/** The indicator with the group of `selection` loaded: all of it, or what holds the sub-series `only`. */
+async function indicatorWith(config: PageConfig, selection: Selection, only?: readonly string[]): Promise<ViewIndicator> {
+  await loadGroup(config, groupKey(config, selection), only);
   return indicatorOf(config);
 }
 
 const others = new Map<string, Promise<ViewGroupFile>>();
-/** One sub-series of another indicator (the deflator, a ratio's divisor), from its group file. */
+/** One sub-series of another indicator (the deflator, a ratio's divisor), from its group file (the part holding it). */
 function otherSeries(ref: SeriesRef): Promise<ViewSeries> {
   let file = others.get(ref.path);
   if (file === undefined) {
-    file = (fetchJson(ref.path) as Promise<ViewGroupFile>).then((f) => wholeGroup(f));
+    file = (fetchJson(ref.path) as Promise<ViewGroupFile>).then((f) => groupWith(f, [ref.series], readPart));
     others.set(ref.path, file);
   }
   return file.then((f) => f.series.find((s) => s.id === ref.series) ?? Promise.reject(new Error(`${ref.series} is not in ${ref.path}`)));
@@ -193,11 +213,12 @@ function setupQuestions(config: PageConfig, current: () => Selection, rendered: 
   section.hidden = false;
   const ctx = questionContext(config);
   const { deflator } = config.time;
+  const carded = () => (document.getElementById("ask-at")?.dataset.seriesIds ?? "").split(",").filter((id) => id !== "");
   const asking: Asking = {
     ctx,
     current,
-    indicator: () => indicatorWith(config, current()),
-    carded: () => (document.getElementById("ask-at")?.dataset.seriesIds ?? "").split(",").filter((id) => id !== ""),
+    indicator: () => indicatorWith(config, current(), carded()),
+    carded,
     deflator: async () => (deflator === null || ctx.deflatorMonth === null ? null : deflatorOf(await otherSeries(deflator), ctx.deflatorMonth)),
   };
   setupModes(asking, { mode, base, answer: modeAnswer, charts }, rendered);
@@ -278,7 +299,7 @@ function setupAsk(config: PageConfig, m: Messages, selection: () => Selection): 
     const date = input.value;
     if (!DAY.test(date)) return;
     const ids = (form.dataset.seriesIds ?? "").split(",").filter((id) => id !== "");
-    indicatorWith(config, selection()).then(
+    indicatorWith(config, selection(), ids).then(
       (indicator) => (answer.innerHTML = valueOnDate({ lang: config.lang, indicator, selection: {}, baseUrl: config.baseUrl }, ids, date).html),
       () => (answer.textContent = m.selectionFailed),
     );

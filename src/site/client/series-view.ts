@@ -106,6 +106,8 @@ export interface ViewIndicator {
   readonly publications?: readonly string[];
   /** Its whole-indicator files are in yearly parts (docs/formats.md "Files within the host's limit"): no `data.csv` to link. */
   readonly inParts?: true;
+  /** Every sub-series id, where `series` holds only some of them (a group read in part); absent: those of `series`. */
+  readonly ids?: readonly string[];
   /** The `series` parameter naming a whole group (the build's, where `series` holds only some); absent: worked out from `series`. */
   readonly groupParameter?: (key: string) => string | null | undefined;
   /**
@@ -977,7 +979,7 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     const revised = revisionText(ctx, s, pointDate);
     return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`}${revised === null ? "" : `; ${revised}`})${note}</li>`;
   });
-  const series = seriesParameter(chosen.map((s) => s.id), indicator.series.map((s) => s.id)) ?? "";
+  const series = seriesParameter(chosen.map((s) => s.id), indicator.ids ?? indicator.series.map((s) => s.id)) ?? "";
   const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
   return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, [url])}`;
 }
