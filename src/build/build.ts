@@ -22,7 +22,7 @@ import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { previewImage } from "./preview-image.js";
 import { parseSiteConfig } from "./site-config.js";
-import { CSV_ES_HEADER, CSV_HEADER } from "../core/answers.js";
+import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
 import { encodeAnswerIndex, planShards, wholeView, type ShardEntry } from "../core/answer-index.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT, SHARD_BYTES } from "../core/contract.js";
@@ -197,8 +197,7 @@ function planCsvFiles(indicator: BuiltIndicator): PlannedFile[] {
     indicator: id,
     render() {
       if (part === undefined) return concat(header, bytes);
-      const at = (g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
-      return concat(header, bytes.subarray(at(part.from), at(part.to)));
+      return concat(header, bytes.subarray(textStart(ends, part.from), textStart(ends, part.to)));
     },
   });
   return (indicator.parts ?? [undefined]).flatMap((part) => [

@@ -8,6 +8,7 @@
  * so a past year's files never change when the data grows. An indicator whose
  * files fit keeps them, byte for byte.
  */
+import { textStart } from "../core/answers.js";
 import type { DownloadPart } from "../core/distributions.js";
 import { BuildError } from "../source/errors.js";
 
@@ -34,7 +35,7 @@ export function downloadParts(id: string, csvs: readonly CsvLines[], max: number
   const first = csvs[0];
   if (first === undefined || csvs.every((c) => c.header + c.bytes.length <= max)) return undefined;
   const n = first.ends.length;
-  const start = (c: CsvLines, g: number) => (g === 0 ? 0 : (c.ends[g - 1] as number));
+  const start = (c: CsvLines, g: number) => textStart(c.ends, g);
   /** The bytes of lines `[from, to)` with a header, in the largest rendering. */
   const size = (from: number, to: number) => Math.max(...csvs.map((c) => c.header + start(c, to) - start(c, from)));
   // Each line starts with its date (`YYYY-MM-DD`).

@@ -25,7 +25,7 @@
  *     u32 × K           the size of each shard file in bytes
  *     I bytes           the sub-series ids, UTF-8, separated by "\n"
  */
-import { AnswerSeries, answerFields, type AnswerData, type AnswerFields } from "./answers.js";
+import { AnswerSeries, answerFields, textStart, type AnswerData, type AnswerFields } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
 import type { GlobalIndex } from "./page.js";
 
@@ -122,15 +122,14 @@ export function publicationDays(data: { readonly points: number; readonly global
 export function planShards(data: AnswerData, targetBytes: number): ShardEntry[] {
   const perPoint = 4 + 4 + 4 + 4 + 4 + 4 + 4 + 8; // the columns of an answer file (src/core/answers.ts)
   const textBytes = new Float64Array(data.ids.length);
-  const startOf = (ends: Uint32Array, g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
   for (let g = 0; g < data.points; g++) {
     const s = data.global.series(g);
     textBytes[s] =
       (textBytes[s] as number) +
       perPoint +
-      (data.jsonEnds[g] as number) - startOf(data.jsonEnds, g) +
-      (data.csvEnds[g] as number) - startOf(data.csvEnds, g) +
-      (data.csvEsEnds[g] as number) - startOf(data.csvEsEnds, g);
+      (data.jsonEnds[g] as number) - textStart(data.jsonEnds, g) +
+      (data.csvEnds[g] as number) - textStart(data.csvEnds, g) +
+      (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g);
   }
   const runs: { first: number; count: number }[] = [];
   let first = 0;

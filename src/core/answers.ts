@@ -171,6 +171,15 @@ export interface AnswerData extends AnswerFields {
 
 const encoder = new TextEncoder();
 
+/**
+ * Where the text of point `g` begins in a section whose texts end at `ends`:
+ * where the one before ends, or `starts[g]` when the texts are not back to back
+ * (`AnswerData.starts`).
+ */
+export function textStart(ends: Uint32Array, g: number, starts?: Uint32Array): number {
+  return starts !== undefined ? (starts[g] as number) : g === 0 ? 0 : (ends[g - 1] as number);
+}
+
 /** The length in bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD, as TextEncoder writes it). */
 function utf8Length(text: string): number {
   let bytes = text.length;
@@ -281,10 +290,9 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
     }
     return lo;
   };
-  const startOf = (ends: Uint32Array, g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
   const bytesOf = (ends: Uint32Array) => {
     let size = 0;
-    for (let m = 0; m < n; m++) size += (ends[positions[m] as number] as number) - startOf(ends, positions[m] as number);
+    for (let m = 0; m < n; m++) size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number);
     return size;
   };
   const idBytes = encoder.encode(run.map((one) => one.id).join("\n"));
@@ -319,7 +327,7 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
       let last = firstG;
       while (m + 1 < n && positions[m + 1] === last + 1) last = positions[++m] as number;
       m++;
-      const from = startOf(ends, firstG);
+      const from = textStart(ends, firstG);
       bytes.set(text.subarray(from, ends[last]), offset + at);
       // The ends of the run's texts, shifted to where they now begin.
       for (let g = firstG, j = m - (last - firstG) - 1; g <= last; g++, j++) view.setUint32(endsOffset + 4 * j, at + (ends[g] as number) - from, true);
@@ -445,7 +453,7 @@ const decoder = new TextDecoder();
  * quoted, its quotes doubled).
  */
 export function csvRow(data: AnswerData, g: number): AnswerRow {
-  const start = data.starts === undefined ? (g === 0 ? 0 : data.csvEnds[g - 1]) : data.starts.csv[g];
+  const start = textStart(data.csvEnds, g, data.starts?.csv);
   const line = decoder.decode(data.csv.subarray(start, data.csvEnds[g])).replace(/\n$/, "");
   const fields: string[] = [];
   for (let i = 0; i <= line.length; ) {
@@ -497,6 +505,7 @@ export function assemble(
   dropLastByte: boolean,
   starts?: Uint32Array,
 ): Uint8Array<ArrayBuffer> {
+  // Chosen once: this is every answer's copy loop.
   const startOf = starts === undefined ? (g: number) => (g === 0 ? 0 : (ends[g - 1] as number)) : (g: number) => starts[g] as number;
   let size = 0;
   for (let m = 0; m < positions.length; m++) {

@@ -12,6 +12,7 @@
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
 import { API_BASE, LIMIT, OFFSET, quote } from "./contract.js";
+import { textStart } from "./answers.js";
 import { dateOfDay } from "./dates.js";
 import { versionDay, type HistoryData } from "./history.js";
 import { FORMATS, type Format } from "./model.js";
@@ -106,7 +107,7 @@ const decoder = new TextDecoder();
 /** The value text of table entry `g`, from its JSON text `{"date":…,"series":…,"value":V},`. */
 function valueText(history: HistoryData, g: number): string {
   const { union } = history;
-  const text = decoder.decode(union.json.subarray(g === 0 ? 0 : union.jsonEnds[g - 1], union.jsonEnds[g]));
+  const text = decoder.decode(union.json.subarray(textStart(union.jsonEnds, g), union.jsonEnds[g]));
   return text.slice(text.lastIndexOf('"value":') + 8, -2);
 }
 

@@ -15,7 +15,7 @@
  *     the rest          the entries as an answer file (src/core/answers.ts), in its global
  *                       order (date descending, sub-series ascending, then `from`)
  */
-import { decodeAnswers, encodeAnswers, globalIndex, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
+import { decodeAnswers, encodeAnswers, globalIndex, textStart, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
 import { dateOfDay, dayOfTime } from "./dates.js";
 import { byCodeUnits } from "./order.js";
@@ -189,9 +189,9 @@ function materialize(history: HistoryData, v: number): AnswerData {
     days[at] = union.global.day(g);
     globals[at] = k;
     values[at] = us.value(union.global.rank(g));
-    textStarts.json[k] = g === 0 ? 0 : (union.jsonEnds[g - 1] as number);
-    textStarts.csv[k] = g === 0 ? 0 : (union.csvEnds[g - 1] as number);
-    textStarts.csvEs[k] = g === 0 ? 0 : (union.csvEsEnds[g - 1] as number);
+    textStarts.json[k] = textStart(union.jsonEnds, g);
+    textStarts.csv[k] = textStart(union.csvEnds, g);
+    textStarts.csvEs[k] = textStart(union.csvEsEnds, g);
     jsonEnds[k] = union.jsonEnds[g] as number;
     csvEnds[k] = union.csvEnds[g] as number;
     csvEsEnds[k] = union.csvEsEnds[g] as number;

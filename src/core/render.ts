@@ -6,7 +6,7 @@
  * the same query. JSON is compact with a fixed key order (docs/DESIGN.md §2); the
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
-import { CSV_ES_HEADER, CSV_HEADER, assemble, csvRow, pagePositions, type AnswerData, type AnswerSeries } from "./answers.js";
+import { CSV_ES_HEADER, CSV_HEADER, assemble, csvRow, pagePositions, textStart, type AnswerData, type AnswerSeries } from "./answers.js";
 import type { AnswerView } from "./answer-index.js";
 import { byCodeUnits } from "./order.js";
 import type { DatasetFields, PageQuery } from "./model.js";
@@ -107,12 +107,12 @@ export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8A
 export function jsonAnswerSize(view: AnswerView, page: Page<AnswerSeries>): number {
   let size = JSON_PREFIX.length + encoder.encode(`],"meta":${JSON.stringify(answerMeta(view, page))}}`).length;
   let points = 0;
+  const datas = view.parts.map((p) => p.data);
   for (const { series, start, end } of page.slices) {
-    const part = view.parts[view.parts.length === 1 ? 0 : partIndex(view.parts.map((p) => p.data), series.id)] as AnswerView["parts"][number];
-    const { jsonEnds, starts } = part.data;
+    const { jsonEnds, starts } = datas[datas.length === 1 ? 0 : partIndex(datas, series.id)] as AnswerData;
     for (let i = start; i < end; i++) {
       const g = series.global(i);
-      size += (jsonEnds[g] as number) - (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number));
+      size += (jsonEnds[g] as number) - textStart(jsonEnds, g, starts?.json);
     }
     points += end - start;
   }
@@ -183,11 +183,10 @@ function assembleParts(
   suffix: Uint8Array,
   dropLastByte: boolean,
 ): Uint8Array<ArrayBuffer> {
-  const startOf = (ends: Uint32Array, g: number) => (g === 0 ? 0 : (ends[g - 1] as number));
   let size = prefix.length + suffix.length - (dropLastByte && positions.length > 0 ? 1 : 0);
   for (let m = 0; m < positions.length; m++) {
     const { ends } = texts[part[m] as number] as (typeof texts)[number];
-    size += (ends[positions[m] as number] as number) - startOf(ends, positions[m] as number);
+    size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number);
   }
   const out = new Uint8Array(size);
   out.set(prefix, 0);
@@ -200,7 +199,7 @@ function assembleParts(
     let last = first;
     while (m + 1 < positions.length && part[m + 1] === p && positions[m + 1] === last + 1) last = positions[++m] as number;
     m++;
-    const from = startOf(ends, first);
+    const from = textStart(ends, first);
     const to = Math.min(ends[last] as number, from + (textEnd - at));
     out.set(text.subarray(from, to), at);
     at += to - from;
@@ -288,8 +287,8 @@ function withProvenance(datas: readonly AnswerData[], part: Uint32Array | null, 
       csv,
       csvEnds,
       // Where a point's texts begin: after the one before, or where a past version's view says (`AnswerData.starts`).
-      jsonStart: (g: number) => (starts === undefined ? (g === 0 ? 0 : (jsonEnds[g - 1] as number)) : (starts.json[g] as number)),
-      csvStart: (g: number) => (starts === undefined ? (g === 0 ? 0 : (csvEnds[g - 1] as number)) : (starts.csv[g] as number)),
+      jsonStart: (g: number) => textStart(jsonEnds, g, starts?.json),
+      csvStart: (g: number) => textStart(csvEnds, g, starts?.csv),
     };
   });
   const widestKind = (files[0]?.table ?? []).reduce((w, t) => Math.max(w, t.json.length), NULL.length);
