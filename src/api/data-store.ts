@@ -26,34 +26,81 @@ export interface StoreLimits {
   readonly readBytes?: number;
 }
 
+/**
+ * Values kept by key within a bound on their bytes, the least recently used
+ * dropped first; the value just kept stays even alone over the bound (its
+ * request needs it). `dropped` is told of each value dropped.
+ */
+class ByteLru<K, V> {
+  private readonly entries = new Map<K, { readonly value: V; readonly bytes: number }>();
+  private total = 0;
+
+  constructor(
+    private readonly bound: number,
+    private readonly dropped?: () => void,
+  ) {}
+
+  /** Bytes of the values kept. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  /** The value of `key`, now the most recently used, or `undefined`. */
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Keeps `value` (`bytes` in memory) as the most recently used, then drops the least recently used others while over the bound. */
+  set(key: K, value: V, bytes: number): void {
+    this.delete(key);
+    this.entries.set(key, { value, bytes });
+    this.total += bytes;
+    for (const old of this.entries.keys()) {
+      if (this.total <= this.bound || old === key) break;
+      this.delete(old);
+    }
+  }
+
+  /** Drops `key`, when kept (and, with `value`, only when it is still that value: a failed load drops itself, never its successor). */
+  delete(key: K, value?: V): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined || (value !== undefined && entry.value !== value)) return;
+    this.entries.delete(key);
+    this.total -= entry.bytes;
+    this.dropped?.();
+  }
+}
+
 export class DataStore {
-  private readonly shardCacheBytes: number;
   private readonly searchCacheBytes: number;
   /** Bytes of answer shards one request may read: a question over more is refused (src/api/endpoint.ts). */
   readonly readBytes: number;
 
   constructor(limits: StoreLimits = {}) {
-    this.shardCacheBytes = limits.shardCacheBytes ?? SHARD_CACHE_BYTES;
+    // A view holds its shards: a shard dropped drops the views, so that its memory is freed once no request holds it.
+    this.shards = new ByteLru(limits.shardCacheBytes ?? SHARD_CACHE_BYTES, () => this.views.clear());
     this.searchCacheBytes = limits.searchCacheBytes ?? DataStore.SEARCH_CACHE_BYTES;
     this.readBytes = limits.readBytes ?? MAX_READ_BYTES;
   }
 
   private manifestPromise: Promise<Manifest> | undefined;
   private readonly indexes = new Map<string, Promise<AnswerIndex>>();
-  /** Read shards (key → the decoded file and what it takes in memory), least recently used first. */
-  private readonly shards = new Map<string, { readonly data: Promise<AnswerData>; bytes: number }>();
-  private shardBytes = 0;
+  /** Read shards (key → the decoded file, kept by what it takes in memory). */
+  private readonly shards: ByteLru<string, Promise<AnswerData>>;
   /** Views made of read shards (src/core/answer-index.ts), dropped whenever a shard is. */
   private readonly views = new Map<string, Promise<AnswerView>>();
-  /** Recently served prebuilt pages (path → bytes), least recently used first. */
-  private readonly pages = new Map<string, Uint8Array<ArrayBuffer>>();
-  private pageBytes = 0;
 
   /** Bytes of prebuilt pages kept in memory, and the largest page kept. */
   static readonly PAGE_CACHE_BYTES = 16 * 2 ** 20;
   static readonly PAGE_CACHE_MAX_PAGE = 2 * 2 ** 20;
   /** Views of read shards kept (each a list of its sub-series: at most one per sub-series of its indicator). */
   static readonly VIEWS_KEPT = 32;
+  /** Recently served prebuilt pages (path → bytes). */
+  private readonly pages = new ByteLru<string, Uint8Array<ArrayBuffer>>(DataStore.PAGE_CACHE_BYTES);
 
   private async fetchAsset(assets: Assets, url: URL): Promise<Response> {
     const response = await assets.fetch(url.toString());
@@ -78,28 +125,17 @@ export class DataStore {
    * subrequest; larger ones are streamed from the asset each time.
    */
   async prebuilt(assets: Assets, url: URL, size: number): Promise<BodyInit> {
-    const key = url.pathname;
-    const kept = this.pages.get(key);
-    if (kept !== undefined) {
-      this.pages.delete(key);
-      this.pages.set(key, kept);
-      return kept;
-    }
+    const kept = this.pages.get(url.pathname);
+    if (kept !== undefined) return kept;
     const response = await this.fetchAsset(assets, url);
     if (size > DataStore.PAGE_CACHE_MAX_PAGE || response.body === null) return response.body ?? "";
     const bytes = new Uint8Array(await response.arrayBuffer());
-    this.pages.set(key, bytes);
-    this.pageBytes += bytes.length;
-    for (const [oldKey, old] of this.pages) {
-      if (this.pageBytes <= DataStore.PAGE_CACHE_BYTES) break;
-      this.pages.delete(oldKey);
-      this.pageBytes -= old.length;
-    }
+    this.pages.set(url.pathname, bytes, bytes.length);
     return bytes;
   }
 
   /** The search index's top file and its shards kept (number → entries, least recently used first), of one data tag. */
-  private search: { readonly tag: string; readonly top: Promise<SearchTop>; readonly shards: Map<number, { readonly entries: Promise<readonly RankedEntry[]>; readonly bytes: number }>; bytes: number } | undefined;
+  private search: { readonly tag: string; readonly top: Promise<SearchTop>; readonly shards: ByteLru<number, Promise<readonly RankedEntry[]>> } | undefined;
 
   /** Bytes of search shards kept in memory (by their file sizes), beside the top file. */
   static readonly SEARCH_CACHE_BYTES = 4 * 2 ** 20;
@@ -118,7 +154,7 @@ export class DataStore {
         if (this.search?.top === top) this.search = undefined;
         throw error;
       });
-    this.search = { tag, top, shards: new Map(), bytes: 0 };
+    this.search = { tag, top, shards: new ByteLru(this.searchCacheBytes) };
     return top;
   }
 
@@ -131,28 +167,17 @@ export class DataStore {
     const search = this.searchOf(tag);
     if (search === undefined) throw new Error(`search shard ${n}: the top file of ${tag} is not loaded`);
     const kept = search.shards.get(n);
-    if (kept !== undefined) {
-      search.shards.delete(n);
-      search.shards.set(n, kept);
-      return kept.entries;
-    }
-    const entries = Promise.all([search.top, this.fetchAsset(assets, new URL(searchShardPath(n), origin)).then((response) => response.json() as Promise<readonly ShardEntry[]>)])
+    if (kept !== undefined) return kept;
+    const entries: Promise<readonly RankedEntry[]> = Promise.all([
+      search.top,
+      this.fetchAsset(assets, new URL(searchShardPath(n), origin)).then((response) => response.json() as Promise<readonly ShardEntry[]>),
+    ])
       .then(([top, shard]) => shardEntries(top, shard))
       .catch((error: unknown) => {
-        if (search.shards.get(n)?.entries === entries) {
-          search.shards.delete(n);
-          search.bytes -= bytes;
-        }
+        search.shards.delete(n, entries);
         throw error;
       });
-    search.shards.set(n, { entries, bytes });
-    search.bytes += bytes;
-    for (const [oldN, old] of search.shards) {
-      // The shard just asked for stays, even alone over the budget: its query needs it.
-      if (search.bytes <= this.searchCacheBytes || oldN === n) break;
-      search.shards.delete(oldN);
-      search.bytes -= old.bytes;
-    }
+    search.shards.set(n, entries, bytes);
     return entries;
   }
 
@@ -194,43 +219,24 @@ export class DataStore {
     const path = answerShardPath(indicator, k);
     const key = `${path}@${version}`;
     const kept = this.shards.get(key);
-    if (kept !== undefined) {
-      this.shards.delete(key);
-      this.shards.set(key, kept);
-      return kept.data;
-    }
+    if (kept !== undefined) return kept;
     const shard = index.shards[k];
     // What the decoded file takes: its bytes, and its values copied out as numbers (8 bytes a point).
     let points = 0;
     if (shard !== undefined) for (let s = shard.first; s < shard.first + shard.count; s++) points += index.counts[s] as number;
-    const entry = { data: Promise.resolve(undefined as unknown as AnswerData), bytes: (shard?.bytes ?? 0) + 8 * points };
-    entry.data = this.fetchAsset(assets, new URL(path, origin))
+    const data: Promise<AnswerData> = this.fetchAsset(assets, new URL(path, origin))
       .then(async (response) => decodeAnswers(await response.arrayBuffer()))
       .catch((error: unknown) => {
-        if (this.shards.get(key) === entry) this.dropShard(key);
+        this.shards.delete(key, data);
         throw error;
       });
-    this.shards.set(key, entry);
-    this.shardBytes += entry.bytes;
-    for (const oldKey of this.shards.keys()) {
-      if (this.shardBytes <= this.shardCacheBytes || oldKey === key) break;
-      this.dropShard(oldKey);
-    }
-    return entry.data;
-  }
-
-  private dropShard(key: string): void {
-    const entry = this.shards.get(key);
-    if (entry === undefined) return;
-    this.shards.delete(key);
-    this.shardBytes -= entry.bytes;
-    // A view holds its shards: drop the views, so that the dropped shard's memory is freed once no request holds it.
-    this.views.clear();
+    this.shards.set(key, data, (shard?.bytes ?? 0) + 8 * points);
+    return data;
   }
 
   /** Bytes of read shards the isolate keeps (at most its bound, beyond a single shard larger than it). */
   get keptShardBytes(): number {
-    return this.shardBytes;
+    return this.shards.bytes;
   }
 
   private readonly histories = new Map<string, Promise<HistoryData>>();
