@@ -513,11 +513,11 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     seriesFiles: options.seriesFiles !== false,
     histories,
     shardBytes: options.shardBytes,
-    maxFileBytes: options.maxFileBytes,
+    maxFileBytes,
     leftOut: (path, bytes) => leftOut.push(`${path} (${(bytes / 2 ** 20).toFixed(1)} MiB)`),
   });
   if (leftOut.length > 0) {
-    const max = ((options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 2 ** 20).toFixed(0);
+    const max = (maxFileBytes / 2 ** 20).toFixed(0);
     effects.log.warn(`note: ${leftOut.length} prebuilt page${leftOut.length === 1 ? "" : "s"} over ${max} MiB left to the function (--max-file-bytes): ${leftOut.slice(0, 3).join(", ")}${leftOut.length > 3 ? ", …" : ""}`);
   }
   const { fitted, leftOut: copiesLeftOut } = fitBudget(plan, options.maxFiles);

@@ -15,7 +15,7 @@ import { freshnessFacts, scheduleFacts, seriesFreshness } from "./freshness.js";
 import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
 import { csvPath, endpointPath } from "../core/paths.js";
 import { unitLabels } from "../core/unit-labels.js";
-import { csvFiles, downloads, inPart } from "../core/distributions.js";
+import { csvFiles, downloadLinks } from "../core/distributions.js";
 import { sourceKindCounts } from "../core/source-kind-counts.js";
 
 /**
@@ -65,12 +65,12 @@ export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, ve
 function partLinks({ source, parts }: BuiltIndicator): Record<string, unknown> {
   const { id } = source.meta;
   if (parts === undefined) return { csv: csvPath(id) };
-  const { parquet, xlsx } = downloads(id);
+  const { csv, parquet, xlsx } = downloadLinks(id, parts);
   return {
-    csv: csvFiles(id, parts),
+    csv,
     csv_es: csvFiles(id, parts, "es"),
-    parquet: parts.map((part) => inPart(parquet, part).path),
-    xlsx: parts.map((part) => inPart(xlsx, part).path),
+    parquet,
+    xlsx,
     parts: parts.map((part) => ({ part: part.name, first: part.first, last: part.last, points: part.to - part.from })),
   };
 }

@@ -9,6 +9,7 @@
  */
 import type { BuiltIndicator } from "./dataset.js";
 import { fold, foldedWords, type SearchFacet, type SearchIndex, type SearchTop } from "../core/search.js";
+import { byCodeUnits } from "../core/order.js";
 import { BuildError } from "../source/errors.js";
 import type { SearchMeta } from "../source/metadata.js";
 
@@ -79,11 +80,14 @@ export function searchShards(index: SearchIndex, cap = SEARCH_SHARD_BYTES): { to
       if (at === undefined) facetAt.set(key, (at = facets.push(facet) - 1));
       return at;
     });
-    const text = JSON.stringify({ r, i: e.i, series: e.series, title: e.title, f, newest: e.newest, words: e.words });
-    if (encoder.encode(text).length + 2 > cap) throw new BuildError(`search: the entry of ${index.indicators[e.i]?.id ?? ""} ${e.series} is ${encoder.encode(text).length} bytes, over the ${cap}-byte shard`);
-    return text;
+    return JSON.stringify({ r, i: e.i, series: e.series, title: e.title, f, newest: e.newest, words: e.words });
   });
+  // Each entry's bytes in a shard: its text and a separator.
   const bytes = texts.map((t) => encoder.encode(t).length + 1);
+  bytes.forEach((b, r) => {
+    const e = index.entries[r] as SearchIndex["entries"][number];
+    if (b + 1 > cap) throw new BuildError(`search: the entry of ${index.indicators[e.i]?.id ?? ""} ${e.series} is ${b - 1} bytes, over the ${cap}-byte shard`);
+  });
   const shards: string[] = [];
   /** The entries at `ranks` (ascending) as shards of at most `cap` bytes; their numbers. */
   const write = (ranks: readonly number[]): number[] => {
@@ -145,5 +149,5 @@ function byPrefix(words: readonly string[], length: number): [string, string[]][
     if (group !== undefined) group.push(w);
     else groups.set(key, [w]);
   }
-  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...groups].sort(([a], [b]) => byCodeUnits(a, b));
 }

@@ -32,10 +32,14 @@ export function viewGroups(view: ViewIndicator): Map<string, ViewSeries[]> {
   return groups;
 }
 
+const encodeGroup = (file: ViewGroupFile) => new TextEncoder().encode(JSON.stringify(file));
+
+/** The `series` parameter naming exactly `series`, a group of `view`. */
+const groupParameter = (view: ViewIndicator, series: readonly ViewSeries[]) => seriesParameter(series.map((s) => s.id), view.series.map((s) => s.id));
+
 /** One group's file: the sub-series of `series` (a group of `view`) and their `series` parameter, as JSON. */
 export function renderViewGroup(view: ViewIndicator, series: readonly ViewSeries[]): Uint8Array {
-  const file: ViewGroupFile = { parameter: seriesParameter(series.map((s) => s.id), view.series.map((s) => s.id)), series };
-  return new TextEncoder().encode(JSON.stringify(file));
+  return encodeGroup({ parameter: groupParameter(view, series), series });
 }
 
 /** A file of the output: its path from the site's root and how to render it. */
@@ -65,10 +69,8 @@ export function viewGroupFiles(view: ViewIndicator, key: string, series: readonl
     held += s.dates.length;
   }
   const parts = runs.map((run, i) => ({ path: viewPartPath(view.id, key, i + 1), run }));
-  const encode = (file: ViewGroupFile) => new TextEncoder().encode(JSON.stringify(file));
-  const parameter = seriesParameter(series.map((s) => s.id), view.series.map((s) => s.id));
   return [
-    { path, render: () => encode({ parameter, series: [], parts: parts.map((p) => ({ path: p.path, ids: p.run.map((s) => s.id) })) }) },
-    ...parts.map(({ path: partPath, run }) => ({ path: partPath, render: () => encode({ parameter: null, series: run }) })),
+    { path, render: () => encodeGroup({ parameter: groupParameter(view, series), series: [], parts: parts.map((p) => ({ path: p.path, ids: p.run.map((s) => s.id) })) }) },
+    ...parts.map(({ path: partPath, run }) => ({ path: partPath, render: () => encodeGroup({ parameter: null, series: run }) })),
   ];
 }
