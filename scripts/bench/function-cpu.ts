@@ -23,7 +23,7 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { SEARCH_PATH } from "../../src/core/paths.js";
 import { join } from "node:path";
-import fg from "fast-glob";
+import { filesInMemory, memoryAssets } from "../lib/folder-assets.js";
 import type { BuildRun } from "./build-scaling.js";
 import { fmt, percentile, table } from "./table.js";
 import { timeQuestions, type Catalog } from "./time-questions.js";
@@ -63,19 +63,6 @@ export async function loadHandler(root: string, label: string): Promise<Handler>
   let instances = 0;
   const fresh = async () => new ((await import(`${href}?instance=${++instances}`)) as Module).Api();
   return { label, create: () => new module.Api(), fresh };
-}
-
-function memoryAssets(dir: string): { fetch(url: string): Promise<Response> } {
-  const files = new Map<string, Uint8Array<ArrayBuffer>>();
-  for (const path of fg.sync(["_data/**/*", "api/v1/*/index.json", "api/v1/*/limit-*/offset-0.json"], { cwd: dir })) {
-    files.set(`/${path}`, new Uint8Array(readFileSync(join(dir, path))));
-  }
-  return {
-    fetch(url: string) {
-      const body = files.get(new URL(url).pathname);
-      return Promise.resolve(body === undefined ? new Response(null, { status: 404 }) : new Response(body));
-    },
-  };
 }
 
 /** A row of the table: a query; `expect` is set for a question about time, whose status is shown rather than required to be 200. */
@@ -148,7 +135,7 @@ export async function sample(n: number, f: () => unknown): Promise<{ wall: numbe
 /** The environment of the handler over the output `dir`. */
 function handlerEnv(dir: string) {
   // The largest usage limit the vars accept (9 digits; a longer value falls back to the default 300).
-  return { ASSETS: memoryAssets(dir), RATE_LIMIT_REQUESTS: "999999999" };
+  return { ASSETS: memoryAssets(filesInMemory(dir, ["_data/**/*", "api/v1/*/index.json", "api/v1/*/limit-*/offset-0.json"])), RATE_LIMIT_REQUESTS: "999999999" };
 }
 
 /** Cold and warm times of a query through `handler` over the output `dir`; the body of the warm answer. */

@@ -10,38 +10,18 @@
  * Without queries it asks a typical one, a one-letter one and one that finds nothing.
  * The answering code is this checkout's; run it in another checkout to compare.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { Api } from "../../src/api/handler.js";
-import { fmt, table } from "./table.js";
+import { fmt, percentile, table } from "./table.js";
+import { filesInMemory, memoryAssets } from "../lib/folder-assets.js";
 
 const RUNS = 15;
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-/** Every file under `dir`/_data, by path. */
-function dataFiles(dir: string): Map<string, Uint8Array<ArrayBuffer>> {
-  const files = new Map<string, Uint8Array<ArrayBuffer>>();
-  for (const entry of readdirSync(join(dir, "_data"), { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(`/${relative(dir, path)}`, new Uint8Array(readFileSync(path)));
-  }
-  return files;
-}
 
 /** The search table over the output folder `dist`. */
 export async function searchCosts(dist: string, queries: readonly string[]): Promise<string> {
-  const files = dataFiles(dist);
+  const files = filesInMemory(dist, ["_data/**/*"]);
   let read: string[] = [];
-  const assets = {
-    fetch(url: string) {
-      const path = new URL(url).pathname;
-      read.push(path);
-      const bytes = files.get(path);
-      return Promise.resolve(bytes === undefined ? new Response("not found", { status: 404 }) : new Response(bytes));
-    },
-  };
+  const assets = memoryAssets(files, (path) => read.push(path));
   const env = { ASSETS: assets, RATE_LIMIT_REQUESTS: "999999999" };
   const ask = async (api: Api, query: string) => {
     const cpu = process.cpuUsage();
@@ -71,7 +51,7 @@ export async function searchCosts(dist: string, queries: readonly string[]): Pro
       first = { files: read.length, bytes: read.reduce((sum, path) => sum + (files.get(path)?.length ?? 0), 0), total };
       warm.push((await ask(api, query)).ms);
     }
-    rows.push([query, fmt(first.total), fmt(first.files), fmt(first.bytes / 1024, 1), fmt(median(cold), 2), fmt(median(warm), 2)]);
+    rows.push([query, fmt(first.total), fmt(first.files), fmt(first.bytes / 1024, 1), fmt(percentile(cold, 50), 2), fmt(percentile(warm, 50), 2)]);
   }
   return table(`search over ${dist} (CPU: median of ${RUNS})`, ["query", "total", "files read", "KB read", "cold ms", "warm ms"], rows);
 }

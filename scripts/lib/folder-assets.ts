@@ -1,6 +1,8 @@
-/** `env.ASSETS` for the handler in Node: the files of a built output folder. */
+/** `env.ASSETS` for the handler in Node: the files of a built output folder, from the disk or read into memory. */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import fg from "fast-glob";
 import type { Assets } from "../../src/api/data-store.js";
 
 /** Serves the files of the output folder `dir`; 404 for anything else. */
@@ -13,6 +15,25 @@ export function folderAssets(dir: string): Assets {
       } catch {
         return new Response("not found", { status: 404 });
       }
+    },
+  };
+}
+
+/** The files of the output folder `dir` that match `patterns` (fast-glob), read: path from the site's root → bytes. */
+export function filesInMemory(dir: string, patterns: readonly string[]): Map<string, Uint8Array<ArrayBuffer>> {
+  const files = new Map<string, Uint8Array<ArrayBuffer>>();
+  for (const path of fg.sync([...patterns], { cwd: dir })) files.set(`/${path}`, new Uint8Array(readFileSync(join(dir, path))));
+  return files;
+}
+
+/** Serves `files` (`filesInMemory`), telling `read` of each path asked; 404 for anything else. The time is the function's, not the disk's. */
+export function memoryAssets(files: ReadonlyMap<string, Uint8Array<ArrayBuffer>>, read?: (path: string) => void): Assets {
+  return {
+    fetch(url) {
+      const { pathname } = new URL(url);
+      read?.(pathname);
+      const bytes = files.get(pathname);
+      return Promise.resolve(bytes === undefined ? new Response("not found", { status: 404 }) : new Response(bytes));
     },
   };
 }
