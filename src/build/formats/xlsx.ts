@@ -85,7 +85,7 @@ function cellText(text: string): string {
 }
 
 /** The column's letters of a 0-based column index (0 → A, 26 → AA). */
-export function columnName(index: number): string {
+function columnName(index: number): string {
   let name = "";
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
   return name;
