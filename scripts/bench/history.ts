@@ -2,15 +2,16 @@
  * Table 5 of `npm run bench` (`--only=history`): what `as_of` and `/changes` cost the
  * function, in process (the handler workerd runs, `Api.fetch`, over the real data built
  * with its git history). Cold: a new isolate's first question for a past version (the
- * manifest, the answer file and the history table fetched and decoded, the version's
- * points viewed), and the table's decoding and a version's view alone. Warm: the median
+ * manifest, the history table's index and the shards of the sub-series asked fetched and
+ * decoded, the version's points viewed), and every shard's decoding and a version's view alone. Warm: the median
  * of `runs` answers, body read, of each question once the isolate holds what it reads.
  * Single-threaded, so the time is the CPU the function spends (docs/performance.md).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Api } from "../../src/api/handler.js";
-import { decodeHistory, versionAnswers } from "../../src/core/history.js";
+import { decodeHistory, decodeHistoryIndex, versionView } from "../../src/core/history.js";
+import { historyShardPath } from "../../src/core/paths.js";
 import type { Manifest } from "../../src/core/manifest.js";
 import { folderAssets } from "../lib/folder-assets.js";
 
@@ -34,27 +35,37 @@ export async function historyCosts(dist: string, runs: number): Promise<string> 
   if (entry === undefined) return `${lines.join("\n")}no ${h} in the build\n`;
   const days = entry.history.days;
   if (entry.history.path === null) return `${lines.join("\n")}${h} has one version in this build: no history table\n`;
-  const tablePath = entry.history.path;
+  const indexPath = entry.history.path;
+  const indexBytes = readFileSync(join(dist, indexPath));
+  const shardBytes = decodeHistoryIndex(new Uint8Array(indexBytes)).shards.map((_, k) => readFileSync(join(dist, historyShardPath(h, k))));
   const first = days[0] as string;
-  lines.push(`versions of ${h}: ${days.length} (${days.join(", ")}); history table ${(readFileSync(join(dist, tablePath)).length / 2 ** 20).toFixed(1)} MiB, answer file ${(readFileSync(join(dist, entry.answers)).length / 2 ** 20).toFixed(1)} MiB`);
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+  const tableBytes = shardBytes.reduce((sum, b) => sum + b.length, 0);
+  const largest = Math.max(...shardBytes.map((b) => b.length));
+  lines.push(
+    `versions of ${h}: ${days.length} (${days.join(", ")}); history table ${mib(tableBytes)} in ${shardBytes.length} shards (largest ${mib(largest)}) and an index of ${(indexBytes.length / 1024).toFixed(0)} KB; answer index ${(readFileSync(join(dist, entry.answers)).length / 1024).toFixed(0)} KB`,
+  );
 
-  const bytes = readFileSync(join(dist, tablePath));
   const decodes: number[] = [];
   const views: number[] = [];
   for (let i = 0; i < Math.min(runs, 20); i++) {
     const t0 = performance.now();
-    const history = decodeHistory(new Uint8Array(bytes).buffer);
+    const index = decodeHistoryIndex(new Uint8Array(indexBytes));
+    const tables = new Map(shardBytes.map((b, k) => [k, decodeHistory(new Uint8Array(b))]));
     const t1 = performance.now();
-    versionAnswers(history, 0);
+    versionView(index, 0, tables);
     decodes.push(t1 - t0);
     views.push(performance.now() - t1);
   }
-  lines.push(`cold, the table alone: decode ${median(decodes).toFixed(2)} ms, the oldest version's view ${median(views).toFixed(2)} ms (median of ${decodes.length})`);
+  lines.push(`cold, every shard of the table: decode ${median(decodes).toFixed(2)} ms, the oldest version's view ${median(views).toFixed(2)} ms (median of ${decodes.length})`);
 
   const assets = folderAssets(dist);
-  const colds: number[] = [];
-  for (let i = 0; i < Math.min(runs, 10); i++) colds.push((await timed(new Api(), assets, `/api/v1/${h}?as_of=${first}&limit=1`)).ms);
-  lines.push(`cold, a new isolate's first as_of=${first} of ${h} (manifest, answer file, table): ${median(colds).toFixed(1)} ms (median of ${colds.length})`, "");
+  for (const question of [`as_of=${first}&limit=1`, `as_of=${first}&series=casmu.*`]) {
+    const colds: number[] = [];
+    for (let i = 0; i < Math.min(runs, 10); i++) colds.push((await timed(new Api(), assets, `/api/v1/${h}?${question}`)).ms);
+    lines.push(`cold, a new isolate's first ${question} of ${h} (manifest, the table's index, the shards it reads): ${median(colds).toFixed(1)} ms (median of ${colds.length})`);
+  }
+  lines.push("");
 
   const c = "consumer-price-index";
   const cFirst = manifest.indicators[c]?.history.days[0] ?? first;

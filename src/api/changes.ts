@@ -10,7 +10,7 @@ import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { rawParameters } from "./query.js";
-import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, changesSince, type ChangesQuery } from "../core/changes.js";
+import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery } from "../core/changes.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
 import { answerEtag } from "../core/etag.js";
 import { manifestEntry } from "../core/manifest.js";
@@ -42,9 +42,11 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   const canonical = changesUrl(indicator, query);
   // One version (no table, src/build/history.ts): nothing changed since it; the fields are the answer index's.
   const { path } = entry.history;
-  const history = path === null ? null : await store.history(assets, url, path, entry.history.tag);
-  const fields = history === null ? await store.answerIndex(assets, url, entry.answers, entry.lastModified) : history.union;
-  const all = history === null ? [] : changesSince(history, since);
+  // Every shard of the table: the list is of every sub-series' changes.
+  const index = path === null ? null : await store.historyIndex(assets, url, path, entry.history.tag);
+  const tables = index === null || path === null ? [] : await store.historyShards(assets, url, indicator, path, entry.history.tag, index.shards.map((_, k) => k));
+  const fields = index === null ? await store.answerIndex(assets, url, entry.answers, entry.lastModified) : index.fields;
+  const all = index === null ? [] : shardChanges(tables, since);
   const page = all.slice(query.offset, query.offset + query.limit);
   const hasMore = query.offset + query.limit < all.length;
   const next = hasMore ? changesUrl(indicator, { ...query, offset: query.offset + query.limit }) : null;

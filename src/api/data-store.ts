@@ -6,9 +6,9 @@
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
 import { decodeAnswerIndex, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
 import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/contract.js";
-import { decodeHistory, type HistoryData } from "../core/history.js";
+import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData, type HistoryIndex } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
-import { answerShardPath, searchShardPath } from "../core/paths.js";
+import { answerShardPath, historyShardPath, searchShardPath } from "../core/paths.js";
 import { shardEntries, type RankedEntry, type SearchTop, type ShardEntry } from "../core/search.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
@@ -89,8 +89,8 @@ export class DataStore {
 
   private manifestPromise: Promise<Manifest> | undefined;
   private readonly indexes = new Map<string, Promise<AnswerIndex>>();
-  /** Read shards (key → the decoded file, kept by what it takes in memory). */
-  private readonly shards: ByteLru<string, Promise<AnswerData>>;
+  /** Read shards of answers and history tables (key → the decoded file, kept by what it takes in memory; a key names its file). */
+  private readonly shards: ByteLru<string, Promise<unknown>>;
   /** Views made of read shards (src/core/answer-index.ts), dropped whenever a shard is. */
   private readonly views = new Map<string, Promise<AnswerView>>();
 
@@ -205,32 +205,41 @@ export class DataStore {
           this.views.delete(key);
           throw error;
         });
-      this.views.set(key, view);
-      for (const oldKey of this.views.keys()) {
-        if (this.views.size <= DataStore.VIEWS_KEPT) break;
-        this.views.delete(oldKey);
-      }
+      this.keepView(key, view);
     }
     return view;
   }
 
+  /** Keeps a view, dropping the oldest beyond `VIEWS_KEPT`. */
+  private keepView(key: string, view: Promise<AnswerView>): void {
+    this.views.set(key, view);
+    for (const oldKey of this.views.keys()) {
+      if (this.views.size <= DataStore.VIEWS_KEPT) break;
+      this.views.delete(oldKey);
+    }
+  }
+
   /** Shard `k` of an indicator's answers, read once and kept while the cache's bound allows. */
   private shard(assets: Assets, origin: URL, indicator: string, version: string, k: number, index: AnswerIndex): Promise<AnswerData> {
-    const path = answerShardPath(indicator, k);
-    const key = `${path}@${version}`;
-    const kept = this.shards.get(key);
-    if (kept !== undefined) return kept;
     const shard = index.shards[k];
     // What the decoded file takes: its bytes, and its values copied out as numbers (8 bytes a point).
     let points = 0;
     if (shard !== undefined) for (let s = shard.first; s < shard.first + shard.count; s++) points += index.counts[s] as number;
-    const data: Promise<AnswerData> = this.fetchAsset(assets, new URL(path, origin))
-      .then(async (response) => decodeAnswers(await response.arrayBuffer()))
+    return this.kept(assets, new URL(answerShardPath(indicator, k), origin), version, (shard?.bytes ?? 0) + 8 * points, decodeAnswers);
+  }
+
+  /** The file at `url` of data version `version` decoded, kept in the shards' cache as taking `bytes`; a failure is not kept. */
+  private kept<T>(assets: Assets, url: URL, version: string, bytes: number, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+    const key = `${url.pathname}@${version}`;
+    const kept = this.shards.get(key) as Promise<T> | undefined;
+    if (kept !== undefined) return kept;
+    const data: Promise<T> = this.fetchAsset(assets, url)
+      .then(async (response) => decode(await response.arrayBuffer()))
       .catch((error: unknown) => {
         this.shards.delete(key, data);
         throw error;
       });
-    this.shards.set(key, data, (shard?.bytes ?? 0) + 8 * points);
+    this.shards.set(key, data, bytes);
     return data;
   }
 
@@ -239,11 +248,43 @@ export class DataStore {
     return this.shards.bytes;
   }
 
-  private readonly histories = new Map<string, Promise<HistoryData>>();
+  private readonly histories = new Map<string, Promise<HistoryIndex>>();
 
-  /** The history table of an indicator (src/core/history.ts) of the manifest's data tag. A failure is not cached. */
-  history(assets: Assets, origin: URL, path: string, tag: string): Promise<HistoryData> {
-    return this.decoded(this.histories, assets, new URL(path, origin), `${path}@${tag}`, decodeHistory);
+  /** The index of an indicator's history table (src/core/history.ts) of the manifest's data tag. A failure is not cached. */
+  historyIndex(assets: Assets, origin: URL, path: string, tag: string): Promise<HistoryIndex> {
+    return this.decoded(this.histories, assets, new URL(path, origin), `${path}@${tag}`, decodeHistoryIndex);
+  }
+
+  /**
+   * Shards `wanted` of an indicator's history table (its index at `path` and
+   * `tag`), read once and kept in the shards' cache, in the order asked.
+   */
+  historyShards(assets: Assets, origin: URL, indicator: string, path: string, tag: string, wanted: readonly number[]): Promise<HistoryData[]> {
+    return this.historyIndex(assets, origin, path, tag).then((index) =>
+      Promise.all(wanted.map((k) => this.kept(assets, new URL(historyShardPath(indicator, k), origin), tag, (index.shards[k]?.bytes ?? 0) * 2, decodeHistory))),
+    );
+  }
+
+  /**
+   * Version `v` of an indicator's answers from its history table, with the
+   * shards of its sub-series at `chosen` read (`null`: every shard); kept as
+   * today's views are. The caller bounds what one request reads.
+   */
+  async historyView(assets: Assets, origin: URL, indicator: string, path: string, tag: string, v: number, chosen: readonly number[] | null): Promise<AnswerView> {
+    const index = await this.historyIndex(assets, origin, path, tag);
+    const wanted = historyShardsOf(index, v, chosen);
+    const key = `${path}@${tag}#${v}:${wanted.join(",")}`;
+    let view = this.views.get(key);
+    if (view === undefined) {
+      view = this.historyShards(assets, origin, indicator, path, tag, wanted)
+        .then((read) => versionView(index, v, new Map(wanted.map((k, i) => [k, read[i] as HistoryData]))))
+        .catch((error: unknown) => {
+          this.views.delete(key);
+          throw error;
+        });
+      this.keepView(key, view);
+    }
+    return view;
   }
 
   /** The file at `url` decoded, once per `key` in `cache`; a failure is dropped from the cache, so the next request tries again. */

@@ -11,11 +11,11 @@ import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
-import { shardsOf, wholeView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
+import { shardsOf, type AnswerView, type ShardEntry } from "../core/answer-index.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
 import { rhythmMonths } from "../core/coverage.js";
 import { dayNumber } from "../core/dates.js";
-import { versionAnswers, type HistoryVersion } from "../core/history.js";
+import { historyShardsOf, versionIds, type HistoryVersion } from "../core/history.js";
 import { monthIndex } from "../core/derive.js";
 import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/derived-answer.js";
 import { answerEtag } from "../core/etag.js";
@@ -97,39 +97,46 @@ async function loadAt(
   if (v === days.length - 1) {
     const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = select(index.ids);
-    checkReadBytes(id, entry, index, chosen, store.readBytes);
+    checkReadBytes(id, entry, readSize(index.shards, shardsOf(index, chosen)), chosen === null ? index.ids.length : chosen.length, chosen === null, store.readBytes);
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
-  // An earlier version exists, so its table does (src/build/history.ts).
-  const history = await store.history(assets, url, entry.history.path as string, entry.history.tag);
-  const version = history.versions[v] as HistoryVersion;
-  const data = wholeView(versionAnswers(history, v));
-  return { data, chosen: select(data.ids), lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${entry.history.tag}.${v}` };
+  // An earlier version exists, so its table does (src/build/history.ts): the shards of the chosen sub-series are read.
+  const path = entry.history.path as string;
+  const { tag } = entry.history;
+  const index = await store.historyIndex(assets, url, path, tag);
+  const chosen = select(versionIds(index, v));
+  checkReadBytes(id, null, readSize(index.shards, historyShardsOf(index, v, chosen)), chosen === null ? versionIds(index, v).length : chosen.length, false, store.readBytes);
+  const data = await store.historyView(assets, url, id, path, tag, v, chosen);
+  const version = index.versions[v] as HistoryVersion;
+  return { data, chosen, lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${tag}.${v}` };
 }
 
+/** The bytes of the shards `wanted` of `shards`. */
+const readSize = (shards: readonly ShardEntry[], wanted: readonly number[]) => wanted.reduce((sum, k) => sum + (shards[k]?.bytes ?? 0), 0);
+
 /**
- * A question reads the shards of the sub-series it selects (src/core/answer-index.ts):
- * at most `most` bytes of them (`MAX_READ_BYTES`), what one request can fetch and answer from
- * within its CPU time and the isolate's memory.
+ * A question reads the shards of the sub-series it selects (src/core/answer-index.ts,
+ * or a past version's, src/core/history.ts): at most `most` bytes of them
+ * (`MAX_READ_BYTES`), what one request can fetch and answer from within its CPU
+ * time and the isolate's memory. `bytes` are the shards' the store would read for
+ * the `series` sub-series chosen, each shard counted once; `all`: every sub-series
+ * of today's data, whose prebuilt pages `entry` lists.
  * @throws ApiError naming `series` and how many sub-series would fit.
  */
-function checkReadBytes(indicator: string, entry: ManifestEntry, index: AnswerIndex, chosen: readonly number[] | null, most: number): void {
-  // The shards the store will read for them (src/core/answer-index.ts `shardsOf`), each counted once.
-  const bytes = shardsOf(index, chosen).reduce((sum, k) => sum + (index.shards[k] as AnswerIndex["shards"][number]).bytes, 0);
-  const series = chosen === null ? index.ids.length : chosen.length;
+function checkReadBytes(indicator: string, entry: ManifestEntry | null, bytes: number, series: number, all: boolean, most: number): void {
   if (bytes <= most) return;
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
   const fitting = Math.max(1, Math.floor((series * most) / bytes));
   // A question of every sub-series: the largest limit whose pages are prebuilt (files, no reading), if any.
-  const prebuilt = Object.entries(entry.pages)
+  const prebuilt = Object.entries(entry?.pages ?? {})
     .filter(([, sizes]) => (sizes[0] ?? 0) > 0)
     .map(([limit]) => Number(limit))
     .sort((a, b) => b - a)[0];
   throw badRequest(
     `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(most)} one request may read; ` +
       `select at most about ${grouped(fitting)} sub-series (series, a list or a pattern such as prefix.*; they are listed at ${metadataPath(indicator)})` +
-      (chosen === null && prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${endpointPath(indicator)}?limit=${prebuilt}` : ""),
+      (all && prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${endpointPath(indicator)}?limit=${prebuilt}` : ""),
   );
 }
 

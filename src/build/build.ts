@@ -38,6 +38,7 @@ import {
   answersPath,
   answerShardPath,
   historyPath,
+  historyShardPath,
   SEARCH_INDEX_PATH,
   searchShardPath,
   csvEsPath,
@@ -283,8 +284,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       longest: longestSeries(indicator.answers.series),
       // One version: no table (src/build/history.ts), and a tag of what /changes then says (its days and the indicator's fields).
       history: {
-        path: history.file === null ? null : historyPath(id),
-        tag: dataTag(history.file ?? new TextEncoder().encode(JSON.stringify([history.versions.map(versionDay), indicator.answerFields]))),
+        path: history.table === null ? null : historyPath(id),
+        tag: dataTag(history.table === null ? new TextEncoder().encode(JSON.stringify([history.versions.map(versionDay), indicator.answerFields])) : [...history.table.shards, history.table.index]),
         days: history.versions.map(versionDay),
       },
     };
@@ -362,8 +363,12 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         return encodeAnswerIndex(indicator.answers, shards);
       },
     });
-    const table = history.file;
-    if (table !== null) plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => table });
+    // The history table's shards, then its index (src/core/history.ts).
+    const { table } = history;
+    if (table !== null) {
+      table.shards.forEach((bytes, k) => plan.push({ path: outputFile(historyShardPath(id, k)), indicator: id, render: () => bytes }));
+      plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => table.index });
+    }
   }
   plan.push(...planFormats(input));
   // The stylesheet is inlined in every page (src/site/site.ts `RenderConfig`), not served on its own.
@@ -501,7 +506,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   const indicators = load.indicators.map((source) =>
     withParts(buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)), Math.min(maxFileBytes, options.maxDownloadBytes ?? maxFileBytes)),
   );
-  const histories = await buildHistories(options.data, indicators, versions, options.history === false ? null : effects.history, csvCache, effects.log);
+  const histories = await buildHistories(options.data, indicators, versions, options.history === false ? null : effects.history, csvCache, effects.log, options.shardBytes);
   const leftOut: string[] = [];
   const plan = planOutput({
     config,

@@ -7,12 +7,13 @@
  * sub-series and what the rule of coverage reads, src/source/load.ts), then the
  * data of this build as the last version when it differs from the last commit's.
  */
-import { encodeHistory, versionDay, type HistoryEntry, type HistoryVersion } from "../core/history.js";
+import { encodeHistoryShards, versionDay, type HistoryEntry, type HistoryFiles, type HistoryVersion } from "../core/history.js";
 import { dayOfTime } from "../core/dates.js";
 import { diffData, type PointRef, type Revision } from "../source/changes.js";
 import type { AnswerRow } from "../core/answers.js";
 import type { Schedule } from "../core/schedule.js";
 import { byCodeUnits } from "../core/order.js";
+import { SHARD_BYTES } from "../core/contract.js";
 import { DataError, formatIssue } from "../source/errors.js";
 import type { DataCommit } from "../source/git-files.js";
 import { loadData, type CsvCache, type IndicatorSource, type SourceFiles } from "../source/load.js";
@@ -36,11 +37,11 @@ export interface HistorySource {
 export interface IndicatorHistory {
   readonly versions: readonly HistoryVersion[];
   /**
-   * The table (src/core/history.ts), or `null` when there is one version: every
-   * `as_of` then answers today's data and `/changes` lists nothing, so no table is
-   * written (a copy of every point the answers hold already).
+   * The table's index and shards (src/core/history.ts), or `null` when there is
+   * one version: every `as_of` then answers today's data and `/changes` lists
+   * nothing, so no table is written (a copy of every point the answers hold already).
    */
-  readonly file: Uint8Array | null;
+  readonly table: HistoryFiles | null;
   readonly revisions: readonly Revisions[];
 }
 
@@ -181,9 +182,10 @@ export async function buildHistories(
   source: HistorySource | null,
   cache: CsvCache,
   log: Log,
+  shardBytes: number = SHARD_BYTES,
 ): Promise<Map<string, IndicatorHistory>> {
   const git = source === null ? new Map<string, State[]>() : await gitStates(dataDir, source, cache, log);
-  return new Map(indicators.map((built) => [built.source.meta.id, historyOf(built, times.get(built.source.meta.id) ?? 0, git.get(built.source.meta.id) ?? [])]));
+  return new Map(indicators.map((built) => [built.source.meta.id, historyOf(built, times.get(built.source.meta.id) ?? 0, git.get(built.source.meta.id) ?? [], shardBytes)]));
 }
 
 /**
@@ -191,8 +193,9 @@ export async function buildHistories(
  * alone) and its data in this build, at version time `time`: the last commit's
  * version is the current one when the data are as it has them, else the build's
  * data come after it, published at `time` (or with the last commit, if later).
+ * The table's shards aim at `shardBytes` each, as the answers' do.
  */
-export function historyOf(built: BuiltIndicator, time: number, committed: readonly State[] = []): IndicatorHistory {
+export function historyOf(built: BuiltIndicator, time: number, committed: readonly State[] = [], shardBytes: number = SHARD_BYTES): IndicatorHistory {
   const all = [...committed];
   const last = all.at(-1);
   const current = stateOf(built.source, null, Math.max(time, last?.published ?? time), time);
@@ -211,8 +214,8 @@ export function historyOf(built: BuiltIndicator, time: number, committed: readon
     schedule: s.schedule,
     series: s.ids.map((id) => index.get(id) as number),
   }));
-  const file = versions.length === 1 ? null : encodeHistory(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine);
-  return { versions, file, revisions: revisionsOf(built.source.meta.id, states, versions) };
+  const table = versions.length === 1 ? null : encodeHistoryShards(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine, shardBytes);
+  return { versions, table, revisions: revisionsOf(built.source.meta.id, states, versions) };
 }
 
 /** The versions that revised or removed points of the one before, by the build's change report (src/source/changes.ts). */

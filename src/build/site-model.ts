@@ -22,9 +22,9 @@ export type Revisions = ReadonlyMap<string, SeriesRevisions>;
 
 const NO_REVISIONS: Revisions = new Map();
 
-/** The revised points of an indicator from its history table (none without one). */
+/** The revised points of an indicator from its history table's shards (none without one). */
 export function revisionsOf(history: IndicatorHistory | undefined): Revisions {
-  return history === undefined || history.file === null ? NO_REVISIONS : revisedPoints(decodeHistory(history.file));
+  return history === undefined || history.table === null ? NO_REVISIONS : revisedPoints(history.table.shards.map((shard) => decodeHistory(shard)));
 }
 
 /**

@@ -89,9 +89,7 @@ export function decodeAnswerIndex(input: ArrayBuffer | Uint8Array): AnswerIndex 
   const [countsAt, publicationsAt, firstsAt, sizesAt, idsAt] = offsets as [number, number, number, number, number];
   if (idsAt + header.idsBytes > bytes.length) throw new Error("not an answer index (truncated)");
   const at = (offset: number) => bytes.byteOffset + offset;
-  const firsts = new Uint32Array(bytes.buffer, at(firstsAt), header.shards);
-  const sizes = new Uint32Array(bytes.buffer, at(sizesAt), header.shards);
-  const shards = Array.from(firsts, (first, k) => ({ first, count: (k + 1 < header.shards ? (firsts[k + 1] as number) : header.series) - first, bytes: sizes[k] as number }));
+  const shards = shardList(new Uint32Array(bytes.buffer, at(firstsAt), header.shards), new Uint32Array(bytes.buffer, at(sizesAt), header.shards), header.series);
   return {
     ...answerFields(header),
     ids: header.series === 0 ? [] : decoder.decode(bytes.subarray(idsAt, idsAt + header.idsBytes)).split("\n"),
@@ -131,29 +129,22 @@ export function planShards(data: AnswerData, targetBytes: number): ShardEntry[] 
       (data.csvEnds[g] as number) - textStart(data.csvEnds, g) +
       (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g);
   }
-  const runs: { first: number; count: number }[] = [];
-  let first = 0;
-  let size = 0;
-  for (let s = 0; s < data.ids.length; s++) {
-    const own = (textBytes[s] as number) + 4 + encoder.encode(data.ids[s]).length + 1;
-    if (s > first && size + own > targetBytes) {
-      runs.push({ first, count: s - first });
-      first = s;
-      size = 0;
-    }
-    size += own;
-  }
-  if (data.ids.length > first || runs.length === 0) runs.push({ first, count: data.ids.length - first });
   // Each file's size is known once it is encoded (the build records it before writing the index).
-  return runs.map(({ first, count }) => ({ first, count, bytes: 0 }));
+  return runsOf(
+    data.ids.map((id, s) => (textBytes[s] as number) + 4 + encoder.encode(id).length + 1),
+    targetBytes,
+  );
 }
 
 const NO_DAYS = new Int32Array(0);
 const NO_GLOBALS = new Uint32Array(0);
 const NO_VALUES = new Float64Array(0);
 
-/** A sub-series whose shard a request did not read: its id and length, nothing else. */
-class UnreadSeries extends AnswerSeries {
+/**
+ * A sub-series whose shard a request did not read: its id and length, nothing
+ * else (a past version's, src/core/history.ts `versionView`: its id alone, length 0).
+ */
+export class UnreadSeries extends AnswerSeries {
   constructor(id: string, length: number) {
     // Shared empty arrays: an indicator of 10,000 sub-series has as many of these (three typed arrays each took 10 ms cold).
     super(id, 0, length, NO_DAYS, NO_GLOBALS, NO_VALUES);
@@ -236,14 +227,45 @@ function unreadSeries(index: AnswerIndex): readonly AnswerSeries[] {
 
 /** The shards holding the sub-series at `chosen` (ascending indices; `null`: all), ascending. */
 export function shardsOf(index: AnswerIndex, chosen: readonly number[] | null): number[] {
-  if (chosen === null) return index.shards.map((_, k) => k);
+  return chosen === null ? index.shards.map((_, k) => k) : shardsHolding(index.shards, chosen);
+}
+
+/** Of `shards` (runs of sub-series in order), those holding the sub-series `series` (ascending indices), ascending. */
+export function shardsHolding(shards: readonly ShardEntry[], series: Iterable<number>): number[] {
   const out: number[] = [];
   let k = 0;
-  for (const s of chosen) {
-    while (k + 1 < index.shards.length && (index.shards[k + 1] as ShardEntry).first <= s) k++;
+  for (const s of series) {
+    while (k + 1 < shards.length && (shards[k + 1] as ShardEntry).first <= s) k++;
     if (out[out.length - 1] !== k) out.push(k);
   }
   return out;
+}
+
+/** The shards a file lists as each one's first sub-series and size (the last runs to the `series`-th). */
+export function shardList(firsts: Uint32Array, sizes: Uint32Array, series: number): ShardEntry[] {
+  return Array.from(firsts, (first, k) => ({ first, count: (k + 1 < firsts.length ? (firsts[k + 1] as number) : series) - first, bytes: sizes[k] as number }));
+}
+
+/**
+ * Runs of consecutive sub-series of sizes `bytes` (estimates), each as close to
+ * `targetBytes` as whole sub-series allow: a sub-series larger than it is a run
+ * alone; no sub-series, one empty run.
+ */
+export function runsOf(bytes: ArrayLike<number>, targetBytes: number): ShardEntry[] {
+  const runs: ShardEntry[] = [];
+  let first = 0;
+  let size = 0;
+  for (let s = 0; s < bytes.length; s++) {
+    const own = bytes[s] as number;
+    if (s > first && size + own > targetBytes) {
+      runs.push({ first, count: s - first, bytes: 0 });
+      first = s;
+      size = 0;
+    }
+    size += own;
+  }
+  if (bytes.length > first || runs.length === 0) runs.push({ first, count: bytes.length - first, bytes: 0 });
+  return runs;
 }
 
 /** The part of `view` holding sub-series index `s` (a binary search over the parts' first sub-series). */

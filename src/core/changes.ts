@@ -17,6 +17,7 @@ import { dateOfDay } from "./dates.js";
 import { versionDay, type HistoryData } from "./history.js";
 import { FORMATS, type Format } from "./model.js";
 import { DAY_SCHEMA, dayParse, integerValue, invalid, type Declared, type Invalid } from "./parameters.js";
+import { byCodeUnits } from "./order.js";
 import { endpointPath } from "./paths.js";
 
 /** The path of an indicator's changes. */
@@ -126,6 +127,17 @@ export function changesSince(history: HistoryData, since: number): readonly Poin
 }
 
 const listsOf = new WeakMap<HistoryData, Map<number, readonly PointChange[]>>();
+
+/**
+ * The changes since version `since` of a table read in shards (src/core/history.ts),
+ * in the one table's order: newest change first, then date descending, then
+ * sub-series (each shard's list is in that order already, and a point is in one shard).
+ */
+export function shardChanges(tables: readonly HistoryData[], since: number): readonly PointChange[] {
+  if (tables.length === 1) return changesSince(tables[0] as HistoryData, since);
+  const all = tables.flatMap((table) => changesSince(table, since));
+  return all.sort((a, b) => byCodeUnits(b.changed, a.changed) || byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
+}
 
 function listChanges(history: HistoryData, since: number): PointChange[] {
   const { union, from, to, versions } = history;

@@ -7,7 +7,14 @@
  * data is the points whose stretch holds it, viewed in place (`versionAnswers`),
  * so the same pager and renderer answer a past version as today's.
  *
- * Layout (a container, src/core/container.ts, magic `OSH1`; little-endian):
+ * The table is written in shards (`encodeHistoryShards`), each the table of a
+ * run of consecutive sub-series in id order, and an index listing them
+ * (`_data/<indicator>.history.bin`, below): as for today's answers
+ * (src/core/answer-index.ts), a question as of a past day reads only the shards
+ * of the sub-series it names, and the table grows with the data without a file
+ * over the CDN's limit.
+ *
+ * Layout of a shard (a container, src/core/container.ts, magic `OSH1`; little-endian):
  *
  *     header (JSON)     the versions, oldest first (`HistoryVersion`), and the number of entries N
  *     u32 × N           from: the first version each entry is in
@@ -15,9 +22,10 @@
  *     the rest          the entries as an answer file (src/core/answers.ts), in its global
  *                       order (date descending, sub-series ascending, then `from`)
  */
-import { decodeAnswers, encodeAnswers, globalIndex, textStart, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
+import { UnreadSeries, runsOf, shardList, shardsHolding, type AnswerPart, type AnswerView, type ShardEntry } from "./answer-index.js";
+import { answerFields, decodeAnswers, encodeAnswers, globalIndex, textStart, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
-import { dateOfDay, dayOfTime } from "./dates.js";
+import { dateOfDay, dayNumber, dayOfTime } from "./dates.js";
 import { byCodeUnits } from "./order.js";
 import type { Schedule } from "./schedule.js";
 
@@ -153,6 +161,24 @@ export function versionAnswers(history: HistoryData, v: number): AnswerData {
   return data;
 }
 
+/** The answer fields of a version: the table's (`fields`, the current version's), with what the version's own `indicator.json` said, and its newest point's date. */
+function versionFields(fields: AnswerFields, version: HistoryVersion, lastUpdated: string | null): AnswerFields {
+  return {
+    indicator: fields.indicator,
+    unit: version.unit,
+    license: fields.license,
+    lastUpdated,
+    attribution: fields.attribution,
+    attributionUrl: fields.attributionUrl,
+    rhythm: version.rhythm,
+    stepwise: version.stepwise,
+    ...(version.bound.checked === null ? {} : { checked: version.bound.checked }),
+    ...(version.schedule === null ? {} : { schedule: version.schedule }),
+    // The kinds of source as declared now (the table's): what provenance=true says of a past version's points too.
+    ...(fields.sourceKinds === undefined ? {} : { sourceKinds: fields.sourceKinds }),
+  };
+}
+
 function materialize(history: HistoryData, v: number): AnswerData {
   const { union, from, to } = history;
   const version = history.versions[v];
@@ -199,18 +225,7 @@ function materialize(history: HistoryData, v: number): AnswerData {
   const series = ids.map((id, s) => new AnswerSeries(id, starts[s] as number, counts[s] as number, days, globals, values));
   const global = globalIndex(n, days, starts, seriesOf, rankOf);
   return {
-    indicator: union.indicator,
-    unit: version.unit,
-    license: union.license,
-    lastUpdated: n === 0 ? null : dateOfDay(global.day(0)),
-    attribution: union.attribution,
-    attributionUrl: union.attributionUrl,
-    rhythm: version.rhythm,
-    stepwise: version.stepwise,
-    ...(version.bound.checked === null ? {} : { checked: version.bound.checked }),
-    ...(version.schedule === null ? {} : { schedule: version.schedule }),
-    // The kinds of source as declared now (the table's): what provenance=true says of a past version's points too.
-    ...(union.sourceKinds === undefined ? {} : { sourceKinds: union.sourceKinds }),
+    ...versionFields(union, version, n === 0 ? null : dateOfDay(global.day(0))),
     series,
     ids,
     points: n,
@@ -223,4 +238,232 @@ function materialize(history: HistoryData, v: number): AnswerData {
     csvEsEnds,
     starts: textStarts,
   };
+}
+
+// ---------------------------------------------------------------------------
+// The table in shards
+
+/**
+ * Layout of the index (a container, magic `OSJ1`; little-endian):
+ *
+ *     header (JSON)     the current version's answer fields, the versions (`HistoryVersion`,
+ *                       their sub-series indices into the ids below), each version's number of
+ *                       points, and the counts of the sections
+ *     u32 × K           the first sub-series of each shard (the last runs to S)
+ *     u32 × K           the size of each shard file in bytes
+ *     i32 × D           the days of the points, ascending, one row per stretch of versions
+ *     u32 × D           from: the first version of the stretch in which the day has a point
+ *     u32 × D           to: the first version after it
+ *     I bytes           the sub-series ids of every version, sorted, UTF-8, separated by "\n"
+ *
+ * What a question as of version v needs before it reads a shard is here: the
+ * version's sub-series (its `series` selects among them), its fields, its number
+ * of points, and the days any of its sub-series has a point (the rule of
+ * coverage's publications, src/api/time.ts), which the stretches give.
+ */
+const INDEX_MAGIC = "OSJ1";
+
+interface IndexHeader {
+  readonly fields: AnswerFields;
+  readonly versions: readonly HistoryVersion[];
+  readonly points: readonly number[];
+  readonly series: number;
+  readonly shards: number;
+  readonly days: number;
+  readonly idsBytes: number;
+}
+
+const indexSections = (h: IndexHeader) => [4 * h.shards, 4 * h.shards, 4 * h.days, 4 * h.days, 4 * h.days];
+
+/** A decoded history index. */
+export interface HistoryIndex {
+  /** The current version's answer fields (a past version's differ by what its `indicator.json` said). */
+  readonly fields: AnswerFields;
+  readonly versions: readonly HistoryVersion[];
+  /** Each version's number of points. */
+  readonly points: readonly number[];
+  /** The sub-series of every version, sorted by id. */
+  readonly ids: readonly string[];
+  /** The shards: each the table of a run of sub-series (src/core/answer-index.ts `ShardEntry`). */
+  readonly shards: readonly ShardEntry[];
+  /** Each day with a point, ascending, once per stretch `[from, to)` of versions in which it has one. */
+  readonly days: Int32Array;
+  readonly dayFrom: Uint32Array;
+  readonly dayTo: Uint32Array;
+}
+
+/** A table in shards: its index and the shard files, in order. */
+export interface HistoryFiles {
+  readonly index: Uint8Array;
+  readonly shards: readonly Uint8Array[];
+}
+
+const encoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+/** The versions of a shard of sub-series `first … first + count - 1`: each version's sub-series among them, from 0. */
+function shardVersions(versions: readonly HistoryVersion[], first: number, count: number): HistoryVersion[] {
+  return versions.map((version) => ({ ...version, series: version.series.filter((s) => s >= first && s < first + count).map((s) => s - first) }));
+}
+
+/** For each day with a point, the stretches of versions in which it has one (merged from its entries' `[from, to)`). */
+function dayStretches(entries: readonly HistoryEntry[]): { day: number; from: number; to: number }[] {
+  const byDay = new Map<string, [number, number][]>();
+  for (const e of entries) {
+    const list = byDay.get(e.date) ?? [];
+    list.push([e.from, e.to]);
+    byDay.set(e.date, list);
+  }
+  const rows: { day: number; from: number; to: number }[] = [];
+  for (const date of [...byDay.keys()].sort(byCodeUnits)) {
+    const spans = (byDay.get(date) as [number, number][]).sort((a, b) => a[0] - b[0]);
+    const day = dayNumber(date);
+    let [from, to] = spans[0] as [number, number];
+    for (const [f, t] of spans.slice(1)) {
+      if (f <= to) to = Math.max(to, t);
+      else {
+        rows.push({ day, from, to });
+        [from, to] = [f, t];
+      }
+    }
+    rows.push({ day, from, to });
+  }
+  return rows;
+}
+
+/**
+ * Encodes a history table (as `encodeHistory`) in shards of consecutive
+ * sub-series, each as close to `targetBytes` as whole sub-series allow
+ * (estimated from their entries' texts), and its index. Deterministic.
+ */
+export function encodeHistoryShards(
+  fields: AnswerFields,
+  ids: readonly string[],
+  versions: readonly HistoryVersion[],
+  entries: readonly HistoryEntry[],
+  csvLine: (row: AnswerRow) => string,
+  csvEsLine: (row: AnswerRow) => string,
+  targetBytes: number,
+): HistoryFiles {
+  const position = new Map(ids.map((id, s) => [id, s]));
+  const bySeries: HistoryEntry[][] = ids.map(() => []);
+  for (const e of entries) (bySeries[position.get(e.series) as number] as HistoryEntry[]).push(e);
+  // Per entry: its columns (src/core/answers.ts), its from and to, and its texts (the JSON text about the CSV line's size again).
+  const estimate = (e: HistoryEntry) => 40 + 2 * csvLine(e).length + csvEsLine(e).length;
+  const runs = runsOf(
+    bySeries.map((own, s) => own.reduce((sum, e) => sum + estimate(e), 4 + encoder.encode(ids[s]).length + 1)),
+    targetBytes,
+  );
+  const shards = runs.map(({ first, count }) =>
+    encodeHistory(fields, ids.slice(first, first + count), shardVersions(versions, first, count), bySeries.slice(first, first + count).flat(), csvLine, csvEsLine),
+  );
+  const stretches = dayStretches(entries);
+  // Each version's points: an entry counts in its stretch of versions.
+  const steps = new Int32Array(versions.length + 1);
+  for (const e of entries) {
+    steps[e.from] = (steps[e.from] as number) + 1;
+    steps[e.to] = (steps[e.to] as number) - 1;
+  }
+  let running = 0;
+  const points = versions.map((_, v) => (running += steps[v] as number));
+  const idBytes = encoder.encode(ids.join("\n"));
+  const header: IndexHeader = { fields: answerFields(fields), versions, points, series: ids.length, shards: runs.length, days: stretches.length, idsBytes: idBytes.length };
+  const { bytes, view, offsets } = createContainer(INDEX_MAGIC, header, [...indexSections(header), idBytes.length]);
+  const [firstsAt, sizesAt, daysAt, fromAt, toAt, idsAt] = offsets as [number, number, number, number, number, number];
+  runs.forEach((run, k) => {
+    view.setUint32(firstsAt + 4 * k, run.first, true);
+    view.setUint32(sizesAt + 4 * k, (shards[k] as Uint8Array).length, true);
+  });
+  stretches.forEach((row, d) => {
+    view.setInt32(daysAt + 4 * d, row.day, true);
+    view.setUint32(fromAt + 4 * d, row.from, true);
+    view.setUint32(toAt + 4 * d, row.to, true);
+  });
+  bytes.set(idBytes, idsAt);
+  return { index: bytes, shards };
+}
+
+/**
+ * Decodes a history index.
+ * @throws Error when the bytes are not one.
+ */
+export function decodeHistoryIndex(input: ArrayBuffer | Uint8Array): HistoryIndex {
+  const { bytes, header, offsets } = openContainer<IndexHeader>(input, INDEX_MAGIC, "a history index", indexSections);
+  const [firstsAt, sizesAt, daysAt, fromAt, toAt, idsAt] = offsets as [number, number, number, number, number, number];
+  if (idsAt + header.idsBytes > bytes.length) throw new Error("not a history index (truncated)");
+  const at = (offset: number) => bytes.byteOffset + offset;
+  return {
+    fields: header.fields,
+    versions: header.versions,
+    points: header.points,
+    ids: header.series === 0 ? [] : textDecoder.decode(bytes.subarray(idsAt, idsAt + header.idsBytes)).split("\n"),
+    shards: shardList(new Uint32Array(bytes.buffer, at(firstsAt), header.shards), new Uint32Array(bytes.buffer, at(sizesAt), header.shards), header.series),
+    days: new Int32Array(bytes.buffer, at(daysAt), header.days),
+    dayFrom: new Uint32Array(bytes.buffer, at(fromAt), header.days),
+    dayTo: new Uint32Array(bytes.buffer, at(toAt), header.days),
+  };
+}
+
+/** The ids of version `v`'s sub-series, sorted (the ones its `series` selects among). Made once per index and version. */
+export function versionIds(index: HistoryIndex, v: number): readonly string[] {
+  return perVersion(versionIdLists, index, v, () => (index.versions[v] as HistoryVersion).series.map((s) => index.ids[s] as string));
+}
+
+const versionIdLists = new WeakMap<HistoryIndex, Map<number, readonly string[]>>();
+const versionDayLists = new WeakMap<HistoryIndex, Map<number, Int32Array>>();
+
+function perVersion<T>(cache: WeakMap<HistoryIndex, Map<number, T>>, index: HistoryIndex, v: number, make: () => T): T {
+  let made = cache.get(index);
+  if (made === undefined) cache.set(index, (made = new Map<number, T>()));
+  let value = made.get(v);
+  if (value === undefined) made.set(v, (value = make()));
+  return value;
+}
+
+/** The days on which any sub-series of version `v` has a point, ascending: its publications. Made once per index and version. */
+export function versionPublications(index: HistoryIndex, v: number): Int32Array {
+  return perVersion(versionDayLists, index, v, () => {
+    const days: number[] = [];
+    index.days.forEach((day, d) => {
+      if ((index.dayFrom[d] as number) <= v && v < (index.dayTo[d] as number) && days[days.length - 1] !== day) days.push(day);
+    });
+    return Int32Array.from(days);
+  });
+}
+
+/** The shards holding version `v`'s sub-series at `chosen` (ascending indices into `versionIds`; `null`: all), ascending. */
+export function historyShardsOf(index: HistoryIndex, v: number, chosen: readonly number[] | null): number[] {
+  const series = (index.versions[v] as HistoryVersion).series;
+  return shardsHolding(index.shards, chosen === null ? series : chosen.map((c) => series[c] as number));
+}
+
+/**
+ * Version `v`'s answers with the shards `read` (k → its decoded table): the
+ * sub-series of shards not read are placeholders the pager never reads (it reads
+ * the chosen ones, whose shards are read), as for today's answers
+ * (src/core/answer-index.ts `shardView`).
+ */
+export function versionView(index: HistoryIndex, v: number, read: ReadonlyMap<number, HistoryData>): AnswerView {
+  const version = index.versions[v] as HistoryVersion;
+  const ids = versionIds(index, v);
+  const publications = versionPublications(index, v);
+  const fields = versionFields(index.fields, version, publications.length === 0 ? null : dateOfDay(publications[publications.length - 1] as number));
+  const series: AnswerSeries[] = [];
+  const parts: AnswerPart[] = [];
+  let at = 0;
+  index.shards.forEach((shard, k) => {
+    // Version v's sub-series in this shard: a run of its sorted ids.
+    let count = 0;
+    while (at + count < version.series.length && (version.series[at + count] as number) < shard.first + shard.count) count++;
+    const table = read.get(k);
+    // A shard without a sub-series of version v is no part of its view (the renderer finds a part by its first id).
+    if (table !== undefined && count > 0) {
+      const data = versionAnswers(table, v);
+      parts.push({ data, first: at });
+      for (const one of data.series) series.push(one);
+    } else for (let s = at; s < at + count; s++) series.push(new UnreadSeries(ids[s] as string, 0));
+    at += count;
+  });
+  const only = parts.length === 1 && index.shards.length === 1 ? (parts[0] as AnswerPart).data.global : null;
+  return { ...fields, ids, series, points: index.points[v] as number, publications, parts, global: only };
 }

@@ -98,9 +98,14 @@ export function answerShardPath(indicator: string, k: number): string {
   return `/_data/${indicator}/answers/${k}.bin`;
 }
 
-/** The indicator's history table, for the function's `as_of`; internal (src/core/history.ts). */
+/** The index of the indicator's history table, for the function's `as_of` and `/changes`; internal (src/core/history.ts). */
 export function historyPath(indicator: string): string {
   return `/_data/${indicator}.history.bin`;
+}
+
+/** Shard `k` of the indicator's history table; internal (src/core/history.ts). */
+export function historyShardPath(indicator: string, k: number): string {
+  return `/_data/${indicator}/history/${k}.bin`;
 }
 
 /** The static copy of one sub-series' default answer, in `format` (what a mirror serves for `?series=<id>`). */

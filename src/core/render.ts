@@ -92,11 +92,11 @@ export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8A
   const { part, positions } = mergedPositions(datas, page);
   if (page.query.format === "csv") {
     return page.query.dialect === "es"
-      ? assembleParts(datas.map((d) => ({ text: d.csvEs, ends: d.csvEsEnds })), part, positions, CSV_ES_PREFIX, NOTHING, false)
-      : assembleParts(datas.map((d) => ({ text: d.csv, ends: d.csvEnds })), part, positions, CSV_PREFIX, NOTHING, false);
+      ? assembleParts(datas.map((d) => ({ text: d.csvEs, ends: d.csvEsEnds, starts: d.starts?.csvEs })), part, positions, CSV_ES_PREFIX, NOTHING, false)
+      : assembleParts(datas.map((d) => ({ text: d.csv, ends: d.csvEnds, starts: d.starts?.csv })), part, positions, CSV_PREFIX, NOTHING, false);
   }
   if (page.query.provenance !== null) return withProvenance(datas, part, positions, suffix);
-  return assembleParts(datas.map((d) => ({ text: d.json, ends: d.jsonEnds })), part, positions, JSON_PREFIX, suffix, true);
+  return assembleParts(datas.map((d) => ({ text: d.json, ends: d.jsonEnds, starts: d.starts?.json })), part, positions, JSON_PREFIX, suffix, true);
 }
 
 /**
@@ -173,10 +173,10 @@ function mergedPositions(datas: readonly AnswerData[], page: Page<AnswerSeries>)
 /**
  * `prefix`, the texts of the points (`part[m]`, `positions[m]`) of several shards'
  * texts, then `suffix`, in one buffer: as `assemble` (src/core/answers.ts), runs
- * of consecutive positions of one shard copied as one range.
+ * of consecutive positions of one shard whose texts follow each other copied as one range.
  */
 function assembleParts(
-  texts: readonly { readonly text: Uint8Array; readonly ends: Uint32Array }[],
+  texts: readonly { readonly text: Uint8Array; readonly ends: Uint32Array; readonly starts: Uint32Array | undefined }[],
   part: Uint32Array,
   positions: Uint32Array,
   prefix: Uint8Array,
@@ -185,8 +185,8 @@ function assembleParts(
 ): Uint8Array<ArrayBuffer> {
   let size = prefix.length + suffix.length - (dropLastByte && positions.length > 0 ? 1 : 0);
   for (let m = 0; m < positions.length; m++) {
-    const { ends } = texts[part[m] as number] as (typeof texts)[number];
-    size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number);
+    const { ends, starts } = texts[part[m] as number] as (typeof texts)[number];
+    size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number, starts);
   }
   const out = new Uint8Array(size);
   out.set(prefix, 0);
@@ -194,12 +194,13 @@ function assembleParts(
   const textEnd = size - suffix.length;
   for (let m = 0; m < positions.length; ) {
     const p = part[m] as number;
-    const { text, ends } = texts[p] as (typeof texts)[number];
+    const { text, ends, starts } = texts[p] as (typeof texts)[number];
     const first = positions[m] as number;
     let last = first;
-    while (m + 1 < positions.length && part[m + 1] === p && positions[m + 1] === last + 1) last = positions[++m] as number;
+    // A past version's texts are where its view says (`AnswerData.starts`): a run only while they follow each other.
+    while (m + 1 < positions.length && part[m + 1] === p && positions[m + 1] === last + 1 && textStart(ends, last + 1, starts) === ends[last]) last = positions[++m] as number;
     m++;
-    const from = textStart(ends, first);
+    const from = textStart(ends, first, starts);
     const to = Math.min(ends[last] as number, from + (textEnd - at));
     out.set(text.subarray(from, to), at);
     at += to - from;

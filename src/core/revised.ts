@@ -3,10 +3,10 @@
  * now differs from one it published before for the same sub-series and date.
  * The indicator pages mark them ("revisado el 14 oct 2026; antes 118,13"). Read
  * from the history table with the changes endpoint's own function
- * (src/core/changes.ts `changesSince`), so the page and `/changes` never disagree
+ * (src/core/changes.ts `shardChanges`), so the page and `/changes` never disagree
  * on what was revised, when, or from what.
  */
-import { changesSince } from "./changes.js";
+import { shardChanges } from "./changes.js";
 import type { HistoryData } from "./history.js";
 import { byCodeUnits } from "./order.js";
 
@@ -30,19 +30,21 @@ function anyPointChanged(history: HistoryData): boolean {
 }
 
 /**
- * The revised points of the current version, by sub-series id then date. From
+ * The revised points of the current version, by sub-series id then date, from
+ * the shards of its history table (src/core/history.ts). From
  * the newest version back, the first comparison in which a point is `revised`
  * is the one across its last change: its `previous` is the value published just
  * before that change, its `changed` that change's day (a point removed and
-published again is revised against its value before the gap). A point revised back to
+ * published again is revised against its value before the gap). A point revised back to
  * an earlier text is still revised (the service published another value for it
  * in between). Empty when no value was ever revised.
  */
-export function revisedPoints(history: HistoryData): Map<string, Record<string, PointRevision>> {
+export function revisedPoints(tables: readonly HistoryData[]): Map<string, Record<string, PointRevision>> {
   const revised = new Map<string, Record<string, PointRevision>>();
-  if (!anyPointChanged(history)) return revised;
-  for (let since = history.versions.length - 2; since >= 0; since--) {
-    for (const c of changesSince(history, since)) {
+  const versions = tables[0]?.versions.length ?? 0;
+  if (!tables.some(anyPointChanged)) return revised;
+  for (let since = versions - 2; since >= 0; since--) {
+    for (const c of shardChanges(tables, since)) {
       const byDate = revised.get(c.series) ?? {};
       if (c.change !== "revised" || c.previous === null || byDate[c.date] !== undefined) continue;
       byDate[c.date] = [c.changed, c.previous];

@@ -4,6 +4,7 @@
  * see is proven again through workerd in test/e2e; this covers what is hard to
  * provoke there: a broken output folder, the clock, thousands of property runs.
  */
+import { readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -13,6 +14,7 @@ import { Api } from "../../src/api/handler.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 import { answerShards } from "../api-checks.js";
 import { runCli, tempDir } from "../helpers.js";
+import { syntheticHistory } from "../history-repo.js";
 
 let out: string;
 
@@ -97,6 +99,52 @@ describe("the handler in Node", () => {
     expect((await call("/api/v1/tiny-wages?limit=2")).status).toBe(200);
     // Both shards together fit a bound of their sum.
     expect((await handler(files, undefined, { readBytes: small + large })("/api/v1/tiny-wages?at=2024-03-01")).status).toBe(200);
+  });
+
+  it("answers as_of of a past version from the shards of the history table that hold the sub-series asked, within what one request may read", async () => {
+    const repo = await syntheticHistory();
+    // One shard per sub-series, and the default (one shard for all): the same answers.
+    const [sharded, whole] = [join(await tempDir(), "dist"), join(await tempDir(), "dist")];
+    for (const [dir, extra] of [[sharded, ["--shard-bytes", "1"]], [whole, []]] as const) {
+      const r = await runCli(["build", "--data", repo.data, "--out", dir, "--no-base", ...extra], { SOURCE_DATE_EPOCH: String(Date.UTC(2026, 7, 1) / 1000) });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const files = folderAssets(sharded);
+    const read: string[] = [];
+    const spy: Assets = { fetch: (url) => (read.push(new URL(url).pathname), files.fetch(url)) };
+    const history = (p: string) => p.startsWith("/_data/wages/history/");
+    const shardSizes = readdirSync(join(sharded, "_data/wages/history")).map((name) => statSync(join(sharded, "_data/wages/history", name)).size);
+    // The wages' sub-series (hourly, monthly and the ones of later versions): one shard each.
+    expect(shardSizes.length).toBeGreaterThan(1);
+    const later = Date.parse("2030-01-01");
+    const asked = ["as_of=2026-03-10&series=monthly", "as_of=2026-03-10&series=hourly&format=csv", "as_of=2026-03-10", "as_of=2026-05-10&at=2026-04-15", "as_of=2026-02-10&limit=1&offset=1"];
+    const reference = handler(folderAssets(whole));
+    for (const question of asked) {
+      const [a, b] = await Promise.all([handler(spy)(`/api/v1/wages?${question}`, {}, later), reference(`/api/v1/wages?${question}`, {}, later)]);
+      expect(a.status, question).toBe(200);
+      expect(await a.text(), question).toBe(await b.text());
+    }
+    read.length = 0;
+    expect((await handler(spy)("/api/v1/wages?as_of=2026-03-10&series=monthly", {}, later)).status).toBe(200);
+    expect(read.filter(history)).toHaveLength(1);
+    expect(read).toContain("/_data/wages.history.bin");
+    // Every sub-series of a past version: every shard of its sub-series; /changes: every shard.
+    read.length = 0;
+    expect((await handler(spy)("/api/v1/wages?as_of=2026-03-10", {}, later)).status).toBe(200);
+    expect(read.filter(history).length).toBeGreaterThan(1);
+    read.length = 0;
+    const changes = await handler(spy)("/api/v1/wages/changes?since=2026-01-10", {}, later);
+    expect(changes.status).toBe(200);
+    expect(await changes.text()).toBe(await (await reference("/api/v1/wages/changes?since=2026-01-10", {}, later)).text());
+    expect(read.filter(history)).toHaveLength(shardSizes.length);
+    // A bound below the shards of every sub-series: the past version's question of all of them is refused, naming series, before a shard is read.
+    read.length = 0;
+    const bounded = handler(spy, undefined, { readBytes: Math.max(...shardSizes) });
+    const refused = await bounded("/api/v1/wages?as_of=2026-03-10", {}, later);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { detail: string } }).error.detail).toMatch(/^series: this question reads the points of 2 sub-series of wages .* select at most about 1 sub-series/);
+    expect(read.filter(history)).toEqual([]);
+    expect((await bounded("/api/v1/wages?as_of=2026-03-10&series=hourly", {}, later)).status).toBe(200);
   });
 
   it("answers 304 for a prebuilt page without reading the file", async () => {

@@ -20,7 +20,9 @@ import { renderIndicatorFeed, renderServiceFeed } from "../../src/build/formats/
 import { parseSiteConfig } from "../../src/build/site-config.js";
 import type { AnswerData } from "../../src/core/answers.js";
 import { changesSince, type PointChange } from "../../src/core/changes.js";
-import { decodeHistory, versionAnswers, versionDay, versionOn } from "../../src/core/history.js";
+import type { AnswerView } from "../../src/core/answer-index.js";
+import { changesOfTable, pastView, tableShards } from "../history-tables.js";
+import { decodeHistoryIndex, versionDay, versionIds, versionOn, type HistoryData } from "../../src/core/history.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { selectAtPage, selectPage } from "../../src/core/page.js";
 import { wholeView } from "../../src/core/answer-index.js";
@@ -59,22 +61,29 @@ async function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
   return (await loadData(repo.data, (await gitSourceFiles(repo.data, commit)) as SourceFiles)).indicators;
 }
 
-/** The history tables of the data as checked out now, its version time NOW. */
-async function tablesNow(): Promise<{ built: BuiltIndicator[]; tables: Map<string, IndicatorHistory> }> {
+/** The history tables of the data as checked out now, its version time NOW; `shardBytes` 1: each sub-series a shard of its own. */
+async function tablesNow(shardBytes?: number): Promise<{ built: BuiltIndicator[]; tables: Map<string, IndicatorHistory> }> {
   const built = build((await loadData(repo.data, nodeSourceFiles())).indicators);
   const times = new Map(built.map((b) => [b.source.meta.id, NOW]));
-  return { built, tables: await buildHistories(repo.data, built, times, gitHistorySource(), new Map(), QUIET) };
+  return { built, tables: await buildHistories(repo.data, built, times, gitHistorySource(), new Map(), QUIET, shardBytes) };
 }
 
 const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
 
-/** What the endpoint renders for `query` over `data` at data version `lastModified`. */
-function render(data: AnswerData, lastModified: string, asked: Partial<PageQuery>): string {
+/**
+ * What the endpoint renders for `query` over the sub-series `ids` at data version
+ * `lastModified`, from the view `viewOf` gives of the ones the question chooses.
+ */
+function render(ids: readonly string[], viewOf: (chosen: number[] | null) => AnswerView, lastModified: string, asked: Partial<PageQuery>): string {
   const query = { ...DEFAULT_QUERY, ...asked };
-  const chosen = query.series === null ? null : resolveSelection(data.ids, query.series).indices;
-  const page = query.at === null ? selectPage(data.series, query, chosen, data.global) : selectAtPage(data.series, query, chosen, timeSource(wholeView(data), lastModified));
-  return new TextDecoder().decode(renderAnswer(wholeView(data), page));
+  const chosen = query.series === null ? null : resolveSelection(ids, query.series).indices;
+  const data = viewOf(chosen);
+  const page = query.at === null ? selectPage(data.series, query, chosen, data.global) : selectAtPage(data.series, query, chosen, timeSource(data, lastModified));
+  return new TextDecoder().decode(renderAnswer(data, page));
 }
+
+/** The same over a whole answer file (a build's). */
+const renderData = (data: AnswerData, lastModified: string, asked: Partial<PageQuery>) => render(data.ids, () => wholeView(data), lastModified, asked);
 
 beforeAll(async () => {
   repo = await syntheticHistory();
@@ -94,8 +103,9 @@ describe("as_of over a synthetic history", () => {
     expect(versionOn(["2026-01-10", "2026-02-10"], "2026-02-09")).toBe(0);
   });
 
-  it("answers each day's version byte for byte as a build of that day's last commit", async () => {
-    const { built, tables } = await tablesNow();
+  // In shards of one sub-series each (a question reads only the shards of the sub-series it chooses), and in one shard.
+  it.each([1, undefined])("answers each day's version byte for byte as a build of that day's last commit (shards of %s bytes)", async (shardBytes) => {
+    const { built, tables } = await tablesNow(shardBytes);
     let compared = 0;
     for (const c of daily) {
       for (const ref of build(await sourcesAt(c.commit))) {
@@ -104,13 +114,17 @@ describe("as_of over a synthetic history", () => {
         const v = versionOn(table.versions.map(versionDay), c.day);
         const current = v === table.versions.length - 1;
         // One version has no table: it is the current one.
-        expect(table.file === null).toBe(table.versions.length === 1);
-        const data = current ? (built.find((b) => b.source.meta.id === id) as BuiltIndicator).answers : versionAnswers(decodeHistory(table.file as Uint8Array), v);
+        expect(table.table === null).toBe(table.versions.length === 1);
+        if (table.table !== null) expect(table.table.shards.length).toBe(shardBytes === 1 ? decodeHistoryIndex(table.table.index).ids.length : 1);
+        const data = (built.find((b) => b.source.meta.id === id) as BuiltIndicator).answers;
         const lastModified = httpDate(current ? NOW : (table.versions[v]?.bound.time as number));
         const refModified = httpDate(current ? NOW : await folderTimeAt(repo.data, c.commit, id));
         expect(lastModified, `${c.step}: ${id}`).toBe(refModified);
         for (const query of QUERIES) {
-          expect(render(data, lastModified, query), `${c.step}: ${id} ${JSON.stringify(query)}`).toBe(render(ref.answers, refModified, query));
+          const answered = current
+            ? renderData(data, lastModified, query)
+            : render(versionIds(decodeHistoryIndex((table.table as NonNullable<IndicatorHistory["table"]>).index), v), (chosen) => pastView(table, v, chosen), lastModified, query);
+          expect(answered, `${c.step}: ${id} ${JSON.stringify(query)}`).toBe(renderData(ref.answers, refModified, query));
           compared++;
         }
       }
@@ -176,13 +190,16 @@ describe("changes over a synthetic history", () => {
       for (const [j, now] of daily.entries()) {
         execFileSync("git", ["-C", repo.dir, "checkout", "-q", now.commit]);
         const { tables } = await tablesNow();
+        // The same table in shards of one sub-series each: the same list.
+        const { tables: sharded } = await tablesNow(1);
         const after = await sourcesAt(now.commit);
         for (const since of daily.slice(0, j + 1)) {
           const before = await sourcesAt(since.commit);
           for (const [id, table] of tables) {
             const v = versionOn(table.versions.map(versionDay), since.day);
             if (v < 0) continue; // not published yet then: a 400
-            const listed = (table.file === null ? [] : [...changesSince(decodeHistory(table.file), v)])
+            expect(changesOfTable(sharded.get(id) as IndicatorHistory, v), `${id} since ${since.day}: in shards`).toEqual(changesOfTable(table, v));
+            const listed = [...changesOfTable(table, v)]
               .map(({ changed: _, ...rest }) => rest)
               .sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
             expect(listed, `${id} since ${since.day} (${since.step}) until ${now.day} (${now.step})`).toEqual(reportOf(before, after, id));
@@ -198,7 +215,7 @@ describe("changes over a synthetic history", () => {
 
   it("come newest change first, each with the day of the commit that made it", async () => {
     const { tables } = await tablesNow();
-    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file as Uint8Array);
+    const [wages] = tableShards(tables.get("wages") as IndicatorHistory) as [HistoryData];
     expect(changesSince(wages, 0)).toEqual([
       { date: "2026-07-01", series: "monthly", change: "added", value: "130", previous: null, changed: "2026-07-10" },
       { date: "2025-07-01", series: "hourly", change: "removed", value: null, previous: "1.5", changed: "2026-04-10" },

@@ -12,12 +12,13 @@ import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
 import { buildHistories, type IndicatorHistory } from "../../src/build/history.js";
 import { revisionsOf, viewIndicator } from "../../src/build/site-model.js";
 import { renderViewGroup, viewGroups } from "../../src/build/view-data.js";
-import { changesSince } from "../../src/core/changes.js";
-import { decodeHistory } from "../../src/core/history.js";
+import { shardChanges } from "../../src/core/changes.js";
+import type { HistoryData } from "../../src/core/history.js";
 import { revisedPoints } from "../../src/core/revised.js";
 import { loadData } from "../../src/source/load.js";
 import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/client/series-view.js";
 import { reviseNewestWage, syntheticHistory } from "../history-repo.js";
+import { tableShards } from "../history-tables.js";
 
 const QUIET = { info: () => undefined, warn: (line: string) => expect.unreachable(line) };
 /** The version time of the working tree's data (as SOURCE_DATE_EPOCH would give it): after the last commit. */
@@ -39,17 +40,17 @@ const input = (view: ViewIndicator, lang: "es" | "en") => ({ lang, indicator: vi
 
 describe("revised points", () => {
   it("are the points the changes endpoint lists as revised, with the day of their last change and the value just before it", () => {
-    const wages = decodeHistory((tables.get("wages") as IndicatorHistory).file as Uint8Array);
+    const wages = tableShards(tables.get("wages") as IndicatorHistory);
     expect(Object.fromEntries(revisedPoints(wages))).toEqual({
       // 110, revised to 111.5 on 2026-03-10 and back to 110 on 2026-07-10: the service published another value in between.
       monthly: { "2025-07-01": ["2026-07-10", "111.5"], "2026-07-01": ["2026-10-14", "130"] },
     });
     // The same facts as /changes since the version before each change.
-    const days = wages.versions.length;
-    expect(changesSince(wages, days - 2)).toContainEqual({ date: "2026-07-01", series: "monthly", change: "revised", value: "131.5", previous: "130", changed: "2026-10-14" });
-    expect(changesSince(wages, 2).find((c) => c.date === "2025-07-01")).toMatchObject({ previous: "111.5", changed: "2026-07-10" });
+    const days = (wages[0] as HistoryData).versions.length;
+    expect(shardChanges(wages, days - 2)).toContainEqual({ date: "2026-07-01", series: "monthly", change: "revised", value: "131.5", previous: "130", changed: "2026-10-14" });
+    expect(shardChanges(wages, 2).find((c) => c.date === "2025-07-01")).toMatchObject({ previous: "111.5", changed: "2026-07-10" });
     // 101.2 and 101.25 the same day: only the day's last was published, then 101.3.
-    expect(Object.fromEntries(revisedPoints(decodeHistory((tables.get("prices") as IndicatorHistory).file as Uint8Array)))).toEqual({ general: { "2026-04-01": ["2026-07-10", "101.25"] } });
+    expect(Object.fromEntries(revisedPoints(tableShards(tables.get("prices") as IndicatorHistory)))).toEqual({ general: { "2026-04-01": ["2026-07-10", "101.25"] } });
   });
 
   it("go in the view files of their sub-series only, and a view without revisions is as before", () => {
