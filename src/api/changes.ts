@@ -10,7 +10,10 @@ import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { rawParameters } from "./query.js";
-import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery } from "../core/changes.js";
+import { checkReadBytes, choose, readSize } from "./endpoint.js";
+import { shardsHolding } from "../core/answer-index.js";
+import type { AnswerFields } from "../core/answers.js";
+import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/changes.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
 import { answerEtag } from "../core/etag.js";
 import { manifestEntry } from "../core/manifest.js";
@@ -40,13 +43,27 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   const since = publishedVersion("since", indicator, days, query.since, query.since);
 
   const canonical = changesUrl(indicator, query);
-  // One version (no table, src/build/history.ts): nothing changed since it; the fields are the answer index's.
-  const { path } = entry.history;
-  // Every shard of the table: the list is of every sub-series' changes.
-  const index = path === null ? null : await store.historyIndex(assets, url, path, entry.history.tag);
-  const tables = index === null || path === null ? [] : await store.historyShards(assets, url, indicator, path, entry.history.tag, index.shards.map((_, k) => k));
-  const fields = index === null ? await store.answerIndex(assets, url, entry.answers, entry.lastModified) : index.fields;
-  const all = index === null ? [] : shardChanges(tables, since);
+  const { path, tag } = entry.history;
+  let all: readonly PointChange[] = [];
+  let fields: AnswerFields;
+  if (path === null) {
+    // One version (no table, src/build/history.ts): nothing changed since it; the fields are the answer index's.
+    const answers = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
+    choose(indicator, answers.ids, query.series);
+    fields = answers;
+  } else {
+    // The shards of the sub-series chosen among every one the table has (a removed one too), within what one request may read.
+    const index = await store.historyIndex(assets, url, path, tag);
+    const chosen = choose(indicator, index.ids, query.series);
+    const wanted = chosen === null ? index.shards.map((_, k) => k) : shardsHolding(index.shards, chosen);
+    checkReadBytes(indicator, null, readSize(index.shards, wanted), chosen === null ? index.ids.length : chosen.length, false, store.readBytes);
+    all = shardChanges(await store.historyShards(assets, url, indicator, path, tag, wanted), since);
+    if (chosen !== null) {
+      const named = new Set(chosen.map((s) => index.ids[s]));
+      all = all.filter((c) => named.has(c.series));
+    }
+    fields = index.fields;
+  }
   const page = all.slice(query.offset, query.offset + query.limit);
   const hasMore = query.offset + query.limit < all.length;
   const next = hasMore ? changesUrl(indicator, { ...query, offset: query.offset + query.limit }) : null;
@@ -68,6 +85,8 @@ export async function serveChanges(request: Request, indicator: string, assets: 
     const meta = {
       indicator,
       since: query.since,
+      // Only when given: the answers of every sub-series keep the bytes (and ETags) they had before the parameter.
+      ...(query.series === null ? {} : { series: query.series }),
       version: days[days.length - 1] as string,
       total: all.length,
       limit: query.limit,

@@ -113,7 +113,7 @@ async function loadAt(
 }
 
 /** The bytes of the shards `wanted` of `shards`. */
-const readSize = (shards: readonly ShardEntry[], wanted: readonly number[]) => wanted.reduce((sum, k) => sum + (shards[k]?.bytes ?? 0), 0);
+export const readSize = (shards: readonly ShardEntry[], wanted: readonly number[]) => wanted.reduce((sum, k) => sum + (shards[k]?.bytes ?? 0), 0);
 
 /**
  * A question reads the shards of the sub-series it selects (src/core/answer-index.ts,
@@ -124,7 +124,7 @@ const readSize = (shards: readonly ShardEntry[], wanted: readonly number[]) => w
  * of today's data, whose prebuilt pages `entry` lists.
  * @throws ApiError naming `series` and how many sub-series would fit.
  */
-function checkReadBytes(indicator: string, entry: ManifestEntry | null, bytes: number, series: number, all: boolean, most: number): void {
+export function checkReadBytes(indicator: string, entry: ManifestEntry | null, bytes: number, series: number, all: boolean, most: number): void {
   if (bytes <= most) return;
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
   const fitting = Math.max(1, Math.floor((series * most) / bytes));
@@ -141,7 +141,7 @@ function checkReadBytes(indicator: string, entry: ManifestEntry | null, bytes: n
 }
 
 /** The indices of the sub-series `series` selects (`null`: all). @throws ApiError naming an item that matches nothing. */
-function choose(indicator: string, ids: readonly string[], series: readonly string[] | null): number[] | null {
+export function choose(indicator: string, ids: readonly string[], series: readonly string[] | null): number[] | null {
   if (series === null) return null;
   const { indices, unmatched } = resolveSelection(ids, series);
   if (unmatched[0] !== undefined) {

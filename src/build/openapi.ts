@@ -161,7 +161,7 @@ function changesItem(indicatorParam: IndicatorParam) {
       description:
         "The difference between the version published at the end of `since` (what `as_of` answers for that day) and the current one: " +
         "each point added (`value`), revised (`value` and `previous`) or removed (`previous`), with `changed`, the last day its value or presence changed. " +
-        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list.",
+        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list; `series` narrows it to some sub-series.",
       parameters: [indicatorParam, ...openApiParameters(CHANGES_DECLARATIONS)],
       responses: {
         "200": {
@@ -170,7 +170,10 @@ function changesItem(indicatorParam: IndicatorParam) {
           content: { "application/json": { schema: { $ref: "#/components/schemas/Changes" } }, "text/csv": { schema: { type: "string" } } },
         },
         "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
-        "400": errorResponse("Bad request parameters, each naming its parameter (since missing, not a day, after today or before the indicator's first version).", badRequest(isInvalid(query) ? query.invalid : "")),
+        "400": errorResponse(
+          "Bad request parameters, each naming its parameter (since missing, not a day, after today or before the indicator's first version; a series item that matches no sub-series; the changes of more sub-series than one request may read).",
+          badRequest(isInvalid(query) ? query.invalid : ""),
+        ),
         "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
       },
     },
@@ -204,6 +207,7 @@ const changesSchema = {
       properties: {
         indicator: { type: "string" },
         since: { type: "string", format: "date" },
+        series: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted, as the data answers' `meta.series`; absent without it." },
         version: { type: "string", format: "date", description: "The day the current version was published (UTC)." },
         total: { type: "integer", minimum: 0 },
         limit: { type: "integer" },

@@ -11,12 +11,12 @@
  * Its parameters are declared like the data endpoint's (src/core/parameters.ts);
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
-import { API_BASE, LIMIT, OFFSET, quote } from "./contract.js";
+import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET, quote } from "./contract.js";
 import { textStart } from "./answers.js";
 import { dateOfDay } from "./dates.js";
 import { versionDay, type HistoryData } from "./history.js";
 import { FORMATS, type Format } from "./model.js";
-import { DAY_SCHEMA, dayParse, integerValue, invalid, type Declared, type Invalid } from "./parameters.js";
+import { DAY_SCHEMA, SERIES_SCHEMA, dayParse, integerValue, invalid, seriesParse, type Declared, type Invalid } from "./parameters.js";
 import { byCodeUnits } from "./order.js";
 import { endpointPath } from "./paths.js";
 
@@ -31,6 +31,8 @@ export const CHANGES_ROUTE = new RegExp(`^${API_BASE}/([^/]+)/changes/?$`);
 /** A validated question for changes. */
 export interface ChangesQuery {
   readonly since: string;
+  /** The sub-series whose changes to list (ids and patterns, as the data endpoints'), or `null`: all. */
+  readonly series: readonly string[] | null;
   readonly limit: number;
   readonly offset: number;
   readonly format: Format;
@@ -57,6 +59,18 @@ export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
       es: "Los cambios desde el final de este día (UTC): los puntos agregados, revisados y quitados entre la versión publicada entonces (la que responde `as_of`) y la actual. Un día anterior a la primera versión del indicador, o posterior a hoy, da 400.",
     },
     summary: { en: "the day to list the changes since", es: "el día desde el que se listan los cambios" },
+  },
+  {
+    name: "series",
+    absent: null,
+    parse: seriesParse,
+    echo: (q) => (q.series === null ? null : q.series.join(",")),
+    schema: SERIES_SCHEMA,
+    description: {
+      en: `The sub-series whose changes to list, as the data endpoints take them: ids or patterns with \`*\` (\`casmu.*\`), comma-separated, at most ${MAX_SERIES_ITEMS}; every sub-series the indicator ever had can be named, a removed one too. Without it, every sub-series' changes. Echoed in \`meta.series\`.`,
+      es: `Las subseries cuyos cambios listar, como las toman los endpoints de datos: ids o patrones con \`*\` (\`casmu.*\`), separados por comas, hasta ${MAX_SERIES_ITEMS}; se puede nombrar cualquier subserie que el indicador haya tenido, también una quitada. Sin él, los cambios de todas. \`meta.series\` lo repite.`,
+    },
+    summary: { en: "sub-series ids or patterns with `*`, comma-separated", es: "ids de subseries o patrones con `*`, separados por comas" },
   },
   {
     name: "limit",
@@ -135,8 +149,24 @@ const listsOf = new WeakMap<HistoryData, Map<number, readonly PointChange[]>>();
  */
 export function shardChanges(tables: readonly HistoryData[], since: number): readonly PointChange[] {
   if (tables.length === 1) return changesSince(tables[0] as HistoryData, since);
-  const all = tables.flatMap((table) => changesSince(table, since));
-  return all.sort((a, b) => byCodeUnits(b.changed, a.changed) || byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
+  // Each shard's list (made once per table and day) merged: the head that comes first, of a few shards.
+  const lists = tables.map((table) => changesSince(table, since));
+  const heads = lists.map(() => 0);
+  const merged: PointChange[] = [];
+  for (;;) {
+    let best = -1;
+    lists.forEach((list, k) => {
+      const c = list[heads[k] as number];
+      if (c !== undefined && (best < 0 || before(c, (lists[best] as readonly PointChange[])[heads[best] as number] as PointChange))) best = k;
+    });
+    if (best < 0) return merged;
+    merged.push((lists[best] as readonly PointChange[])[(heads[best] as number)++] as PointChange);
+  }
+}
+
+/** Whether change `a` comes before `b` in the list: newer change, then later date, then lower sub-series id. */
+function before(a: PointChange, b: PointChange): boolean {
+  return (byCodeUnits(b.changed, a.changed) || byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series)) < 0;
 }
 
 function listChanges(history: HistoryData, since: number): PointChange[] {

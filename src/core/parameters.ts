@@ -191,6 +191,24 @@ export function perText(query: PageQuery): string | null {
  * The declarations, in the order of the canonical URL (`meta.next`, the `Link`
  * header, the ETag): every parameter that is set, in this order.
  */
+/**
+ * A `series` selection: ids and patterns with `*`, separated by commas. Echoed
+ * deduplicated and sorted, so that the same selection always has the same URL,
+ * bytes and ETag (the data endpoints and `/changes`).
+ */
+export function seriesParse(text: string): readonly string[] | Invalid {
+  const items = text.split(",");
+  const bad = items.find((item) => !SERIES_ITEM.test(item));
+  if (bad !== undefined) {
+    return invalid(`series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got ${quote(bad === "" ? text : bad)}`);
+  }
+  const unique = [...new Set(items)].sort();
+  return unique.length > MAX_SERIES_ITEMS ? invalid(`series: at most ${MAX_SERIES_ITEMS} items, got ${unique.length}`) : unique;
+}
+
+/** The schema of a `series` selection. */
+export const SERIES_SCHEMA = { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" } as const;
+
 export const PARAMETER_DECLARATIONS = [
   {
     name: "from",
@@ -237,19 +255,10 @@ export const PARAMETER_DECLARATIONS = [
   {
     name: "series",
     absent: null,
-    /** Echoed deduplicated and sorted, so that the same selection always has the same URL, bytes and ETag. */
-    parse: (text) => {
-      const items = text.split(",");
-      const bad = items.find((item) => !SERIES_ITEM.test(item));
-      if (bad !== undefined) {
-        return invalid(`series: expected sub-series ids or patterns with * separated by commas (letters a-z, digits, ".", "-"), got ${quote(bad === "" ? text : bad)}`);
-      }
-      const unique = [...new Set(items)].sort();
-      return unique.length > MAX_SERIES_ITEMS ? invalid(`series: at most ${MAX_SERIES_ITEMS} items, got ${unique.length}`) : unique;
-    },
+    parse: seriesParse,
     echo: (q) => (q.series === null ? null : q.series.join(",")),
     meta: "question",
-    schema: { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" },
+    schema: SERIES_SCHEMA,
     description: {
       en: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
       es: `Las subseries a responder: una lista separada por comas de hasta ${MAX_SERIES_ITEMS} ids o patrones, donde \`*\` abarca cualquier tramo de caracteres, puntos incluidos (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). Un elemento que no corresponde a ninguna subserie da 400. \`meta.series\` y \`meta.next\` la repiten sin duplicados y ordenada. Los ids están en el documento de metadatos del indicador.`,

@@ -101,7 +101,7 @@ describe("the handler in Node", () => {
     expect((await handler(files, undefined, { readBytes: small + large })("/api/v1/tiny-wages?at=2024-03-01")).status).toBe(200);
   });
 
-  it("answers as_of of a past version from the shards of the history table that hold the sub-series asked, within what one request may read", async () => {
+  it("answers as_of of a past version, and /changes, from the shards of the history table that hold the sub-series asked, within what one request may read", async () => {
     const repo = await syntheticHistory();
     // One shard per sub-series, and the default (one shard for all): the same answers.
     const [sharded, whole] = [join(await tempDir(), "dist"), join(await tempDir(), "dist")];
@@ -137,6 +137,21 @@ describe("the handler in Node", () => {
     expect(changes.status).toBe(200);
     expect(await changes.text()).toBe(await (await reference("/api/v1/wages/changes?since=2026-01-10", {}, later)).text());
     expect(read.filter(history)).toHaveLength(shardSizes.length);
+    // The changes of one sub-series: that shard alone, the list of every sub-series' filtered, `meta.series` echoed.
+    read.length = 0;
+    type Changes = { data: { series: string }[]; meta: { series?: string[]; total: number } };
+    const every = (await (await handler(spy)("/api/v1/wages/changes?since=2026-01-10&limit=5000", {}, later)).json()) as Changes;
+    read.length = 0;
+    const monthly = (await (await handler(spy)("/api/v1/wages/changes?since=2026-01-10&series=monthly&limit=5000", {}, later)).json()) as Changes;
+    expect(monthly.data).toEqual(every.data.filter((c) => c.series === "monthly"));
+    expect(monthly.data.length).toBeGreaterThan(0);
+    expect(monthly.data.length).toBeLessThan(every.data.length);
+    expect(monthly.meta).toMatchObject({ series: ["monthly"], total: monthly.data.length });
+    expect(every.meta.series).toBeUndefined();
+    expect(read.filter(history)).toHaveLength(1);
+    const unknown = await handler(spy)("/api/v1/wages/changes?since=2026-01-10&series=nope", {}, later);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { detail: string } }).error.detail).toBe('series: "nope" matches no sub-series of wages; they are listed at /api/v1/wages/metadata.json');
     // A bound below the shards of every sub-series: the past version's question of all of them is refused, naming series, before a shard is read.
     read.length = 0;
     const bounded = handler(spy, undefined, { readBytes: Math.max(...shardSizes) });
@@ -145,6 +160,11 @@ describe("the handler in Node", () => {
     expect(((await refused.json()) as { error: { detail: string } }).error.detail).toMatch(/^series: this question reads the points of 2 sub-series of wages .* select at most about 1 sub-series/);
     expect(read.filter(history)).toEqual([]);
     expect((await bounded("/api/v1/wages?as_of=2026-03-10&series=hourly", {}, later)).status).toBe(200);
+    // /changes too: every sub-series' is refused the same way, one sub-series' answered.
+    const changesRefused = await bounded("/api/v1/wages/changes?since=2026-01-10", {}, later);
+    expect(changesRefused.status).toBe(400);
+    expect(((await changesRefused.json()) as { error: { detail: string } }).error.detail).toMatch(/^series: this question reads the points of \d+ sub-series of wages .* select at most about 1 sub-series/);
+    expect((await bounded("/api/v1/wages/changes?since=2026-01-10&series=hourly", {}, later)).status).toBe(200);
   });
 
   it("answers 304 for a prebuilt page without reading the file", async () => {
