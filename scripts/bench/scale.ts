@@ -2,8 +2,9 @@
  * Table 6, the growth curves (`--only=scale`): a synthetic indicator of each size
  * (10k, 100k and 1M points by default) and shape (daily-100, wide-100:
  * scripts/bench/generate.ts) built beside a copy of the real data by the CLI in a
- * child process, then asked each kind of question by the handler in process
- * (`Api.fetch` over the built folder, scripts/lib/folder-assets.ts). A build the
+ * child process, then asked each kind of question by the handler (`Api.fetch`
+ * over the built folder, scripts/lib/folder-assets.ts): cold in fresh processes
+ * (scripts/bench/cold.ts), warm in this one. A build the
  * limits refuse (the file budget, a file over 25 MiB) is recorded with its message
  * and built again past them, so that the curves go on. Each figure
  * is shown with its ratio to the smallest size's: linear growth is a ratio equal
@@ -17,7 +18,8 @@ import { join, resolve } from "node:path";
 import { measureTree, runBuild } from "./build-scaling.js";
 import { type ApiLike, type Handler, sample } from "./function-cpu.js";
 import { generateIndicator, groupWord, layout, type Shape } from "./generate.js";
-import { fmt, percentile, table } from "./table.js";
+import { coldAnswer } from "./cold.js";
+import { fmt, table } from "./table.js";
 import { SEARCH_PATH } from "../../src/core/paths.js";
 import { folderAssets } from "../lib/folder-assets.js";
 
@@ -39,6 +41,8 @@ interface Answered {
   readonly coldWallMs: number;
   /** Growth of heapUsed + arrayBuffers of a fresh isolate after this answer, collected. */
   readonly memoryMb: number;
+  /** What its first answer read of the output folder (the manifest aside), MB. */
+  readonly readMb: number;
   readonly warmCpuUs: number;
 }
 
@@ -78,12 +82,6 @@ export function kinds(points: number, shape: Shape): Kind[] {
   ];
 }
 
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
-const held = () => {
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
-
 /** The status, refusal detail and bytes of one answer of `api`. */
 async function ask(api: ApiLike, env: Record<string, unknown>, path: string): Promise<{ status: number; detail: string; bytes: number }> {
   return answerOf(await api.fetch(new Request(`http://bench.test${path}`), env));
@@ -104,40 +102,23 @@ export async function answerOf(response: Response): Promise<{ status: number; de
 }
 
 /**
- * Cold: a fresh isolate's first answer (a new module instance and `Api`), its CPU
- * and wall time, and the memory it holds after (collected; the bench runs node with
- * --expose-gc), medians of three isolates. Warm: the CPU of the same isolate's later answers, median of up to
+ * Cold: a fresh isolate's first answer, in a fresh Node process per sample
+ * (scripts/bench/cold.ts: the function's code run for the first time, only the
+ * files it reads in memory), its CPU and wall time and the memory it holds after,
+ * medians of three. Warm: the CPU of one isolate's later answers, median of up to
  * `repetitions` after a warm-up.
  */
 async function measureKind(handler: Handler, dir: string, path: string, repetitions: number): Promise<Answered> {
+  const cold = coldAnswer(dir, path);
   // The largest usage limit the vars accept, as in table 2.
   const env = { ASSETS: folderAssets(dir), RATE_LIMIT_REQUESTS: "999999999" };
-  // Three fresh isolates, the median of each figure: one cold answer is at the mercy of the machine's other work.
-  const colds: { cpu: number; wall: number; memory: number }[] = [];
-  let api: ApiLike | undefined;
-  let first = { status: 0, detail: "", bytes: 0 };
-  for (let i = 0; i < 3; i++) {
-    api = undefined;
-    const fresh = await handler.fresh();
-    gc();
-    const before = held();
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    first = await ask(fresh, env, path);
-    const wall = performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    gc();
-    colds.push({ cpu: (used.user + used.system) / 1000, wall, memory: (held() - before) / 2 ** 20 });
-    // Held until here, so that what it cached is counted.
-    api = fresh;
-  }
-  const median = (f: (c: (typeof colds)[number]) => number) => percentile(colds.map(f), 50);
-  if (api === undefined) throw new Error("no isolate");
+  const api = await handler.fresh();
+  const first = await ask(api, env, path);
   const until = performance.now() + 2_000;
   for (let i = 0; i < 20 && (i < 3 || performance.now() < until); i++) await ask(api, env, path);
-  gc();
+  (globalThis as { gc?: () => void }).gc?.();
   const warm = await sample(repetitions, () => ask(api, env, path));
-  return { ...first, coldCpuMs: median((c) => c.cpu), coldWallMs: median((c) => c.wall), memoryMb: median((c) => c.memory), warmCpuUs: warm.cpu };
+  return { ...first, coldCpuMs: cold.cpuMs, coldWallMs: cold.wallMs, memoryMb: cold.memoryMb, readMb: cold.readBytes / 1e6, warmCpuUs: warm.cpu };
 }
 
 /** The CLI's options of a build past the limits of Cloudflare Pages (the file budget, 25 MiB a file). */
@@ -233,6 +214,7 @@ function shapeTable(shape: Shape, runs: readonly Point[]): string {
   for (const name of names) {
     row(`${name}: status`, of(name, (a) => a.status), 0);
     row(`${name}: body KB`, of(name, (a) => a.bytes / 1e3), 1);
+    row(`${name}: read MB`, of(name, (a) => a.readMb), 2);
     row(`${name}: cold CPU ms`, of(name, (a) => a.coldCpuMs), 1);
     row(`${name}: cold wall ms`, of(name, (a) => a.coldWallMs), 1);
     row(`${name}: memory MB`, of(name, (a) => a.memoryMb), 2);
@@ -258,8 +240,9 @@ function shapeTable(shape: Shape, runs: readonly Point[]): string {
 export async function growthCurves(handler: Handler, sizes: readonly number[], shapes: readonly Shape[], epoch: string, repetitions: number): Promise<string> {
   const parts = [
     "6. Growth curves: a synthetic indicator built beside the real data (the CLI in a child process; wall time and peak RSS from /usr/bin/time), " +
-      "then each kind of answer by the handler over the built folder (cold: a fresh isolate's first answer, CPU = process.cpuUsage user + system; " +
-      "memory: heapUsed + arrayBuffers it holds after, collected; warm: CPU median after a warm-up); × = the figure over the first size's\n",
+      "then each kind of answer by the handler over the built folder (cold: a fresh Node process's first answer, median of three, scripts/bench/cold.ts: " +
+      "the function's code run for the first time, Node's own machinery used once before, only the files it reads in memory; CPU = process.cpuUsage user + system; " +
+      "read: the files it read, the manifest aside; memory: heapUsed + arrayBuffers it holds after, collected; warm: CPU median after a warm-up); × = the figure over the first size's\n",
   ];
   for (const shape of shapes) {
     const runs: Point[] = [];

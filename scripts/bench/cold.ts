@@ -1,0 +1,102 @@
+/**
+ * A cold answer, measured in a fresh Node process per sample: the function's
+ * code has never run there (V8 compiles and runs it from scratch, as in a new
+ * isolate), while Node's own machinery (Request, Response, URL, a body read) is
+ * used once first on a 404 and a file, since a Workers isolate has its runtime's
+ * natively. Only the files the question reads are in memory (read from the disk
+ * before the clock starts): the process holds what an isolate would, so its
+ * garbage collection is not that of a harness holding a whole output folder.
+ *
+ *   node --expose-gc --import tsx scripts/bench/cold.ts record <dist> <path>    the files the question reads, one a line
+ *   node --expose-gc --import tsx scripts/bench/cold.ts measure <dist> <path> <file,file,…>
+ *
+ * `coldAnswer` runs both as children and gives the medians.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { folderAssets, memoryAssets } from "../lib/folder-assets.js";
+import type { Assets } from "../../src/api/data-store.js";
+import { percentile } from "./table.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const HIGH = { RATE_LIMIT_REQUESTS: "999999999" };
+
+/** One cold sample: CPU (user + system) and wall time of the request, the memory it holds after (collected), and the answer. */
+export interface ColdSample {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly memoryMb: number;
+  readonly status: number;
+  readonly bytes: number;
+  /** The bytes of the files it read (the manifest aside), and how many. */
+  readonly readBytes: number;
+  readonly files: number;
+}
+
+function child(args: readonly string[]): string {
+  const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(ROOT, "scripts/bench/cold.ts"), ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  if (run.status !== 0) throw new Error(`cold ${args[0]} of ${args[2]} failed:\n${run.stderr}`);
+  return run.stdout;
+}
+
+/** The medians of `runs` fresh processes' first answers to `path` over the output folder `dist`. */
+export function coldAnswer(dist: string, path: string, runs = 3): ColdSample {
+  const files = child(["record", dist, path]).trim().split("\n").filter(Boolean).join(",");
+  const samples = Array.from({ length: runs }, () => JSON.parse(child(["measure", dist, path, files])) as ColdSample);
+  const median = (f: (s: ColdSample) => number) => percentile(samples.map(f), 50);
+  const first = samples[0] as ColdSample;
+  return { ...first, cpuMs: median((s) => s.cpuMs), wallMs: median((s) => s.wallMs), memoryMb: median((s) => s.memoryMb) };
+}
+
+const held = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+async function main(): Promise<void> {
+  const [mode, dist, path, list] = process.argv.slice(2) as [string, string, string, string | undefined];
+  const { Api } = await import("../../src/api/handler.js");
+  if (mode === "record") {
+    const read = new Set<string>();
+    const disk = folderAssets(dist);
+    const assets: Assets = { fetch: (url) => (read.add(new URL(url).pathname), disk.fetch(url)) };
+    await (await new Api().fetch(new Request(`http://bench.test${path}`), { ASSETS: assets, ...HIGH })).arrayBuffer();
+    process.stdout.write([...read].join("\n"));
+    return;
+  }
+  const paths = (list ?? "").split(",").filter(Boolean);
+  const files = new Map(paths.map((p) => [p, new Uint8Array(readFileSync(join(dist, p)))]));
+  const manifest = "/_data/manifest.json";
+  if (!files.has(manifest)) files.set(manifest, new Uint8Array(readFileSync(join(dist, manifest))));
+  const env = { ASSETS: memoryAssets(files), ...HIGH };
+  // Node's own first uses, on what no answer reads: a 404 of the function (its routing runs, no data code) and a body read.
+  await (await new Api().fetch(new Request("http://bench.test/api/v1/bench-no-such-indicator"), env)).arrayBuffer();
+  await new Response(new Uint8Array(1024)).arrayBuffer();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = held();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const api = new Api();
+  const response = await api.fetch(new Request(`http://bench.test${path}`), env);
+  const bytes = (await response.arrayBuffer()).byteLength;
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  gc?.();
+  // Held until here, so that what the isolate keeps (indexes, shards, views) is counted.
+  (globalThis as { kept?: unknown }).kept = api;
+  const readBytes = paths.filter((p) => p !== manifest).reduce((sum, p) => sum + (files.get(p)?.length ?? 0), 0);
+  const sample: ColdSample = {
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs,
+    memoryMb: (held() - before) / 2 ** 20,
+    status: response.status,
+    bytes,
+    readBytes,
+    files: paths.filter((p) => p !== manifest).length,
+  };
+  process.stdout.write(JSON.stringify(sample));
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) await main();
