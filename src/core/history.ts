@@ -16,7 +16,8 @@
  *
  * Layout of a shard (a container, src/core/container.ts, magic `OSH1`; little-endian):
  *
- *     header (JSON)     the versions, oldest first (`HistoryVersion`), and the number of entries N
+ *     header (JSON)     the versions, oldest first (`HistoryVersion`; their sub-series as runs,
+ *                       `StoredVersion`), and the number of entries N
  *     u32 × N           from: the first version each entry is in
  *     u32 × N           to: the first version it is no longer in (the number of versions: still in)
  *     the rest          the entries as an answer file (src/core/answers.ts), in its global
@@ -66,8 +67,41 @@ export interface HistoryEntry extends AnswerRow {
 }
 
 interface Header {
-  readonly versions: readonly HistoryVersion[];
+  readonly versions: readonly StoredVersion[];
   readonly entries: number;
+}
+
+/**
+ * A version as a file's header stores it: its sub-series as runs `[first, count]`
+ * of consecutive indices. Most versions hold one or a few runs, so a header grows
+ * by a few bytes a version, not by a number per sub-series (8 KB a version for the
+ * health insurance prices' 1,554).
+ */
+type StoredVersion = Omit<HistoryVersion, "series"> & { readonly series: readonly (readonly [number, number])[] };
+
+function storedVersion({ series, ...rest }: HistoryVersion): StoredVersion {
+  const runs: [number, number][] = [];
+  for (const s of series) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last[0] + last[1] === s) last[1]++;
+    else runs.push([s, 1]);
+  }
+  return { ...rest, series: runs };
+}
+
+/** A stored version as the code reads it: its sub-series listed when first asked (a question reads one version's). */
+function loadedVersion({ series: runs, ...rest }: StoredVersion): HistoryVersion {
+  let series: number[] | undefined;
+  return {
+    ...rest,
+    get series(): readonly number[] {
+      if (series === undefined) {
+        series = [];
+        for (const [first, count] of runs) for (let s = first; s < first + count; s++) series.push(s);
+      }
+      return series;
+    },
+  };
 }
 
 /** A decoded history table. */
@@ -105,7 +139,7 @@ export function encodeHistory(
   const sorted = [...entries].sort(byEntry);
   // encodeAnswers sorts stably by date and sub-series: the order above stays.
   const union = encodeAnswers(fields, ids, sorted, csvLine, csvEsLine);
-  const header: Header = { versions, entries: sorted.length };
+  const header: Header = { versions: versions.map(storedVersion), entries: sorted.length };
   const { bytes, view, offsets } = createContainer(MAGIC, header, [4 * sorted.length, 4 * sorted.length, union.length]);
   const [fromOffset, toOffset, unionOffset] = offsets as [number, number, number];
   sorted.forEach((e, g) => {
@@ -125,7 +159,7 @@ export function decodeHistory(input: ArrayBuffer | Uint8Array): HistoryData {
   const [fromOffset, toOffset, unionOffset] = offsets as [number, number, number];
   const n = header.entries;
   return {
-    versions: header.versions,
+    versions: header.versions.map(loadedVersion),
     from: new Uint32Array(bytes.buffer, bytes.byteOffset + fromOffset, n),
     to: new Uint32Array(bytes.buffer, bytes.byteOffset + toOffset, n),
     union: decodeAnswers(bytes.subarray(unionOffset)),
@@ -247,7 +281,7 @@ function materialize(history: HistoryData, v: number): AnswerData {
  * Layout of the index (a container, magic `OSJ1`; little-endian):
  *
  *     header (JSON)     the current version's answer fields, the versions (`HistoryVersion`,
- *                       their sub-series indices into the ids below), each version's number of
+ *                       their sub-series as runs of indices into the ids below), each version's number of
  *                       points, and the counts of the sections
  *     u32 × K           the first sub-series of each shard (the last runs to S)
  *     u32 × K           the size of each shard file in bytes
@@ -265,7 +299,7 @@ const INDEX_MAGIC = "OSJ1";
 
 interface IndexHeader {
   readonly fields: AnswerFields;
-  readonly versions: readonly HistoryVersion[];
+  readonly versions: readonly StoredVersion[];
   readonly points: readonly number[];
   readonly series: number;
   readonly shards: number;
@@ -367,7 +401,7 @@ export function encodeHistoryShards(
   let running = 0;
   const points = versions.map((_, v) => (running += steps[v] as number));
   const idBytes = encoder.encode(ids.join("\n"));
-  const header: IndexHeader = { fields: answerFields(fields), versions, points, series: ids.length, shards: runs.length, days: stretches.length, idsBytes: idBytes.length };
+  const header: IndexHeader = { fields: answerFields(fields), versions: versions.map(storedVersion), points, series: ids.length, shards: runs.length, days: stretches.length, idsBytes: idBytes.length };
   const { bytes, view, offsets } = createContainer(INDEX_MAGIC, header, [...indexSections(header), idBytes.length]);
   const [firstsAt, sizesAt, daysAt, fromAt, toAt, idsAt] = offsets as [number, number, number, number, number, number];
   runs.forEach((run, k) => {
@@ -394,7 +428,7 @@ export function decodeHistoryIndex(input: ArrayBuffer | Uint8Array): HistoryInde
   const at = (offset: number) => bytes.byteOffset + offset;
   return {
     fields: header.fields,
-    versions: header.versions,
+    versions: header.versions.map(loadedVersion),
     points: header.points,
     ids: header.series === 0 ? [] : textDecoder.decode(bytes.subarray(idsAt, idsAt + header.idsBytes)).split("\n"),
     shards: shardList(new Uint32Array(bytes.buffer, at(firstsAt), header.shards), new Uint32Array(bytes.buffer, at(sizesAt), header.shards), header.series),

@@ -18,11 +18,11 @@ import { buildHistories, type IndicatorHistory } from "../../src/build/history.j
 import { timeSource } from "../../src/api/time.js";
 import { renderIndicatorFeed, renderServiceFeed } from "../../src/build/formats/atom.js";
 import { parseSiteConfig } from "../../src/build/site-config.js";
-import type { AnswerData } from "../../src/core/answers.js";
+import type { AnswerData, AnswerRow } from "../../src/core/answers.js";
 import { changesSince, type PointChange } from "../../src/core/changes.js";
 import type { AnswerView } from "../../src/core/answer-index.js";
 import { changesOfTable, pastView, tableShards } from "../history-tables.js";
-import { decodeHistoryIndex, versionDay, versionIds, versionOn, type HistoryData } from "../../src/core/history.js";
+import { decodeHistory, decodeHistoryIndex, encodeHistoryShards, versionDay, versionIds, versionOn, type HistoryData, type HistoryVersion } from "../../src/core/history.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { selectAtPage, selectPage } from "../../src/core/page.js";
 import { wholeView } from "../../src/core/answer-index.js";
@@ -162,6 +162,29 @@ describe("the Atom feeds over a synthetic history", () => {
     // Without revisions, the feed of releases alone, as before.
     expect(renderIndicatorFeed(config, wages, NOW, [])).toBe(renderIndicatorFeed(config, wages, NOW));
     expect(renderIndicatorFeed(config, wages, NOW)).not.toContain("revision");
+  });
+});
+
+describe("the table's files", () => {
+  it("store each version's sub-series as runs and read them back, in the index and in every shard", () => {
+    const fields = { indicator: "x", unit: "UYU", license: "CC-BY-4.0", lastUpdated: null, attribution: "<a>x</a>", attributionUrl: "https://x.test", rhythm: "monthly", stepwise: true };
+    const version = (series: number[], published: number): HistoryVersion => ({ commit: null, published, bound: { time: published, checked: null }, unit: "UYU", rhythm: "monthly", stepwise: true, schedule: null, series });
+    const lists = [[0, 1, 2, 3, 4, 5], [0, 2, 3, 5], [], [5], [1, 2, 4]];
+    const versions = lists.map((series, v) => version(series, 1_700_000_000 + v * 86_400));
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    const entries = ids.map((series, s) => ({ date: "2025-01-01", series, value: String(s), source: "", note: "", from: 0, to: 1 }));
+    const line = (row: AnswerRow) => `${row.date},${row.series},${row.value},,\n`;
+    for (const target of [1, 2 ** 20]) {
+      const files = encodeHistoryShards(fields, ids, versions, entries, line, line, target);
+      const index = decodeHistoryIndex(files.index);
+      expect(index.versions.map((v) => [...v.series])).toEqual(lists);
+      // Each shard's versions: the sub-series among its own, from 0.
+      const firsts = index.shards.map((shard) => shard.first);
+      files.shards.forEach((bytes, k) => {
+        const { first, count } = index.shards[k] as (typeof index.shards)[number];
+        expect(decodeHistory(bytes).versions.map((v) => [...v.series]), `shard ${k} of ${firsts.length}`).toEqual(lists.map((l) => l.filter((s) => s >= first && s < first + count).map((s) => s - first)));
+      });
+    }
   });
 });
 
