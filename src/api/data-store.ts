@@ -261,7 +261,9 @@ export class DataStore {
    */
   historyShards(assets: Assets, origin: URL, indicator: string, path: string, tag: string, wanted: readonly number[]): Promise<HistoryData[]> {
     return this.historyIndex(assets, origin, path, tag).then((index) =>
-      Promise.all(wanted.map((k) => this.kept(assets, new URL(historyShardPath(indicator, k), origin), tag, (index.shards[k]?.bytes ?? 0) * 2, decodeHistory))),
+      // What a decoded shard takes: its bytes, its values copied out, and what is made and kept with it (src/core/history.ts
+      // `VERSIONS_KEPT` versions' answers and change lists, about 50 bytes a point each against some 470 of file): under three times its size.
+      Promise.all(wanted.map((k) => this.kept(assets, new URL(historyShardPath(indicator, k), origin), tag, (index.shards[k]?.bytes ?? 0) * 3, decodeHistory))),
     );
   }
 

@@ -151,7 +151,7 @@ async function gitStates(dataDir: string, source: HistorySource, cache: CsvCache
 }
 
 /** The table's entries: each point once per stretch of consecutive versions holding it with the same texts. */
-function entriesOf(states: readonly State[]): HistoryEntry[] {
+export function entriesOf(states: readonly Pick<State, "rows">[]): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   let open = new Map<string, { row: AnswerRow; from: number }>();
   states.forEach((state, v) => {

@@ -14,7 +14,7 @@
 import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET, quote } from "./contract.js";
 import { textStart } from "./answers.js";
 import { dateOfDay } from "./dates.js";
-import { versionDay, type HistoryData } from "./history.js";
+import { keptPerTable, versionDay, type HistoryData } from "./history.js";
 import { FORMATS, type Format } from "./model.js";
 import { DAY_SCHEMA, SERIES_SCHEMA, dayParse, integerValue, invalid, seriesParse, type Declared, type Invalid } from "./parameters.js";
 import { byCodeUnits } from "./order.js";
@@ -129,15 +129,11 @@ function valueText(history: HistoryData, g: number): string {
 /**
  * The changes between version `since` and the current one (the table's last),
  * newest change first; on the same day in the answers' order (date descending,
- * sub-series ascending). Made once per decoded table and version (every page
- * of the list reads it).
+ * sub-series ascending). Kept with the decoded table (src/core/history.ts
+ * `keptPerTable`): every page of the list reads it.
  */
 export function changesSince(history: HistoryData, since: number): readonly PointChange[] {
-  let made = listsOf.get(history);
-  if (made === undefined) listsOf.set(history, (made = new Map<number, readonly PointChange[]>()));
-  let list = made.get(since);
-  if (list === undefined) made.set(since, (list = listChanges(history, since)));
-  return list;
+  return keptPerTable(listsOf, history, since, () => listChanges(history, since));
 }
 
 const listsOf = new WeakMap<HistoryData, Map<number, readonly PointChange[]>>();

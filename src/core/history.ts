@@ -179,20 +179,39 @@ export function versionOn(days: readonly string[], day: string): number {
   return found;
 }
 
+/**
+ * What is made of a decoded table and kept with it, per table: at most this many
+ * versions' answer data (about 50 bytes a point each) and change lists
+ * (src/core/changes.ts), the oldest made dropped first, so that a table asked of
+ * many versions holds a bounded multiple of its size (src/api/data-store.ts counts it).
+ */
+export const VERSIONS_KEPT = 4;
+
+/** `make()` for `key` of `table`, kept in `cache` with at most `VERSIONS_KEPT` values of the same table. */
+export function keptPerTable<T>(cache: WeakMap<HistoryData, Map<number, T>>, table: HistoryData, key: number, make: () => T): T {
+  let made = cache.get(table);
+  if (made === undefined) cache.set(table, (made = new Map<number, T>()));
+  let value = made.get(key);
+  if (value === undefined) {
+    made.set(key, (value = make()));
+    for (const old of made.keys()) {
+      if (made.size <= VERSIONS_KEPT) break;
+      made.delete(old);
+    }
+  }
+  return value;
+}
+
 const answersOf = new WeakMap<HistoryData, Map<number, AnswerData>>();
 
 /**
  * Version `v`'s answer data: the entries published in it, in the answer file's
  * order, as the build of that version would have encoded them. Nothing is
  * copied but positions: the texts stay in the table (`AnswerData.starts`).
- * Made once per decoded table and version.
+ * Kept with the decoded table (`keptPerTable`).
  */
 export function versionAnswers(history: HistoryData, v: number): AnswerData {
-  let made = answersOf.get(history);
-  if (made === undefined) answersOf.set(history, (made = new Map<number, AnswerData>()));
-  let data = made.get(v);
-  if (data === undefined) made.set(v, (data = materialize(history, v)));
-  return data;
+  return keptPerTable(answersOf, history, v, () => materialize(history, v));
 }
 
 /** The answer fields of a version: the table's (`fields`, the current version's), with what the version's own `indicator.json` said, and its newest point's date. */

@@ -22,7 +22,18 @@ import type { AnswerData, AnswerRow } from "../../src/core/answers.js";
 import { changesSince, type PointChange } from "../../src/core/changes.js";
 import type { AnswerView } from "../../src/core/answer-index.js";
 import { changesOfTable, pastView, tableShards } from "../history-tables.js";
-import { decodeHistory, decodeHistoryIndex, encodeHistoryShards, versionDay, versionIds, versionOn, type HistoryData, type HistoryVersion } from "../../src/core/history.js";
+import {
+  VERSIONS_KEPT,
+  decodeHistory,
+  decodeHistoryIndex,
+  encodeHistoryShards,
+  keptPerTable,
+  versionDay,
+  versionIds,
+  versionOn,
+  type HistoryData,
+  type HistoryVersion,
+} from "../../src/core/history.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
 import { selectAtPage, selectPage } from "../../src/core/page.js";
 import { wholeView } from "../../src/core/answer-index.js";
@@ -162,6 +173,22 @@ describe("the Atom feeds over a synthetic history", () => {
     // Without revisions, the feed of releases alone, as before.
     expect(renderIndicatorFeed(config, wages, NOW, [])).toBe(renderIndicatorFeed(config, wages, NOW));
     expect(renderIndicatorFeed(config, wages, NOW)).not.toContain("revision");
+  });
+});
+
+describe("what is kept with a decoded table", () => {
+  it("is at most VERSIONS_KEPT values per table, the oldest made dropped first", () => {
+    const cache = new WeakMap<HistoryData, Map<number, string>>();
+    const table = {} as HistoryData;
+    const made: number[] = [];
+    const ask = (v: number) => keptPerTable(cache, table, v, () => (made.push(v), `v${v}`));
+    for (let v = 0; v <= VERSIONS_KEPT; v++) expect(ask(v)).toBe(`v${v}`);
+    expect(cache.get(table)?.size).toBe(VERSIONS_KEPT);
+    // The newest are kept: asked again, nothing is made; the first was dropped: made again.
+    ask(VERSIONS_KEPT);
+    expect(made).toHaveLength(VERSIONS_KEPT + 1);
+    ask(0);
+    expect(made).toHaveLength(VERSIONS_KEPT + 2);
   });
 });
 
