@@ -40,6 +40,8 @@ import { fmt, percentile, table } from "./table.js";
 import { startPagesDev, type PagesDev } from "../lib/pages-dev.js";
 import { CATALOG_PATH, defaultPagePath, endpointPath, metadataPath, outputFile, ROBOTS_PATH, SEARCH_PATH } from "../../src/core/paths.js";
 import { foldedWords } from "../../src/core/search.js";
+import { changesPath } from "../../src/core/changes.js";
+import { MANIFEST_PATH, type Manifest } from "../../src/core/manifest.js";
 
 /** The usage limit the vars accept at most, as in tables 2 and 6: no answer is a 429. */
 const BINDINGS = { RATE_LIMIT_REQUESTS: "999999999" };
@@ -60,6 +62,25 @@ const CALIBRATION: readonly Kind[] = [
 function staticDefaultPage(dir: string, id: string): Kind[] {
   const path = defaultPagePath(id);
   return existsSync(join(dir, outputFile(path))) ? [{ name: "the default page as a static file", path }] : [];
+}
+
+/**
+ * Questions about the indicator's first published version (`as_of`, `/changes`),
+ * when the build holds more than one (its history table, src/core/history.ts):
+ * the narrow kind as of then (one shard of the table), the first point of every
+ * sub-series as of then (every shard), and what changed since.
+ */
+function pastKinds(dir: string, id: string, kinds: readonly Kind[]): Kind[] {
+  const manifest = JSON.parse(readFileSync(join(dir, outputFile(MANIFEST_PATH)), "utf8")) as Manifest;
+  const days = manifest.indicators[id]?.history.days ?? [];
+  const first = days[0];
+  if (days.length < 2 || first === undefined) return [];
+  const narrow = kinds.find((k) => k.name.startsWith("narrow"));
+  return [
+    ...(narrow === undefined ? [] : [{ name: `${narrow.name}, as_of its first version`, path: `${narrow.path}&as_of=${first}` }]),
+    { name: "every sub-series' first point, as_of its first version", path: `${endpointPath(id)}?limit=1&as_of=${first}` },
+    { name: "changes since its first version", path: `${changesPath(id)}?since=${first}` },
+  ];
 }
 
 /** A running `wrangler pages dev` and its two workerd processes. */
@@ -379,7 +400,8 @@ export async function workerdCosts(options: WorkerdOptions): Promise<string> {
       const points = all.find((i) => i.id === id)?.points;
       if (points === undefined) throw new Error(`${id} is not listed in ${join(dir, outputFile(CATALOG_PATH))} (${all.map((i) => i.id).join(", ")})`);
       const meta = parseMetadata(JSON.parse(readFileSync(join(dir, outputFile(metadataPath(id))), "utf8")));
-      targets.push({ dir, title: `7. ${id} (${fmt(points)} points) in ${dir}`, kinds: [...metadataKinds(meta), ...staticDefaultPage(dir, id)] });
+      const kinds = metadataKinds(meta);
+      targets.push({ dir, title: `7. ${id} (${fmt(points)} points) in ${dir}`, kinds: [...kinds, ...pastKinds(dir, id, kinds), ...staticDefaultPage(dir, id)] });
     }
   } else {
     for (const shape of options.shapes) {
