@@ -192,7 +192,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 /** The CSV files of every point, `data.csv` and `data.es.csv`, whole or in their parts (src/build/download-parts.ts). */
 function planCsvFiles(indicator: BuiltIndicator): PlannedFile[] {
   const id = indicator.source.meta.id;
-  const { csv, csvEnds, csvEs, csvEsEnds } = indicator.answers;
+  const { csv, csvEnds } = indicator.answers;
+  const { bytes: csvEs, ends: csvEsEnds } = indicator.spreadsheet;
   const file = (path: string, header: Uint8Array, bytes: Uint8Array, ends: Uint32Array, part?: DownloadPart): PlannedFile => ({
     path: outputFile(part === undefined ? path : partPath(path, part)),
     indicator: id,
@@ -209,7 +210,8 @@ function planCsvFiles(indicator: BuiltIndicator): PlannedFile[] {
 
 /** The indicator with the parts of its downloads, when its CSV files would pass `maxFileBytes`. */
 function withParts(indicator: BuiltIndicator, maxFileBytes: number): BuiltIndicator {
-  const { csv, csvEnds, csvEs, csvEsEnds } = indicator.answers;
+  const { csv, csvEnds } = indicator.answers;
+  const { bytes: csvEs, ends: csvEsEnds } = indicator.spreadsheet;
   const parts = downloadParts(
     indicator.source.meta.id,
     [

@@ -6,7 +6,7 @@
  */
 import type { DownloadPart } from "../core/distributions.js";
 import { stringify } from "csv-stringify/sync";
-import { decodeAnswers, encodeAnswers, sliceAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../core/answers.js";
+import { decodeAnswers, encodeAnswers, sliceAnswers, spreadsheetSection, type AnswerData, type AnswerFields, type AnswerRow } from "../core/answers.js";
 import type { DeflatorRef, Manifest } from "../core/manifest.js";
 import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
@@ -52,6 +52,8 @@ export interface BuiltIndicator {
   readonly answers: AnswerData;
   /** The fields of its answer files' headers (src/core/answers.ts), for its shards (`encodeShard`). */
   readonly answerFields: AnswerFields;
+  /** Every point's spreadsheet line (`data.es.csv`), which the answer file stores only where it does not follow from the CSV line. */
+  readonly spreadsheet: { readonly bytes: Uint8Array; readonly ends: Uint32Array };
   /** The parts of its whole-indicator downloads when they would pass the largest file (src/build/download-parts.ts); absent: whole files. */
   readonly parts?: readonly DownloadPart[];
 }
@@ -94,7 +96,8 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
     ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
   };
   const answersFile = encodeAnswers(answerFields, ids, source.rows, csvLine, csvEsLine);
-  return { source, plain, labels, answersFile, answers: decodeAnswers(answersFile), answerFields };
+  const answers = decodeAnswers(answersFile);
+  return { source, plain, labels, answersFile, answers, answerFields, spreadsheet: spreadsheetSection(answers) };
 }
 
 /**

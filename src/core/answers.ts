@@ -13,7 +13,7 @@
  *
  * Layout (little-endian):
  *
- *     "OSA2"                     magic, 4 bytes
+ *     "OSA3"                     magic, 4 bytes (OSA2: every spreadsheet line stored)
  *     u32 H                      header length in bytes
  *     H bytes                    header: UTF-8 JSON (see `Header`)
  *     0–3 zero bytes             padding to a multiple of 4
@@ -29,17 +29,20 @@
  *     I bytes                    the sub-series ids, UTF-8, separated by "\n"
  *     J bytes                    JSON texts in global order: `{"date":…,"series":…,"value":…},`
  *     C bytes                    CSV lines in global order (`date,series,value,source,note`, RFC 4180)
- *     E bytes                    spreadsheet CSV lines in global order (`dialect=es`: `;`, decimal comma, CRLF)
+ *     E bytes                    spreadsheet CSV lines in global order (`dialect=es`: `;`, decimal comma, CRLF),
+ *                                empty for a point whose line follows from its CSV line (src/core/spreadsheet.ts
+ *                                `spreadsheetLineOf`, checked by `encodeAnswers`): most points; `spreadsheetText` reads either
  */
 import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
 import type { Schedule } from "./schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
+import { spreadsheetLineOf } from "./spreadsheet.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
 import type { SourceKindRule } from "./provenance.js";
 
-const MAGIC = "OSA2";
+const MAGIC = "OSA3";
 
 /** The offsets of the sections of the layout above. */
 type Sections = [number, number, number, number, number, number, number, number, number, number, number, number, number];
@@ -180,6 +183,72 @@ export function textStart(ends: Uint32Array, g: number, starts?: Uint32Array): n
   return starts !== undefined ? (starts[g] as number) : g === 0 ? 0 : (ends[g - 1] as number);
 }
 
+/** Made when first needed: a module-level `new TextDecoder()` would stay in the page script's bundle, which imports this module. */
+let textDecoder: TextDecoder | undefined;
+
+/**
+ * The spreadsheet CSV line (`dialect=es`) of point `g` of `data`: its stored
+ * text, or, where the file stores none (it follows from the CSV line,
+ * `encodeAnswers`), the one made from its CSV line.
+ * @throws Error when neither is there (not a file the build wrote).
+ */
+export function spreadsheetText(data: AnswerData, g: number): Uint8Array {
+  const start = textStart(data.csvEsEnds, g, data.starts?.csvEs);
+  const end = data.csvEsEnds[g] as number;
+  if (end > start) return data.csvEs.subarray(start, end);
+  const csv = (textDecoder ??= new TextDecoder()).decode(data.csv.subarray(textStart(data.csvEnds, g, data.starts?.csv), data.csvEnds[g]));
+  const line = spreadsheetLineOf(csv);
+  if (line === null) throw new Error(`${data.indicator}: point ${g} has no spreadsheet line`);
+  return encoder.encode(line);
+}
+
+/**
+ * `prefix` and the spreadsheet lines of the points (`part[m]`, `positions[m]`;
+ * `part` null: all of `datas[0]`) in one buffer: each stored line copied, each
+ * other made from its CSV line (`spreadsheetText`).
+ */
+export function assembleSpreadsheet(datas: readonly AnswerData[], part: Uint32Array | null, positions: Uint32Array, prefix: Uint8Array): Uint8Array<ArrayBuffer> {
+  const lines: Uint8Array[] = new Array<Uint8Array>(positions.length);
+  let size = prefix.length;
+  for (let m = 0; m < positions.length; m++) {
+    const line = spreadsheetText(datas[part === null ? 0 : (part[m] as number)] as AnswerData, positions[m] as number);
+    lines[m] = line;
+    size += line.length;
+  }
+  const out = new Uint8Array(size);
+  out.set(prefix, 0);
+  let at = prefix.length;
+  for (const line of lines) {
+    out.set(line, at);
+    at += line.length;
+  }
+  return out;
+}
+
+/** Every point's spreadsheet line in the answers' order, as one text and where each ends (what `data.es.csv` holds). */
+export function spreadsheetSection(data: AnswerData): { readonly bytes: Uint8Array; readonly ends: Uint32Array } {
+  const ends = new Uint32Array(data.points);
+  const blocks: Uint8Array[] = [];
+  let at = 0;
+  // In blocks, so that no single string is longer than an engine allows.
+  for (let first = 0; first < data.points; first += 65_536) {
+    const lines: string[] = [];
+    for (let g = first; g < Math.min(data.points, first + 65_536); g++) {
+      const line = (textDecoder ??= new TextDecoder()).decode(spreadsheetText(data, g));
+      lines.push(line);
+      ends[g] = at += utf8Length(line);
+    }
+    blocks.push(encoder.encode(lines.join("")));
+  }
+  const bytes = new Uint8Array(at);
+  let into = 0;
+  for (const block of blocks) {
+    bytes.set(block, into);
+    into += block.length;
+  }
+  return { bytes, ends };
+}
+
 /** The length in bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD, as TextEncoder writes it). */
 function utf8Length(text: string): number {
   let bytes = text.length;
@@ -221,7 +290,11 @@ export function encodeAnswers(
   // Each section's texts as strings, written into the file at once (a million points are not a million small buffers).
   const jsonParts = global.map((r) => `{"date":"${r.date}","series":${JSON.stringify(r.series)},"value":${r.value}},`);
   const csvParts = global.map(csvLine);
-  const csvEsParts = global.map(csvEsLine);
+  // A spreadsheet line that follows from the CSV line is not stored (`spreadsheetText`): about a third of the file.
+  const csvEsParts = global.map((row, g) => {
+    const es = csvEsLine(row);
+    return spreadsheetLineOf(csvParts[g] as string) === es ? "" : es;
+  });
   const jsonLengths = jsonParts.map(utf8Length);
   const csvLengths = csvParts.map(utf8Length);
   const csvEsLengths = csvEsParts.map(utf8Length);

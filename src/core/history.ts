@@ -401,8 +401,9 @@ export function encodeHistoryShards(
   const position = new Map(ids.map((id, s) => [id, s]));
   const bySeries: HistoryEntry[][] = ids.map(() => []);
   for (const e of entries) (bySeries[position.get(e.series) as number] as HistoryEntry[]).push(e);
-  // Per entry: its columns (src/core/answers.ts), its from and to, and its three texts (JSON, CSV, spreadsheet CSV), without writing them.
-  const estimate = (e: HistoryEntry) => 100 + 3 * (e.date.length + e.series.length + e.value.length) + 2 * (e.source.length + e.note.length);
+  // Per entry: its columns (src/core/answers.ts), its from and to, and its texts (JSON, CSV; the spreadsheet line most often
+  // not stored: src/core/answers.ts), without writing them.
+  const estimate = (e: HistoryEntry) => 100 + 2 * (e.date.length + e.series.length + e.value.length) + e.source.length + e.note.length;
   const runs = runsOf(
     bySeries.map((own, s) => own.reduce((sum, e) => sum + estimate(e), 4 + encoder.encode(ids[s]).length + 1)),
     targetBytes,

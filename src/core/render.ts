@@ -6,7 +6,7 @@
  * the same query. JSON is compact with a fixed key order (docs/DESIGN.md §2); the
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
-import { CSV_ES_HEADER, CSV_HEADER, assemble, csvRow, pagePositions, textStart, type AnswerData, type AnswerSeries } from "./answers.js";
+import { CSV_ES_HEADER, CSV_HEADER, assemble, assembleSpreadsheet, csvRow, pagePositions, textStart, type AnswerData, type AnswerSeries } from "./answers.js";
 import type { AnswerView } from "./answer-index.js";
 import { byCodeUnits } from "./order.js";
 import type { DatasetFields, PageQuery } from "./model.js";
@@ -82,7 +82,7 @@ export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8A
     const positions = pagePositions(page, data.points);
     if (page.query.format === "csv") {
       return page.query.dialect === "es"
-        ? assemble(data.csvEs, data.csvEsEnds, positions, CSV_ES_PREFIX, NOTHING, false, data.starts?.csvEs)
+        ? assembleSpreadsheet([data], null, positions, CSV_ES_PREFIX)
         : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
     }
     if (page.query.provenance !== null) return withProvenance([data], null, positions, suffix);
@@ -92,7 +92,7 @@ export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8A
   const { part, positions } = mergedPositions(datas, page);
   if (page.query.format === "csv") {
     return page.query.dialect === "es"
-      ? assembleParts(datas.map((d) => ({ text: d.csvEs, ends: d.csvEsEnds, starts: d.starts?.csvEs })), part, positions, CSV_ES_PREFIX, NOTHING, false)
+      ? assembleSpreadsheet(datas, part, positions, CSV_ES_PREFIX)
       : assembleParts(datas.map((d) => ({ text: d.csv, ends: d.csvEnds, starts: d.starts?.csv })), part, positions, CSV_PREFIX, NOTHING, false);
   }
   if (page.query.provenance !== null) return withProvenance(datas, part, positions, suffix);

@@ -31,3 +31,20 @@ function expanded(mantissa: string, exponent: number): string {
   text = text.replace(/^0+(?=\d)/, "");
   return negative ? `-${text}` : text;
 }
+
+/**
+ * The spreadsheet CSV line of a point (`dialect=es`) from its RFC 4180 line, when
+ * it follows from it: a line of five fields none of them quoted, whose value is
+ * written as `spreadsheetNumber` writes it, the fields joined by `;` and ended by
+ * CRLF. `null` when the line is quoted or has not five fields. Whether the result
+ * is the point's spreadsheet line is the build's to check (a field holding `;` is
+ * quoted there): an answer file stores the lines for which it is not
+ * (src/core/answers.ts).
+ */
+export function spreadsheetLineOf(csvLine: string): string | null {
+  if (csvLine.includes('"') || !csvLine.endsWith("\n")) return null;
+  const fields = csvLine.slice(0, -1).split(",");
+  if (fields.length !== 5) return null;
+  fields[2] = spreadsheetNumber(fields[2] as string);
+  return `${fields.join(";")}\r\n`;
+}

@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { spreadsheetNumber } from "../../src/core/spreadsheet.js";
+import { csvEsLine, csvLine } from "../../src/build/dataset.js";
+import { decodeAnswers, encodeAnswers, spreadsheetSection, spreadsheetText, type AnswerRow } from "../../src/core/answers.js";
+import { dateOfDay } from "../../src/core/dates.js";
+import { spreadsheetLineOf, spreadsheetNumber } from "../../src/core/spreadsheet.js";
 
 describe("spreadsheetNumber: a JSON number literal as a Spanish-locale spreadsheet reads it", () => {
   it.each([
@@ -25,5 +29,45 @@ describe("spreadsheetNumber: a JSON number literal as a Spanish-locale spreadshe
       const x = (Math.random() - 0.5) * 10 ** Math.floor(Math.random() * 40 - 20);
       expect(Number(spreadsheetNumber(String(x)).replace(",", "."))).toBe(x);
     }
+  });
+});
+
+describe("the spreadsheet lines an answer file does not store", () => {
+  it("are made from the CSV line, each the point's own line (property over random points: exponents, fields with ; , \" and line breaks)", () => {
+    const text = fc.stringMatching(/^[a-z0-9 ;,"\n\r.:/#-]{0,12}$/);
+    const point = fc.record({
+      date: fc.constantFrom("2024-01-01", "2024-02-01", "2025-07-01"),
+      series: fc.constantFrom("a", "b.c", "d-e"),
+      value: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constantFrom("44.90", "1e-7", "-4.2e-3", "0")),
+      source: fc.oneof(fc.constant(""), fc.constant("https://example.test/a,b"), text),
+      note: fc.oneof(fc.constant(""), text),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(point, { minLength: 1, maxLength: 20, selector: (p) => `${p.series}@${p.date}` }), (rows) => {
+        const ids = [...new Set(rows.map((r) => r.series))].sort();
+        const fields = { indicator: "x", unit: "UYU", license: "CC-BY-4.0", lastUpdated: null, attribution: "x", attributionUrl: "https://x.test", rhythm: "monthly", stepwise: true };
+        const data = decodeAnswers(encodeAnswers(fields, ids, rows, csvLine, csvEsLine));
+        const byKey = new Map(rows.map((r) => [`${r.series}@${r.date}`, r]));
+        for (let g = 0; g < data.points; g++) {
+          const row = byKey.get(`${ids[data.global.series(g)]}@${dateOfDay(data.global.day(g))}`) as AnswerRow;
+          expect(new TextDecoder().decode(spreadsheetText(data, g))).toBe(csvEsLine(row));
+        }
+        // The whole section, as data.es.csv holds it.
+        expect(new TextDecoder().decode(spreadsheetSection(data).bytes)).toBe(Array.from({ length: data.points }, (_, g) => new TextDecoder().decode(spreadsheetText(data, g))).join(""));
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+
+  it("are most of them: a point whose line follows from its CSV line stores none", () => {
+    const rows = [
+      { date: "2024-01-01", series: "a", value: "44.90", source: "https://example.test/x", note: "" },
+      { date: "2024-01-01", series: "b", value: "1", source: "https://example.test/y", note: "a; b" },
+    ];
+    const fields = { indicator: "x", unit: "UYU", license: "CC-BY-4.0", lastUpdated: null, attribution: "x", attributionUrl: "https://x.test", rhythm: "monthly", stepwise: true };
+    const data = decodeAnswers(encodeAnswers(fields, ["a", "b"], rows, csvLine, csvEsLine));
+    // Only the line with `;` in a field (quoted in the spreadsheet dialect) is stored.
+    expect(new TextDecoder().decode(data.csvEs)).toBe(csvEsLine(rows[1] as AnswerRow));
+    expect(spreadsheetLineOf(csvLine(rows[0] as AnswerRow))).toBe("2024-01-01;a;44,90;https://example.test/x;\r\n");
   });
 });
