@@ -37,7 +37,7 @@ import { createContainer, openContainer } from "./container.js";
 import { dayNumber } from "./dates.js";
 import type { Schedule } from "./schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "./model.js";
-import { spreadsheetLineOf } from "./spreadsheet.js";
+import { spreadsheetLineOf, writeSpreadsheetLine } from "./spreadsheet.js";
 import { byCodeUnits } from "./order.js";
 import type { GlobalIndex, Page } from "./page.js";
 import type { SourceKindRule } from "./provenance.js";
@@ -183,68 +183,61 @@ export function textStart(ends: Uint32Array, g: number, starts?: Uint32Array): n
   return starts !== undefined ? (starts[g] as number) : g === 0 ? 0 : (ends[g - 1] as number);
 }
 
-/** Made when first needed: a module-level `new TextDecoder()` would stay in the page script's bundle, which imports this module. */
-let textDecoder: TextDecoder | undefined;
-
 /**
  * The spreadsheet CSV line (`dialect=es`) of point `g` of `data`: its stored
  * text, or, where the file stores none (it follows from the CSV line,
- * `encodeAnswers`), the one made from its CSV line.
- * @throws Error when neither is there (not a file the build wrote).
+ * `encodeAnswers`), the one made from its CSV line (`writeSpreadsheetLine`).
  */
 export function spreadsheetText(data: AnswerData, g: number): Uint8Array {
   const start = textStart(data.csvEsEnds, g, data.starts?.csvEs);
   const end = data.csvEsEnds[g] as number;
   if (end > start) return data.csvEs.subarray(start, end);
-  const csv = (textDecoder ??= new TextDecoder()).decode(data.csv.subarray(textStart(data.csvEnds, g, data.starts?.csv), data.csvEnds[g]));
-  const line = spreadsheetLineOf(csv);
-  if (line === null) throw new Error(`${data.indicator}: point ${g} has no spreadsheet line`);
-  return encoder.encode(line);
+  const from = textStart(data.csvEnds, g, data.starts?.csv);
+  const to = data.csvEnds[g] as number;
+  const out = new Uint8Array(to - from + 1);
+  writeSpreadsheetLine(data.csv, from, to, out, 0);
+  return out;
 }
 
 /**
  * `prefix` and the spreadsheet lines of the points (`part[m]`, `positions[m]`;
  * `part` null: all of `datas[0]`) in one buffer: each stored line copied, each
- * other made from its CSV line (`spreadsheetText`).
+ * other made from its CSV line byte by byte (`spreadsheetText`).
  */
 export function assembleSpreadsheet(datas: readonly AnswerData[], part: Uint32Array | null, positions: Uint32Array, prefix: Uint8Array): Uint8Array<ArrayBuffer> {
-  const lines: Uint8Array[] = new Array<Uint8Array>(positions.length);
   let size = prefix.length;
   for (let m = 0; m < positions.length; m++) {
-    const line = spreadsheetText(datas[part === null ? 0 : (part[m] as number)] as AnswerData, positions[m] as number);
-    lines[m] = line;
-    size += line.length;
+    const data = datas[part === null ? 0 : (part[m] as number)] as AnswerData;
+    const g = positions[m] as number;
+    const stored = (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g, data.starts?.csvEs);
+    size += stored > 0 ? stored : (data.csvEnds[g] as number) - textStart(data.csvEnds, g, data.starts?.csv) + 1;
   }
   const out = new Uint8Array(size);
   out.set(prefix, 0);
   let at = prefix.length;
-  for (const line of lines) {
-    out.set(line, at);
-    at += line.length;
+  for (let m = 0; m < positions.length; m++) {
+    const data = datas[part === null ? 0 : (part[m] as number)] as AnswerData;
+    const g = positions[m] as number;
+    const start = textStart(data.csvEsEnds, g, data.starts?.csvEs);
+    const end = data.csvEsEnds[g] as number;
+    if (end > start) {
+      out.set(data.csvEs.subarray(start, end), at);
+      at += end - start;
+    } else at = writeSpreadsheetLine(data.csv, textStart(data.csvEnds, g, data.starts?.csv), data.csvEnds[g] as number, out, at);
   }
   return out;
 }
 
 /** Every point's spreadsheet line in the answers' order, as one text and where each ends (what `data.es.csv` holds). */
 export function spreadsheetSection(data: AnswerData): { readonly bytes: Uint8Array; readonly ends: Uint32Array } {
+  const positions = new Uint32Array(data.points);
+  for (let g = 0; g < data.points; g++) positions[g] = g;
+  const bytes = assembleSpreadsheet([data], null, positions, new Uint8Array(0));
   const ends = new Uint32Array(data.points);
-  const blocks: Uint8Array[] = [];
   let at = 0;
-  // In blocks, so that no single string is longer than an engine allows.
-  for (let first = 0; first < data.points; first += 65_536) {
-    const lines: string[] = [];
-    for (let g = first; g < Math.min(data.points, first + 65_536); g++) {
-      const line = (textDecoder ??= new TextDecoder()).decode(spreadsheetText(data, g));
-      lines.push(line);
-      ends[g] = at += utf8Length(line);
-    }
-    blocks.push(encoder.encode(lines.join("")));
-  }
-  const bytes = new Uint8Array(at);
-  let into = 0;
-  for (const block of blocks) {
-    bytes.set(block, into);
-    into += block.length;
+  for (let g = 0; g < data.points; g++) {
+    const stored = (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g);
+    ends[g] = at += stored > 0 ? stored : (data.csvEnds[g] as number) - textStart(data.csvEnds, g) + 1;
   }
   return { bytes, ends };
 }
