@@ -196,27 +196,27 @@ export class DataStore {
   async view(assets: Assets, origin: URL, indicator: string, path: string, version: string, chosen: readonly number[] | null): Promise<AnswerView> {
     const index = await this.answerIndex(assets, origin, path, version);
     const wanted = shardsOf(index, chosen);
-    const key = `${path}@${version}:${wanted.join(",")}`;
-    let view = this.views.get(key);
-    if (view === undefined) {
-      view = Promise.all(wanted.map((k) => this.shard(assets, origin, indicator, version, k, index)))
-        .then((read) => shardView(index, new Map(wanted.map((k, i) => [k, read[i] as AnswerData]))))
-        .catch((error: unknown) => {
-          this.views.delete(key);
-          throw error;
-        });
-      this.keepView(key, view);
-    }
-    return view;
+    return this.keptView(`${path}@${version}:${wanted.join(",")}`, () =>
+      Promise.all(wanted.map((k) => this.shard(assets, origin, indicator, version, k, index))).then((read) =>
+        shardView(index, new Map(wanted.map((k, i) => [k, read[i] as AnswerData]))),
+      ),
+    );
   }
 
-  /** Keeps a view, dropping the oldest beyond `VIEWS_KEPT`. */
-  private keepView(key: string, view: Promise<AnswerView>): void {
+  /** The view kept for `key`, or `make()`'s, kept (the oldest dropped beyond `VIEWS_KEPT`); a failure is not kept. */
+  private keptView(key: string, make: () => Promise<AnswerView>): Promise<AnswerView> {
+    let view = this.views.get(key);
+    if (view !== undefined) return view;
+    view = make().catch((error: unknown) => {
+      this.views.delete(key);
+      throw error;
+    });
     this.views.set(key, view);
     for (const oldKey of this.views.keys()) {
       if (this.views.size <= DataStore.VIEWS_KEPT) break;
       this.views.delete(oldKey);
     }
+    return view;
   }
 
   /** Shard `k` of an indicator's answers, read once and kept while the cache's bound allows. */
@@ -275,18 +275,9 @@ export class DataStore {
   async historyView(assets: Assets, origin: URL, indicator: string, path: string, tag: string, v: number, chosen: readonly number[] | null): Promise<AnswerView> {
     const index = await this.historyIndex(assets, origin, path, tag);
     const wanted = historyShardsOf(index, v, chosen);
-    const key = `${path}@${tag}#${v}:${wanted.join(",")}`;
-    let view = this.views.get(key);
-    if (view === undefined) {
-      view = this.historyShards(assets, origin, indicator, path, tag, wanted)
-        .then((read) => versionView(index, v, new Map(wanted.map((k, i) => [k, read[i] as HistoryData]))))
-        .catch((error: unknown) => {
-          this.views.delete(key);
-          throw error;
-        });
-      this.keepView(key, view);
-    }
-    return view;
+    return this.keptView(`${path}@${tag}#${v}:${wanted.join(",")}`, () =>
+      this.historyShards(assets, origin, indicator, path, tag, wanted).then((read) => versionView(index, v, new Map(wanted.map((k, i) => [k, read[i] as HistoryData])))),
+    );
   }
 
   /** The file at `url` decoded, once per `key` in `cache`; a failure is dropped from the cache, so the next request tries again. */

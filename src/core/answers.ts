@@ -184,34 +184,23 @@ export function textStart(ends: Uint32Array, g: number, starts?: Uint32Array): n
 }
 
 /**
- * The spreadsheet CSV line (`dialect=es`) of point `g` of `data`: its stored
- * text, or, where the file stores none (it follows from the CSV line,
- * `encodeAnswers`), the one made from its CSV line (`writeSpreadsheetLine`).
+ * The length of the spreadsheet CSV line (`dialect=es`) of point `g` of `data`:
+ * its stored text's, or, where the file stores none (it follows from the CSV line,
+ * `encodeAnswers`), its CSV line's and one more (CRLF for LF: `writeSpreadsheetLine`).
  */
-export function spreadsheetText(data: AnswerData, g: number): Uint8Array {
-  const start = textStart(data.csvEsEnds, g, data.starts?.csvEs);
-  const end = data.csvEsEnds[g] as number;
-  if (end > start) return data.csvEs.subarray(start, end);
-  const from = textStart(data.csvEnds, g, data.starts?.csv);
-  const to = data.csvEnds[g] as number;
-  const out = new Uint8Array(to - from + 1);
-  writeSpreadsheetLine(data.csv, from, to, out, 0);
-  return out;
+function spreadsheetLength(data: AnswerData, g: number): number {
+  const stored = (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g, data.starts?.csvEs);
+  return stored > 0 ? stored : (data.csvEnds[g] as number) - textStart(data.csvEnds, g, data.starts?.csv) + 1;
 }
 
 /**
  * `prefix` and the spreadsheet lines of the points (`part[m]`, `positions[m]`;
  * `part` null: all of `datas[0]`) in one buffer: each stored line copied, each
- * other made from its CSV line byte by byte (`spreadsheetText`).
+ * other made from its CSV line byte by byte (`writeSpreadsheetLine`).
  */
 export function assembleSpreadsheet(datas: readonly AnswerData[], part: Uint32Array | null, positions: Uint32Array, prefix: Uint8Array): Uint8Array<ArrayBuffer> {
   let size = prefix.length;
-  for (let m = 0; m < positions.length; m++) {
-    const data = datas[part === null ? 0 : (part[m] as number)] as AnswerData;
-    const g = positions[m] as number;
-    const stored = (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g, data.starts?.csvEs);
-    size += stored > 0 ? stored : (data.csvEnds[g] as number) - textStart(data.csvEnds, g, data.starts?.csv) + 1;
-  }
+  for (let m = 0; m < positions.length; m++) size += spreadsheetLength(datas[part === null ? 0 : (part[m] as number)] as AnswerData, positions[m] as number);
   const out = new Uint8Array(size);
   out.set(prefix, 0);
   let at = prefix.length;
@@ -228,18 +217,19 @@ export function assembleSpreadsheet(datas: readonly AnswerData[], part: Uint32Ar
   return out;
 }
 
+/** The spreadsheet CSV line of point `g` of `data`, stored or made (`assembleSpreadsheet` of that point alone). */
+export function spreadsheetText(data: AnswerData, g: number): Uint8Array {
+  return assembleSpreadsheet([data], null, Uint32Array.of(g), new Uint8Array(0));
+}
+
 /** Every point's spreadsheet line in the answers' order, as one text and where each ends (what `data.es.csv` holds). */
 export function spreadsheetSection(data: AnswerData): { readonly bytes: Uint8Array; readonly ends: Uint32Array } {
   const positions = new Uint32Array(data.points);
   for (let g = 0; g < data.points; g++) positions[g] = g;
-  const bytes = assembleSpreadsheet([data], null, positions, new Uint8Array(0));
   const ends = new Uint32Array(data.points);
   let at = 0;
-  for (let g = 0; g < data.points; g++) {
-    const stored = (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g);
-    ends[g] = at += stored > 0 ? stored : (data.csvEnds[g] as number) - textStart(data.csvEnds, g) + 1;
-  }
-  return { bytes, ends };
+  for (let g = 0; g < data.points; g++) ends[g] = at += spreadsheetLength(data, g);
+  return { bytes: assembleSpreadsheet([data], null, positions, new Uint8Array(0)), ends };
 }
 
 /** The length in bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD, as TextEncoder writes it). */

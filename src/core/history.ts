@@ -187,15 +187,18 @@ export function versionOn(days: readonly string[], day: string): number {
  */
 export const VERSIONS_KEPT = 4;
 
-/** `make()` for `key` of `table`, kept in `cache` with at most `VERSIONS_KEPT` values of the same table. */
-export function keptPerTable<T>(cache: WeakMap<HistoryData, Map<number, T>>, table: HistoryData, key: number, make: () => T): T {
+/**
+ * `make()` for `key` of `table` (a decoded table or index), kept in `cache` with
+ * at most `most` values of the same table (`VERSIONS_KEPT`), the oldest made dropped first.
+ */
+export function keptPerTable<O extends object, T>(cache: WeakMap<O, Map<number, T>>, table: O, key: number, make: () => T, most = VERSIONS_KEPT): T {
   let made = cache.get(table);
   if (made === undefined) cache.set(table, (made = new Map<number, T>()));
   let value = made.get(key);
   if (value === undefined) {
     made.set(key, (value = make()));
     for (const old of made.keys()) {
-      if (made.size <= VERSIONS_KEPT) break;
+      if (made.size <= most) break;
       made.delete(old);
     }
   }
@@ -466,13 +469,8 @@ export function versionIds(index: HistoryIndex, v: number): readonly string[] {
 const versionIdLists = new WeakMap<HistoryIndex, Map<number, readonly string[]>>();
 const versionDayLists = new WeakMap<HistoryIndex, Map<number, Int32Array>>();
 
-function perVersion<T>(cache: WeakMap<HistoryIndex, Map<number, T>>, index: HistoryIndex, v: number, make: () => T): T {
-  let made = cache.get(index);
-  if (made === undefined) cache.set(index, (made = new Map<number, T>()));
-  let value = made.get(v);
-  if (value === undefined) made.set(v, (value = make()));
-  return value;
-}
+/** What is made of an index per version (its ids, its days), kept for every version: small beside a version's answers. */
+const perVersion = <T>(cache: WeakMap<HistoryIndex, Map<number, T>>, index: HistoryIndex, v: number, make: () => T): T => keptPerTable(cache, index, v, make, Infinity);
 
 /** The days on which any sub-series of version `v` has a point, ascending: its publications. Made once per index and version. */
 export function versionPublications(index: HistoryIndex, v: number): Int32Array {
