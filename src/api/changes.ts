@@ -57,7 +57,7 @@ export async function serveChanges(request: Request, indicator: string, assets: 
     const chosen = choose(indicator, index.ids, query.series);
     const wanted = chosen === null ? index.shards.map((_, k) => k) : shardsHolding(index.shards, chosen);
     checkReadBytes(indicator, null, readSize(index.shards, wanted), chosen === null ? index.ids.length : chosen.length, false, store.readBytes);
-    all = shardChanges(await store.historyShards(assets, url, indicator, path, tag, wanted), since);
+    all = shardChanges(await store.historyShards(assets, url, indicator, index, tag, wanted), since);
     if (chosen !== null) {
       const named = new Set(chosen.map((s) => index.ids[s]));
       all = all.filter((c) => named.has(c.series));

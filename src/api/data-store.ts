@@ -256,15 +256,13 @@ export class DataStore {
   }
 
   /**
-   * Shards `wanted` of an indicator's history table (its index at `path` and
-   * `tag`), read once and kept in the shards' cache, in the order asked.
+   * Shards `wanted` of an indicator's history table (its decoded `index`, of data
+   * tag `tag`), read once and kept in the shards' cache, in the order asked.
    */
-  historyShards(assets: Assets, origin: URL, indicator: string, path: string, tag: string, wanted: readonly number[]): Promise<HistoryData[]> {
-    return this.historyIndex(assets, origin, path, tag).then((index) =>
-      // What a decoded shard takes: its bytes, its values copied out, and what is made and kept with it (src/core/history.ts
-      // `VERSIONS_KEPT` versions' answers and change lists, about 50 bytes a point each against some 470 of file): under three times its size.
-      Promise.all(wanted.map((k) => this.kept(assets, new URL(historyShardPath(indicator, k), origin), tag, (index.shards[k]?.bytes ?? 0) * 3, decodeHistory))),
-    );
+  historyShards(assets: Assets, origin: URL, indicator: string, index: HistoryIndex, tag: string, wanted: readonly number[]): Promise<HistoryData[]> {
+    // What a decoded shard takes: its bytes, its values copied out, and what is made and kept with it (src/core/history.ts
+    // `VERSIONS_KEPT` versions' answers and change lists, about 50 bytes a point each against some 470 of file): under three times its size.
+    return Promise.all(wanted.map((k) => this.kept(assets, new URL(historyShardPath(indicator, k), origin), tag, (index.shards[k]?.bytes ?? 0) * 3, decodeHistory)));
   }
 
   /**
@@ -276,7 +274,7 @@ export class DataStore {
     const index = await this.historyIndex(assets, origin, path, tag);
     const wanted = historyShardsOf(index, v, chosen);
     return this.keptView(`${path}@${tag}#${v}:${wanted.join(",")}`, () =>
-      this.historyShards(assets, origin, indicator, path, tag, wanted).then((read) => versionView(index, v, new Map(wanted.map((k, i) => [k, read[i] as HistoryData])))),
+      this.historyShards(assets, origin, indicator, index, tag, wanted).then((read) => versionView(index, v, new Map(wanted.map((k, i) => [k, read[i] as HistoryData])))),
     );
   }
 
