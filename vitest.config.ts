@@ -65,6 +65,8 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts", "test/reliability/**/*.test.ts"],
           exclude: SERIAL_SYSTEM_FILES,
           globalSetup: ["test/e2e/global-setup.ts"],
+          // A deadline on every request to those servers, naming a request never answered.
+          setupFiles: ["test/e2e/deadline.ts"],
           isolate: false,
           // Two files at a time: they share the servers of the global setup but no
           // counter (each sends its own CF-Connecting-IP) and no file.
@@ -81,6 +83,7 @@ export default defineConfig({
           include: SERIAL_SYSTEM_FILES,
           // The same servers (the setup starts them once per run).
           globalSetup: ["test/e2e/global-setup.ts"],
+          setupFiles: ["test/e2e/deadline.ts"],
           // One file at a time, after the others: they time usage-limit windows of a
           // few seconds, which a busy second worker could stretch.
           maxWorkers: 1,

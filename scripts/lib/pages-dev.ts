@@ -3,7 +3,7 @@
  * free loopback port, serving a built output folder with the project's functions.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -66,6 +66,8 @@ export interface PagesDev {
   readonly pid: number;
   /** Everything the process printed so far (for failure messages). */
   output(): string;
+  /** A file holding the same, as it is printed: other processes (test workers) read it to name what the server did. */
+  readonly log: string;
   stop(): Promise<void>;
 }
 
@@ -95,14 +97,22 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     ...Object.entries(bindings).flatMap(([k, v]) => ["--binding", `${k}=${v}`]),
   ];
   let output = "";
+  // Beside the state, under the run's temporary folder: the printed lines, and wrangler's own debug log, which
+  // would otherwise add a file per server to the user's ~/.config/.wrangler/logs.
+  const log = `${state}.out`;
+  const logStream = createWriteStream(log);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd,
     detached: true, // own process group, so stop() also ends workerd
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" },
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1", WRANGLER_LOG_PATH: `${state}.debug.log` },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const printed = (chunk: Buffer) => {
+    output += chunk.toString();
+    logStream.write(chunk);
+  };
+  child.stdout?.on("data", printed);
+  child.stderr?.on("data", printed);
   const url = `http://127.0.0.1:${port}`;
   // Ends the process group, then removes wrangler's state folder.
   const stop = async () => {
@@ -113,7 +123,8 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
       await exited;
       clearTimeout(timer);
     }
-    await rm(state, { recursive: true, force: true });
+    logStream.end();
+    await Promise.all([state, log, `${state}.debug.log`].map((path) => rm(path, { recursive: true, force: true })));
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -134,5 +145,5 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     await new Promise((r) => setTimeout(r, 250));
   }
   // It answered HTTP, so it was spawned: its pid is defined.
-  return { url, pid: child.pid as number, output: () => output, stop };
+  return { url, pid: child.pid as number, output: () => output, log, stop };
 }

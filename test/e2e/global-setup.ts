@@ -25,6 +25,8 @@ export interface SystemFixtures {
   readonly mainDir: string;
   readonly altDir: string;
   readonly urls: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string };
+  /** Per server, the file of what it prints (scripts/lib/pages-dev.ts `log`): test/e2e/deadline.ts quotes it. */
+  readonly logs: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string };
 }
 
 declare module "vitest" {
@@ -59,7 +61,12 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
   const servers = [main, alt, tight, load];
   let stopped: Promise<void> | undefined;
   return {
-    fixtures: { mainDir, altDir, urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url } },
+    fixtures: {
+      mainDir,
+      altDir,
+      urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url },
+      logs: { main: main.log, alt: alt.log, tight: tight.log, load: load.log },
+    },
     stop: () => (stopped ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined)),
   };
 }
