@@ -158,6 +158,9 @@ export class UnreadSeries extends AnswerSeries {
   override global(): number {
     throw new Error(`sub-series ${this.id}: its shard was not read`);
   }
+  override globalRange(): Uint32Array {
+    throw new Error(`sub-series ${this.id}: its shard was not read`);
+  }
 }
 
 /** A read shard: its decoded answer file and the index of its first sub-series in the indicator. */
@@ -200,15 +203,14 @@ export function shardView(index: AnswerIndex, read: ReadonlyMap<number, AnswerDa
     const data = read.get(0) as AnswerData;
     return { ...answerFields(index), ids: index.ids, series: data.series, points: index.points, publications: index.publications, parts: [{ data, first: 0 }], global: data.global };
   }
-  const series: AnswerSeries[] = [];
+  // Every sub-series unread (one copy of the stubs' list, no loop over them), then those of the read shards.
+  const series = unreadSeries(index).slice();
   const parts: AnswerPart[] = [];
-  const unread = unreadSeries(index);
   index.shards.forEach((shard, k) => {
     const data = read.get(k);
-    if (data !== undefined) {
-      parts.push({ data, first: shard.first });
-      for (const one of data.series) series.push(one);
-    } else for (let s = shard.first; s < shard.first + shard.count; s++) series.push(unread[s] as AnswerSeries);
+    if (data === undefined) return;
+    parts.push({ data, first: shard.first });
+    data.series.forEach((one, j) => (series[shard.first + j] = one));
   });
   return { ...answerFields(index), ids: index.ids, series, points: index.points, publications: index.publications, parts, global: null };
 }
@@ -219,7 +221,9 @@ const unreadStubs = new WeakMap<AnswerIndex, readonly AnswerSeries[]>();
 function unreadSeries(index: AnswerIndex): readonly AnswerSeries[] {
   let stubs = unreadStubs.get(index);
   if (stubs === undefined) {
-    stubs = index.ids.map((id, s) => new UnreadSeries(id, index.counts[s] as number));
+    const made: AnswerSeries[] = new Array<AnswerSeries>(index.ids.length);
+    for (let s = 0; s < made.length; s++) made[s] = new UnreadSeries(index.ids[s] as string, index.counts[s] as number);
+    stubs = made;
     unreadStubs.set(index, stubs);
   }
   return stubs;

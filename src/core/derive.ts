@@ -13,7 +13,7 @@
  * Days are day numbers (days since 1970-01-01, src/core/dates.ts); ends are exclusive.
  */
 import { DERIVED_DIGITS, type Aggregation, type Units } from "./contract.js";
-import { coverageEndDay, type CoverageRule, type DaySeries } from "./coverage.js";
+import { type CoverageRule, type DaySeries } from "./coverage.js";
 import { dayOfMonth, monthOfDay } from "./dates.js";
 
 /**
@@ -55,6 +55,12 @@ export class Steps {
     this.length = k + 1;
   }
 
+  /** Room for `n` steps at least, the steps kept. */
+  reserve(n: number): this {
+    while (this.start.length < n) this.grow();
+    return this;
+  }
+
   private grow(): void {
     const capacity = 2 * this.start.length;
     const start = new Int32Array(capacity);
@@ -85,12 +91,36 @@ export interface PointSeries extends DaySeries {
 
 /** The points of a sub-series with the days each covers by the rule of coverage (src/core/coverage.ts `coverageEndDay`), into `out`. */
 export function levelSteps(series: PointSeries, rule: CoverageRule, out: Steps): Steps {
-  out.clear();
+  out.clear().reserve(series.length);
+  const { start, month, end: ends, value } = out;
+  const { nextDue, versionEnd } = rule;
+  // `coverageEndDay` and `monthIndex` written out: a question about time runs this loop over every
+  // point of a sub-series, often on an isolate's first request, where each call is interpreted.
+  let k = 0;
+  let current = 0;
+  let monthFrom = 0;
+  let monthTo = -Infinity;
+  let day = series.length === 0 ? 0 : series.day(series.length - 1);
   for (let i = series.length - 1; i >= 0; i--) {
-    const day = series.day(i);
-    const end = coverageEndDay(series, i, rule);
-    if (end > day) out.push(day, monthIndex(day), end, series.value(i));
+    const newer = i > 0 ? series.day(i - 1) : Infinity;
+    let end = Math.min(versionEnd, newer);
+    const due = nextDue(day);
+    if (due !== null && due < end) end = due;
+    if (end > day) {
+      if (day >= monthTo || day < monthFrom) {
+        current = monthIndex(day);
+        monthFrom = monthStart(current);
+        monthTo = monthStart(current + 1);
+      }
+      start[k] = day;
+      month[k] = current;
+      ends[k] = end;
+      value[k] = series.value(i);
+      k++;
+    }
+    day = newer;
   }
+  out.length = k;
   return out;
 }
 
