@@ -38,6 +38,8 @@ interface Answered {
   readonly detail: string;
   readonly bytes: number;
   readonly coldCpuMs: number;
+  /** The JavaScript thread's share of `coldCpuMs` (scripts/bench/cold.ts). */
+  readonly coldThreadMs: number;
   readonly coldWallMs: number;
   /** Growth of heapUsed + arrayBuffers of a fresh isolate after this answer, collected. */
   readonly memoryMb: number;
@@ -118,7 +120,7 @@ async function measureKind(handler: Handler, dir: string, path: string, repetiti
   for (let i = 0; i < 20 && (i < 3 || performance.now() < until); i++) await ask(api, env, path);
   (globalThis as { gc?: () => void }).gc?.();
   const warm = await sample(repetitions, () => ask(api, env, path));
-  return { ...first, coldCpuMs: cold.cpuMs, coldWallMs: cold.wallMs, memoryMb: cold.memoryMb, readMb: cold.readBytes / 1e6, warmCpuUs: warm.cpu };
+  return { ...first, coldCpuMs: cold.cpuMs, coldThreadMs: cold.threadMs, coldWallMs: cold.wallMs, memoryMb: cold.memoryMb, readMb: cold.readBytes / 1e6, warmCpuUs: warm.cpu };
 }
 
 /** The CLI's options of a build past the limits of Cloudflare Pages (the file budget, 25 MiB a file). */
@@ -215,6 +217,7 @@ function shapeTable(shape: Shape, runs: readonly Point[]): string {
     row(`${name}: status`, of(name, (a) => a.status), 0);
     row(`${name}: body KB`, of(name, (a) => a.bytes / 1e3), 1);
     row(`${name}: read MB`, of(name, (a) => a.readMb), 2);
+    row(`${name}: cold thread ms`, of(name, (a) => a.coldThreadMs), 1);
     row(`${name}: cold CPU ms`, of(name, (a) => a.coldCpuMs), 1);
     row(`${name}: cold wall ms`, of(name, (a) => a.coldWallMs), 1);
     row(`${name}: memory MB`, of(name, (a) => a.memoryMb), 2);
@@ -241,7 +244,8 @@ export async function growthCurves(handler: Handler, sizes: readonly number[], s
   const parts = [
     "6. Growth curves: a synthetic indicator built beside the real data (the CLI in a child process; wall time and peak RSS from /usr/bin/time), " +
       "then each kind of answer by the handler over the built folder (cold: a fresh Node process's first answer, median of three, scripts/bench/cold.ts: " +
-      "the function's code run for the first time, Node's own machinery used once before, only the files it reads in memory; CPU = process.cpuUsage user + system; " +
+      "the function's code run for the first time, Node's own machinery used once before, only the files it reads in memory, their bodies read as a copy; " +
+      "thread = the JavaScript thread's CPU, /proc schedstat; CPU = process.cpuUsage user + system, V8's compiler and collector threads included; " +
       "read: the files it read, the manifest aside; memory: heapUsed + arrayBuffers it holds after, collected; warm: CPU median after a warm-up); × = the figure over the first size's\n",
   ];
   for (const shape of shapes) {
