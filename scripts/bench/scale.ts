@@ -40,6 +40,8 @@ interface Answered {
   readonly coldCpuMs: number;
   /** The JavaScript thread's share of `coldCpuMs` (scripts/bench/cold.ts). */
   readonly coldThreadMs: number;
+  /** The same, the code having run once before on the same question, its data not read (`coldAnswer`'s `codeWarm`). */
+  readonly dataColdThreadMs: number;
   readonly coldWallMs: number;
   /** Growth of heapUsed + arrayBuffers of a fresh isolate after this answer, collected. */
   readonly memoryMb: number;
@@ -107,11 +109,13 @@ export async function answerOf(response: Response): Promise<{ status: number; de
  * Cold: a fresh isolate's first answer, in a fresh Node process per sample
  * (scripts/bench/cold.ts: the function's code run for the first time, only the
  * files it reads in memory), its CPU and wall time and the memory it holds after,
- * medians of three. Warm: the CPU of one isolate's later answers, median of up to
- * `repetitions` after a warm-up.
+ * medians of three; data cold: the same once the code has run, the data not read.
+ * Warm: the CPU of one isolate's later answers, median of up to `repetitions`
+ * after a warm-up.
  */
 async function measureKind(handler: Handler, dir: string, path: string, repetitions: number): Promise<Answered> {
   const cold = coldAnswer(dir, path);
+  const dataCold = coldAnswer(dir, path, 3, true);
   // The largest usage limit the vars accept, as in table 2.
   const env = { ASSETS: folderAssets(dir), RATE_LIMIT_REQUESTS: "999999999" };
   const api = await handler.fresh();
@@ -120,7 +124,7 @@ async function measureKind(handler: Handler, dir: string, path: string, repetiti
   for (let i = 0; i < 20 && (i < 3 || performance.now() < until); i++) await ask(api, env, path);
   (globalThis as { gc?: () => void }).gc?.();
   const warm = await sample(repetitions, () => ask(api, env, path));
-  return { ...first, coldCpuMs: cold.cpuMs, coldThreadMs: cold.threadMs, coldWallMs: cold.wallMs, memoryMb: cold.memoryMb, readMb: cold.readBytes / 1e6, warmCpuUs: warm.cpu };
+  return { ...first, coldCpuMs: cold.cpuMs, coldThreadMs: cold.threadMs, dataColdThreadMs: dataCold.threadMs, coldWallMs: cold.wallMs, memoryMb: cold.memoryMb, readMb: cold.readBytes / 1e6, warmCpuUs: warm.cpu };
 }
 
 /** The CLI's options of a build past the limits of Cloudflare Pages (the file budget, 25 MiB a file). */
@@ -218,6 +222,7 @@ function shapeTable(shape: Shape, runs: readonly Point[]): string {
     row(`${name}: body KB`, of(name, (a) => a.bytes / 1e3), 1);
     row(`${name}: read MB`, of(name, (a) => a.readMb), 2);
     row(`${name}: cold thread ms`, of(name, (a) => a.coldThreadMs), 1);
+    row(`${name}: data cold thread ms`, of(name, (a) => a.dataColdThreadMs), 1);
     row(`${name}: cold CPU ms`, of(name, (a) => a.coldCpuMs), 1);
     row(`${name}: cold wall ms`, of(name, (a) => a.coldWallMs), 1);
     row(`${name}: memory MB`, of(name, (a) => a.memoryMb), 2);
@@ -246,6 +251,7 @@ export async function growthCurves(handler: Handler, sizes: readonly number[], s
       "then each kind of answer by the handler over the built folder (cold: a fresh Node process's first answer, median of three, scripts/bench/cold.ts: " +
       "the function's code run for the first time, Node's own machinery used once before, only the files it reads in memory, their bodies read as a copy; " +
       "thread = the JavaScript thread's CPU, /proc schedstat; CPU = process.cpuUsage user + system, V8's compiler and collector threads included; " +
+      "data cold = the thread's CPU once the code has answered the same question in another instance, the data not read; " +
       "read: the files it read, the manifest aside; memory: heapUsed + arrayBuffers it holds after, collected; warm: CPU median after a warm-up); × = the figure over the first size's\n",
   ];
   for (const shape of shapes) {
