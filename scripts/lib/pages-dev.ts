@@ -64,6 +64,8 @@ export interface PagesDev {
   readonly url: string;
   /** The wrangler process's id: workerd runs below it (scripts/bench/workerd.ts reads its threads' CPU). */
   readonly pid: number;
+  /** The port of wrangler's inspector proxy, where DevTools connect (scripts/bench/workerd.ts turns its network events off). */
+  readonly inspectorPort: number;
   /** Everything the process printed so far (for failure messages). */
   output(): string;
   /** A file holding the same, as it is printed: other processes (test workers) read it to name what the server did. */
@@ -145,5 +147,5 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     await new Promise((r) => setTimeout(r, 250));
   }
   // It answered HTTP, so it was spawned: its pid is defined.
-  return { url, pid: child.pid as number, output: () => output, log, stop };
+  return { url, pid: child.pid as number, inspectorPort, output: () => output, log, stop };
 }
