@@ -26,15 +26,15 @@
  * Worker's CPU time, while workerd under wrangler would gzip for a client that
  * accepts it and count it here.
  *
- * wrangler turns the runtime inspector's Network domain on, for DevTools; it is
- * turned off here (`networkEventsOff`), as production has no inspector.
+ * wrangler turns the runtime inspector's Network domain on, for DevTools;
+ * `startPagesDev` turns it off (scripts/lib/pages-dev.ts `networkEventsOff`), as
+ * production has no inspector.
  *
  * Cold: the first answer after a fresh isolate, got by restarting wrangler pages
  * dev (about two seconds here: a cheaper reload was not needed), median of
  * `colds` restarts. Warm: the same isolate's later answers, `repeats` of them.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import WebSocket from "ws";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandLine, cpuNs, descendants, memory } from "./proc.js";
@@ -132,48 +132,13 @@ function stopOnInterrupt(dev: PagesDev): () => void {
   };
 }
 
-/**
- * Connects to wrangler's inspector proxy as DevTools would and turns off the
- * runtime's `Network` domain, which wrangler turns on for DevTools' network tab:
- * then workerd writes a DevTools event for every 4 KB of every body a function
- * fetches (an asset, here) and sends it over its inspector socket, on the
- * isolate's CPU, whether or not DevTools is open. Measured: 24.4, 18.8 and 25.1 ms
- * of the runtime's CPU for a cold narrow question of the 1M daily indicator
- * (1.5 MB read) with it on, 14.6, 13.2 and 15.0 with it off. Production has no
- * inspector. The socket stays open until the runtime stops (wrangler forwards
- * DevTools' messages while one is connected).
- */
-async function networkEventsOff(dev: PagesDev): Promise<WebSocket> {
-  const socket = new WebSocket(`ws://127.0.0.1:${dev.inspectorPort}/`, { headers: { Origin: "http://127.0.0.1" } });
-  await new Promise<void>((done, fail) => {
-    socket.once("open", () => done());
-    socket.once("error", fail);
-  });
-  const id = 1;
-  const answered = new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error("the inspector did not answer Network.disable within 5 s")), 5_000);
-    socket.on("message", (data: Buffer) => {
-      if ((JSON.parse(data.toString("utf8")) as { id?: number }).id === id) {
-        clearTimeout(timer);
-        done();
-      }
-    });
-  });
-  socket.send(JSON.stringify({ id, method: "Network.disable" }));
-  await answered;
-  return socket;
-}
-
 /** Runs `use` with `wrangler pages dev` on `dir` and its workerd processes found, and stops it after, whatever happened. */
 async function withRuntime<T>(dir: string, use: (runtime: Runtime) => Promise<T>): Promise<T> {
   const dev = await startPagesDev(dir, BINDINGS);
   const forget = stopOnInterrupt(dev);
-  let inspector: WebSocket | undefined;
   try {
-    inspector = await networkEventsOff(dev);
     return await use({ dev, ...findWorkerd(dev) });
   } finally {
-    inspector?.close();
     await dev.stop();
     forget();
   }
