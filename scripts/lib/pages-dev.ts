@@ -86,10 +86,13 @@ export interface PagesDev {
  * 25.1 ms of the runtime's CPU for a cold narrow question of the 1M daily
  * indicator (1.5 MB read) with it on, 14.6, 13.2 and 15.0 off. Production has no
  * inspector. The socket stays open until the server stops (wrangler forwards
- * DevTools' messages while one is connected).
+ * DevTools' messages while one is connected). wrangler sends `Network.enable`
+ * again when it reloads the worker (a change to the served folder or the
+ * functions); the servers of the tests and benches are not reloaded.
  */
 async function networkEventsOff(port: number): Promise<WebSocket> {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { headers: { Origin: "http://127.0.0.1" } });
+  // The proxy holds the upgrade until its runtime's socket is ready: bounded, as the answer below is.
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { headers: { Origin: "http://127.0.0.1" }, handshakeTimeout: 10_000 });
   await new Promise<void>((done, fail) => {
     socket.once("open", () => done());
     socket.once("error", fail);
@@ -99,10 +102,12 @@ async function networkEventsOff(port: number): Promise<WebSocket> {
   const id = 1;
   await new Promise<void>((done, fail) => {
     const answer = (data: Buffer) => {
-      if ((JSON.parse(data.toString("utf8")) as { id?: number }).id !== id) return;
+      const message = JSON.parse(data.toString("utf8")) as { id?: number; error?: { message?: string } };
+      if (message.id !== id) return;
       clearTimeout(timer);
       socket.off("message", answer);
-      done();
+      if (message.error === undefined) done();
+      else fail(new Error(`the inspector refused Network.disable: ${message.error.message ?? JSON.stringify(message.error)}`));
     };
     const timer = setTimeout(() => {
       socket.off("message", answer);
@@ -150,9 +155,12 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1", WRANGLER_LOG_PATH: `${state}.debug.log` },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A write failing (the disk full) loses a log line, never the run.
+  logStream.on("error", () => undefined);
   const printed = (chunk: Buffer) => {
     output += chunk.toString();
-    logStream.write(chunk);
+    // wrangler may still print after stop() has ended the file.
+    if (!logStream.writableEnded) logStream.write(chunk);
   };
   child.stdout?.on("data", printed);
   child.stderr?.on("data", printed);

@@ -4,7 +4,10 @@
  * the server never answers then fails on its own, naming its method, its URL,
  * the server and the last lines the server printed (its requests with their
  * times), instead of hanging its test until vitest's timeout, which names nothing.
- * A test's own signal still aborts it. Not a retry: the request fails.
+ * A test's own signal still aborts it. Not a retry: the request fails. The
+ * deadline covers the body too: a body that stalls after the headers fails its
+ * read with the bare `TimeoutError` (the request is named only when the headers
+ * never came).
  */
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
