@@ -2,6 +2,13 @@
  * What the function reads of the output folder, through `env.ASSETS`: the
  * manifest, the datasets and prebuilt pages, cached per isolate by data version.
  * A deployment's files never change, so nothing kept can go stale.
+ *
+ * Only what is loaded is shared between requests, never a load in progress: a
+ * request that finds another's load of the same file still running makes its
+ * own. Workers cancel a request's I/O when its client disconnects, so another
+ * request's fetch may never end, and awaiting it would hang this request and,
+ * kept, every later one (test/unit/api.test.ts). Concurrent first requests for a
+ * file each read it once; the first loaded is kept and given to the others.
  */
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
 import { decodeAnswerIndex, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
@@ -65,10 +72,10 @@ class ByteLru<K, V> {
     }
   }
 
-  /** Drops `key`, when kept (and, with `value`, only when it is still that value: a failed load drops itself, never its successor). */
-  delete(key: K, value?: V): void {
+  /** Drops `key`, when kept. */
+  private delete(key: K): void {
     const entry = this.entries.get(key);
-    if (entry === undefined || (value !== undefined && entry.value !== value)) return;
+    if (entry === undefined) return;
     this.entries.delete(key);
     this.total -= entry.bytes;
     this.dropped?.();
@@ -87,12 +94,12 @@ export class DataStore {
     this.readBytes = limits.readBytes ?? MAX_READ_BYTES;
   }
 
-  private manifestPromise: Promise<Manifest> | undefined;
-  private readonly indexes = new Map<string, Promise<AnswerIndex>>();
+  private manifestKept: Manifest | undefined;
+  private readonly indexes = new Map<string, AnswerIndex>();
   /** Read shards of answers and history tables (key → the decoded file, kept by what it takes in memory; a key names its file). */
-  private readonly shards: ByteLru<string, Promise<unknown>>;
+  private readonly shards: ByteLru<string, unknown>;
   /** Views made of read shards (src/core/answer-index.ts), dropped whenever a shard is. */
-  private readonly views = new Map<string, Promise<AnswerView>>();
+  private readonly views = new Map<string, AnswerView>();
 
   /** Bytes of prebuilt pages kept in memory, and the largest page kept. */
   static readonly PAGE_CACHE_BYTES = 16 * 2 ** 20;
@@ -108,15 +115,11 @@ export class DataStore {
     return response;
   }
 
-  /** The build's manifest. A failure is not cached: the next request retries. */
-  manifest(assets: Assets, origin: URL): Promise<Manifest> {
-    this.manifestPromise ??= this.fetchAsset(assets, new URL(MANIFEST_PATH, origin))
-      .then((response) => response.json() as Promise<Manifest>)
-      .catch((error: unknown) => {
-        this.manifestPromise = undefined;
-        throw error;
-      });
-    return this.manifestPromise;
+  /** The build's manifest. A failure is not kept: the next request retries. */
+  async manifest(assets: Assets, origin: URL): Promise<Manifest> {
+    if (this.manifestKept !== undefined) return this.manifestKept;
+    const manifest = (await (await this.fetchAsset(assets, new URL(MANIFEST_PATH, origin))).json()) as Manifest;
+    return (this.manifestKept ??= manifest);
   }
 
   /**
@@ -135,7 +138,7 @@ export class DataStore {
   }
 
   /** The search index's top file and its shards kept (number → entries, least recently used first), of one data tag. */
-  private search: { readonly tag: string; readonly top: Promise<SearchTop>; readonly shards: ByteLru<number, Promise<readonly RankedEntry[]>> } | undefined;
+  private search: { readonly tag: string; readonly top: SearchTop; readonly shards: ByteLru<number, readonly RankedEntry[]> } | undefined;
 
   /** Bytes of search shards kept in memory (by their file sizes), beside the top file. */
   static readonly SEARCH_CACHE_BYTES = 4 * 2 ** 20;
@@ -144,16 +147,13 @@ export class DataStore {
     return this.search?.tag === tag ? this.search : undefined;
   }
 
-  /** The search index's top file (src/core/search.ts `SearchTop`) of the manifest's data tag. A failure is not cached. */
-  searchTop(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchTop> {
+  /** The search index's top file (src/core/search.ts `SearchTop`) of the manifest's data tag. A failure is not kept. */
+  async searchTop(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchTop> {
     const kept = this.searchOf(tag);
     if (kept !== undefined) return kept.top;
-    const top = this.fetchAsset(assets, new URL(path, origin))
-      .then((response) => response.json() as Promise<SearchTop>)
-      .catch((error: unknown) => {
-        if (this.search?.top === top) this.search = undefined;
-        throw error;
-      });
+    const top = (await (await this.fetchAsset(assets, new URL(path, origin))).json()) as SearchTop;
+    const now = this.searchOf(tag);
+    if (now !== undefined) return now.top;
     this.search = { tag, top, shards: new ByteLru(this.searchCacheBytes) };
     return top;
   }
@@ -163,20 +163,15 @@ export class DataStore {
    * Shards stay in the isolate's memory up to `SEARCH_CACHE_BYTES`, least recently
    * used evicted. A failure is not cached.
    */
-  searchShard(assets: Assets, origin: URL, n: number, bytes: number, tag: string): Promise<readonly RankedEntry[]> {
+  async searchShard(assets: Assets, origin: URL, n: number, bytes: number, tag: string): Promise<readonly RankedEntry[]> {
     const search = this.searchOf(tag);
     if (search === undefined) throw new Error(`search shard ${n}: the top file of ${tag} is not loaded`);
     const kept = search.shards.get(n);
     if (kept !== undefined) return kept;
-    const entries: Promise<readonly RankedEntry[]> = Promise.all([
-      search.top,
-      this.fetchAsset(assets, new URL(searchShardPath(n), origin)).then((response) => response.json() as Promise<readonly ShardEntry[]>),
-    ])
-      .then(([top, shard]) => shardEntries(top, shard))
-      .catch((error: unknown) => {
-        search.shards.delete(n, entries);
-        throw error;
-      });
+    const shard = (await (await this.fetchAsset(assets, new URL(searchShardPath(n), origin))).json()) as readonly ShardEntry[];
+    const now = search.shards.get(n);
+    if (now !== undefined) return now;
+    const entries = shardEntries(search.top, shard);
     search.shards.set(n, entries, bytes);
     return entries;
   }
@@ -203,14 +198,13 @@ export class DataStore {
     );
   }
 
-  /** The view kept for `key`, or `make()`'s, kept (the oldest dropped beyond `VIEWS_KEPT`); a failure is not kept. */
-  private keptView(key: string, make: () => Promise<AnswerView>): Promise<AnswerView> {
-    let view = this.views.get(key);
-    if (view !== undefined) return view;
-    view = make().catch((error: unknown) => {
-      this.views.delete(key);
-      throw error;
-    });
+  /** The view kept for `key`, or `make()`'s, kept once made (the oldest dropped beyond `VIEWS_KEPT`); a failure is not kept. */
+  private async keptView(key: string, make: () => Promise<AnswerView>): Promise<AnswerView> {
+    const kept = this.views.get(key);
+    if (kept !== undefined) return kept;
+    const view = await make();
+    const now = this.views.get(key);
+    if (now !== undefined) return now;
     this.views.set(key, view);
     for (const oldKey of this.views.keys()) {
       if (this.views.size <= DataStore.VIEWS_KEPT) break;
@@ -228,17 +222,14 @@ export class DataStore {
     return this.kept(assets, new URL(answerShardPath(indicator, k), origin), version, (shard?.bytes ?? 0) + 8 * points, decodeAnswers);
   }
 
-  /** The file at `url` of data version `version` decoded, kept in the shards' cache as taking `bytes`; a failure is not kept. */
-  private kept<T>(assets: Assets, url: URL, version: string, bytes: number, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+  /** The file at `url` of data version `version` decoded, kept in the shards' cache as taking `bytes` once read; a failure is not kept. */
+  private async kept<T>(assets: Assets, url: URL, version: string, bytes: number, decode: (bytes: ArrayBuffer) => T): Promise<T> {
     const key = `${url.pathname}@${version}`;
-    const kept = this.shards.get(key) as Promise<T> | undefined;
+    const kept = this.shards.get(key) as T | undefined;
     if (kept !== undefined) return kept;
-    const data: Promise<T> = this.fetchAsset(assets, url)
-      .then(async (response) => decode(await response.arrayBuffer()))
-      .catch((error: unknown) => {
-        this.shards.delete(key, data);
-        throw error;
-      });
+    const data = decode(await (await this.fetchAsset(assets, url)).arrayBuffer());
+    const now = this.shards.get(key) as T | undefined;
+    if (now !== undefined) return now;
     this.shards.set(key, data, bytes);
     return data;
   }
@@ -248,7 +239,7 @@ export class DataStore {
     return this.shards.bytes;
   }
 
-  private readonly histories = new Map<string, Promise<HistoryIndex>>();
+  private readonly histories = new Map<string, HistoryIndex>();
 
   /** The index of an indicator's history table (src/core/history.ts) of the manifest's data tag. A failure is not cached. */
   historyIndex(assets: Assets, origin: URL, path: string, tag: string): Promise<HistoryIndex> {
@@ -278,18 +269,14 @@ export class DataStore {
     );
   }
 
-  /** The file at `url` decoded, once per `key` in `cache`; a failure is dropped from the cache, so the next request tries again. */
-  private decoded<T>(cache: Map<string, Promise<T>>, assets: Assets, url: URL, key: string, decode: (bytes: ArrayBuffer) => T): Promise<T> {
-    let promise = cache.get(key);
-    if (promise === undefined) {
-      promise = this.fetchAsset(assets, url)
-        .then(async (response) => decode(await response.arrayBuffer()))
-        .catch((error: unknown) => {
-          cache.delete(key);
-          throw error;
-        });
-      cache.set(key, promise);
-    }
-    return promise;
+  /** The file at `url` decoded, kept per `key` in `cache` once read; a failure is not kept, so the next request tries again. */
+  private async decoded<T>(cache: Map<string, T>, assets: Assets, url: URL, key: string, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+    const kept = cache.get(key);
+    if (kept !== undefined) return kept;
+    const value = decode(await (await this.fetchAsset(assets, url)).arrayBuffer());
+    const now = cache.get(key);
+    if (now !== undefined) return now;
+    cache.set(key, value);
+    return value;
   }
 }

@@ -224,6 +224,40 @@ describe("the handler in Node", () => {
     expect((await call("/api/v1/tiny-wages")).status).toBe(200);
   });
 
+  it("never awaits a load another request started: one whose request was cancelled (its I/O never ends) leaves the next request answered, for every file a question reads", async () => {
+    // Workers cancel a request's I/O when its client disconnects: a promise of that request's fetch never settles.
+    const repo = await syntheticHistory();
+    const history = join(await tempDir(), "dist");
+    const built = await runCli(["build", "--data", repo.data, "--out", history, "--no-base", "--shard-bytes", "1"], { SOURCE_DATE_EPOCH: String(Date.UTC(2026, 7, 1) / 1000) });
+    expect(built.code, built.stderr).toBe(0);
+    const vars = { RATE_LIMIT_REQUESTS: "1000000" };
+    const ask = (api: Api, assets: Assets, path: string) => api.fetch(new Request(`http://api.test${path}`), { ASSETS: assets, ...vars });
+    const never = new Promise<Response>(() => undefined);
+    const questions: [string, string[]][] = [
+      [out, ["/api/v1/tiny-wages?series=hourly&from=2024", "/api/v1/tiny-wages?limit=2&offset=2", "/api/v1/search?q=wages", "/api/v1/tiny-wages?frequency=year"]],
+      [history, ["/api/v1/wages?as_of=2026-03-10&series=monthly", "/api/v1/wages?as_of=2026-03-10", "/api/v1/wages/changes?since=2026-01-10"]],
+    ];
+    for (const [dir, paths] of questions) {
+      const files = folderAssets(dir);
+      for (const path of paths) {
+        const read: string[] = [];
+        const expected = await (await ask(new Api(), { fetch: (url) => (read.push(new URL(url).pathname), files.fetch(url)) }, path)).text();
+        expect(read.length, path).toBeGreaterThan(0);
+        for (const stuck of read) {
+          const api = new Api();
+          // This request's load of `stuck` never ends; it is not awaited.
+          void ask(api, { fetch: (url) => (new URL(url).pathname === stuck ? never : files.fetch(url)) }, path);
+          await new Promise((done) => setTimeout(done, 5));
+          const answer = await Promise.race([
+            ask(api, files, path).then((r) => r.text()),
+            new Promise<string>((done) => setTimeout(() => done(`no answer within 2 s, waiting on ${stuck}`), 2_000)),
+          ]);
+          expect(answer, `${path}, ${stuck} stuck in another request`).toBe(expected);
+        }
+      }
+    }
+  });
+
   it("counts every endpoint against one limit and reports the seconds to wait", async () => {
     const call = handler(folderAssets(out), { RATE_LIMIT_REQUESTS: "2", RATE_LIMIT_WINDOW_SECONDS: "10", RATE_LIMIT_MAX_CLIENTS: "10" });
     const ip = { headers: { "CF-Connecting-IP": "192.0.2.7" } };
