@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { folderAssets, memoryAssets } from "../lib/folder-assets.js";
 import type { Assets } from "../../src/api/data-store.js";
+import { threadNs } from "./proc.js";
 import { percentile } from "./table.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -67,7 +68,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 function threadCpuNs(): number {
   Atomics.wait(pause, 0, 0, 0.05);
   try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]);
+    return threadNs(process.pid, process.pid);
   } catch {
     return NaN;
   }

@@ -42,6 +42,11 @@ export function commandLine(pid: number): string[] {
   return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a !== "");
 }
 
+/** The time thread `tid` of `pid` has spent on CPU, in nanoseconds (the first field of its schedstat). Throws once it has ended. */
+export function threadNs(pid: number, tid: number | string): number {
+  return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+}
+
 /**
  * The time `pid` has spent on CPU, in nanoseconds: the sum over its threads of the
  * first field of /proc/<pid>/task/<tid>/schedstat (time on CPU, user and kernel;
@@ -53,7 +58,7 @@ export function cpuNs(pid: number): { ns: number; threads: string[] } {
   const seen: string[] = [];
   for (const tid of threads(pid)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      ns += threadNs(pid, tid);
       seen.push(tid);
     } catch {
       // The thread ended after the listing: its time is no longer per thread.

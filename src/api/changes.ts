@@ -11,7 +11,7 @@ import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { rawParameters } from "./query.js";
 import { checkReadBytes, choose, readSize } from "./endpoint.js";
-import { shardsHolding } from "../core/answer-index.js";
+import { shardsOf } from "../core/answer-index.js";
 import type { AnswerFields } from "../core/answers.js";
 import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/changes.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
@@ -55,7 +55,7 @@ export async function serveChanges(request: Request, indicator: string, assets: 
     // The shards of the sub-series chosen among every one the table has (a removed one too), within what one request may read.
     const index = await store.historyIndex(assets, url, path, tag);
     const chosen = choose(indicator, index.ids, query.series);
-    const wanted = chosen === null ? index.shards.map((_, k) => k) : shardsHolding(index.shards, chosen);
+    const wanted = shardsOf(index, chosen);
     checkReadBytes(indicator, null, readSize(index.shards, wanted), chosen === null ? index.ids.length : chosen.length, false, store.readBytes);
     all = shardChanges(await store.historyShards(assets, url, indicator, index, tag, wanted), since);
     if (chosen !== null) {

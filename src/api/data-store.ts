@@ -82,6 +82,21 @@ class ByteLru<K, V> {
   }
 }
 
+/**
+ * `kept()`'s value, or else `load()`'s once it has loaded, given to `keep`; when
+ * another request kept one meanwhile, that one. The one place where what is
+ * shared between requests is decided: only what has loaded (above).
+ */
+async function keptOrLoaded<T>(kept: () => T | undefined, load: () => Promise<T>, keep: (value: T) => void): Promise<T> {
+  const before = kept();
+  if (before !== undefined) return before;
+  const value = await load();
+  const now = kept();
+  if (now !== undefined) return now;
+  keep(value);
+  return value;
+}
+
 export class DataStore {
   private readonly searchCacheBytes: number;
   /** Bytes of answer shards one request may read: a question over more is refused (src/api/endpoint.ts). */
@@ -115,11 +130,23 @@ export class DataStore {
     return response;
   }
 
+  /** The JSON file at `url`, parsed. */
+  private async fetchJson<T>(assets: Assets, url: URL): Promise<T> {
+    return (await (await this.fetchAsset(assets, url)).json()) as T;
+  }
+
+  /** The binary file at `url`, decoded. */
+  private async fetchDecoded<T>(assets: Assets, url: URL, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+    return decode(await (await this.fetchAsset(assets, url)).arrayBuffer());
+  }
+
   /** The build's manifest. A failure is not kept: the next request retries. */
-  async manifest(assets: Assets, origin: URL): Promise<Manifest> {
-    if (this.manifestKept !== undefined) return this.manifestKept;
-    const manifest = (await (await this.fetchAsset(assets, new URL(MANIFEST_PATH, origin))).json()) as Manifest;
-    return (this.manifestKept ??= manifest);
+  manifest(assets: Assets, origin: URL): Promise<Manifest> {
+    return keptOrLoaded(
+      () => this.manifestKept,
+      () => this.fetchJson<Manifest>(assets, new URL(MANIFEST_PATH, origin)),
+      (manifest) => (this.manifestKept = manifest),
+    );
   }
 
   /**
@@ -148,14 +175,12 @@ export class DataStore {
   }
 
   /** The search index's top file (src/core/search.ts `SearchTop`) of the manifest's data tag. A failure is not kept. */
-  async searchTop(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchTop> {
-    const kept = this.searchOf(tag);
-    if (kept !== undefined) return kept.top;
-    const top = (await (await this.fetchAsset(assets, new URL(path, origin))).json()) as SearchTop;
-    const now = this.searchOf(tag);
-    if (now !== undefined) return now.top;
-    this.search = { tag, top, shards: new ByteLru(this.searchCacheBytes) };
-    return top;
+  searchTop(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchTop> {
+    return keptOrLoaded(
+      () => this.searchOf(tag)?.top,
+      () => this.fetchJson<SearchTop>(assets, new URL(path, origin)),
+      (top) => (this.search = { tag, top, shards: new ByteLru(this.searchCacheBytes) }),
+    );
   }
 
   /**
@@ -166,14 +191,11 @@ export class DataStore {
   async searchShard(assets: Assets, origin: URL, n: number, bytes: number, tag: string): Promise<readonly RankedEntry[]> {
     const search = this.searchOf(tag);
     if (search === undefined) throw new Error(`search shard ${n}: the top file of ${tag} is not loaded`);
-    const kept = search.shards.get(n);
-    if (kept !== undefined) return kept;
-    const shard = (await (await this.fetchAsset(assets, new URL(searchShardPath(n), origin))).json()) as readonly ShardEntry[];
-    const now = search.shards.get(n);
-    if (now !== undefined) return now;
-    const entries = shardEntries(search.top, shard);
-    search.shards.set(n, entries, bytes);
-    return entries;
+    return keptOrLoaded(
+      () => search.shards.get(n),
+      async () => shardEntries(search.top, await this.fetchJson<readonly ShardEntry[]>(assets, new URL(searchShardPath(n), origin))),
+      (entries) => search.shards.set(n, entries, bytes),
+    );
   }
 
   /** The answer index of an indicator at the manifest's data version (src/core/answer-index.ts). A failure is not cached. */
@@ -199,18 +221,18 @@ export class DataStore {
   }
 
   /** The view kept for `key`, or `make()`'s, kept once made (the oldest dropped beyond `VIEWS_KEPT`); a failure is not kept. */
-  private async keptView(key: string, make: () => Promise<AnswerView>): Promise<AnswerView> {
-    const kept = this.views.get(key);
-    if (kept !== undefined) return kept;
-    const view = await make();
-    const now = this.views.get(key);
-    if (now !== undefined) return now;
-    this.views.set(key, view);
-    for (const oldKey of this.views.keys()) {
-      if (this.views.size <= DataStore.VIEWS_KEPT) break;
-      this.views.delete(oldKey);
-    }
-    return view;
+  private keptView(key: string, make: () => Promise<AnswerView>): Promise<AnswerView> {
+    return keptOrLoaded(
+      () => this.views.get(key),
+      make,
+      (view) => {
+        this.views.set(key, view);
+        for (const oldKey of this.views.keys()) {
+          if (this.views.size <= DataStore.VIEWS_KEPT) break;
+          this.views.delete(oldKey);
+        }
+      },
+    );
   }
 
   /** Shard `k` of an indicator's answers, read once and kept while the cache's bound allows. */
@@ -223,15 +245,13 @@ export class DataStore {
   }
 
   /** The file at `url` of data version `version` decoded, kept in the shards' cache as taking `bytes` once read; a failure is not kept. */
-  private async kept<T>(assets: Assets, url: URL, version: string, bytes: number, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+  private kept<T>(assets: Assets, url: URL, version: string, bytes: number, decode: (bytes: ArrayBuffer) => T): Promise<T> {
     const key = `${url.pathname}@${version}`;
-    const kept = this.shards.get(key) as T | undefined;
-    if (kept !== undefined) return kept;
-    const data = decode(await (await this.fetchAsset(assets, url)).arrayBuffer());
-    const now = this.shards.get(key) as T | undefined;
-    if (now !== undefined) return now;
-    this.shards.set(key, data, bytes);
-    return data;
+    return keptOrLoaded(
+      () => this.shards.get(key) as T | undefined,
+      () => this.fetchDecoded(assets, url, decode),
+      (data) => this.shards.set(key, data, bytes),
+    );
   }
 
   /** Bytes of read shards the isolate keeps (at most its bound, beyond a single shard larger than it). */
@@ -270,13 +290,11 @@ export class DataStore {
   }
 
   /** The file at `url` decoded, kept per `key` in `cache` once read; a failure is not kept, so the next request tries again. */
-  private async decoded<T>(cache: Map<string, T>, assets: Assets, url: URL, key: string, decode: (bytes: ArrayBuffer) => T): Promise<T> {
-    const kept = cache.get(key);
-    if (kept !== undefined) return kept;
-    const value = decode(await (await this.fetchAsset(assets, url)).arrayBuffer());
-    const now = cache.get(key);
-    if (now !== undefined) return now;
-    cache.set(key, value);
-    return value;
+  private decoded<T>(cache: Map<string, T>, assets: Assets, url: URL, key: string, decode: (bytes: ArrayBuffer) => T): Promise<T> {
+    return keptOrLoaded(
+      () => cache.get(key),
+      () => this.fetchDecoded(assets, url, decode),
+      (value) => cache.set(key, value),
+    );
   }
 }

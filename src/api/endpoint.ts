@@ -105,8 +105,9 @@ async function loadAt(
   const path = entry.history.path as string;
   const { tag } = entry.history;
   const index = await store.historyIndex(assets, url, path, tag);
-  const chosen = select(versionIds(index, v));
-  checkReadBytes(id, null, readSize(index.shards, historyShardsOf(index, v, chosen)), chosen === null ? versionIds(index, v).length : chosen.length, false, store.readBytes);
+  const ids = versionIds(index, v);
+  const chosen = select(ids);
+  checkReadBytes(id, null, readSize(index.shards, historyShardsOf(index, v, chosen)), chosen === null ? ids.length : chosen.length, false, store.readBytes);
   const data = await store.historyView(assets, url, id, path, tag, v, chosen);
   const version = index.versions[v] as HistoryVersion;
   return { data, chosen, lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${tag}.${v}` };

@@ -229,8 +229,8 @@ function unreadSeries(index: AnswerIndex): readonly AnswerSeries[] {
   return stubs;
 }
 
-/** The shards holding the sub-series at `chosen` (ascending indices; `null`: all), ascending. */
-export function shardsOf(index: AnswerIndex, chosen: readonly number[] | null): number[] {
+/** The shards of `index` (an answer index, a history table's) holding the sub-series at `chosen` (ascending indices; `null`: all), ascending. */
+export function shardsOf(index: { readonly shards: readonly ShardEntry[] }, chosen: readonly number[] | null): number[] {
   return chosen === null ? index.shards.map((_, k) => k) : shardsHolding(index.shards, chosen);
 }
 
