@@ -36,10 +36,17 @@ export function filesInMemory(dir: string, patterns: readonly string[]): Map<str
  */
 class FileResponse extends Response {
   readonly #bytes: Uint8Array<ArrayBuffer>;
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
 
+  /** No body given to Node's constructor, which would copy the bytes once more before any read. */
   constructor(bytes: Uint8Array<ArrayBuffer>) {
-    super(bytes);
+    super(null);
     this.#bytes = bytes;
+  }
+
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    this.#stream ??= new Response(this.#bytes).body;
+    return this.#stream;
   }
 
   override arrayBuffer(): Promise<ArrayBuffer> {
