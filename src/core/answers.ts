@@ -561,40 +561,52 @@ export function csvRow(data: AnswerData, g: number): AnswerRow {
   return { date, series, value, source, note };
 }
 
+/** One kind of text of an answer file (JSON, CSV): its bytes, where each point's ends, and where each begins when not back to back (`AnswerData.starts`). */
+export interface Texts {
+  readonly text: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly starts: Uint32Array | undefined;
+}
+
+/** The JSON or CSV texts of each of `datas`. */
+export function textsOf(datas: readonly AnswerData[], kind: "json" | "csv"): Texts[] {
+  return datas.map((d) => (kind === "json" ? { text: d.json, ends: d.jsonEnds, starts: d.starts?.json } : { text: d.csv, ends: d.csvEnds, starts: d.starts?.csv }));
+}
+
 /**
- * `prefix`, the texts of the points at `positions` (ascending), then `suffix`, in
- * one buffer. Runs of consecutive positions whose texts are back to back are
- * copied as one range. With `dropLastByte`, the last point's final byte (its
- * separating comma) is left out. `starts`: where each text begins, when the texts
- * are not back to back (`AnswerData.starts`).
+ * `prefix`, the texts of the points (`part[m]`, `positions[m]`; `part` null: all
+ * of `texts[0]`), then `suffix`, in one buffer. Runs of consecutive positions of
+ * one file whose texts are back to back are copied as one range. With
+ * `dropLastByte`, the last point's final byte (its separating comma) is left out.
  */
 export function assemble(
-  text: Uint8Array,
-  ends: Uint32Array,
+  texts: readonly Texts[],
+  part: Uint32Array | null,
   positions: Uint32Array,
   prefix: Uint8Array,
   suffix: Uint8Array,
   dropLastByte: boolean,
-  starts?: Uint32Array,
 ): Uint8Array<ArrayBuffer> {
-  // Chosen once: this is every answer's copy loop.
-  const startOf = starts === undefined ? (g: number) => (g === 0 ? 0 : (ends[g - 1] as number)) : (g: number) => starts[g] as number;
-  let size = 0;
-  for (let m = 0; m < positions.length; m++) {
+  const n = positions.length;
+  let size = prefix.length + suffix.length - (dropLastByte && n > 0 ? 1 : 0);
+  for (let m = 0; m < n; m++) {
+    const { ends, starts } = texts[part === null ? 0 : (part[m] as number)] as Texts;
     const g = positions[m] as number;
-    size += (ends[g] as number) - startOf(g);
+    size += (ends[g] as number) - textStart(ends, g, starts);
   }
-  if (dropLastByte && positions.length > 0) size--;
-  const out = new Uint8Array(prefix.length + size + suffix.length);
+  const out = new Uint8Array(size);
   out.set(prefix, 0);
   let at = prefix.length;
-  for (let m = 0; m < positions.length; ) {
+  const textEnd = size - suffix.length;
+  for (let m = 0; m < n; ) {
+    const p = part === null ? 0 : (part[m] as number);
+    const { text, ends, starts } = texts[p] as Texts;
     const first = positions[m] as number;
     let last = first;
-    while (m + 1 < positions.length && positions[m + 1] === last + 1 && startOf(last + 1) === ends[last]) last = positions[++m] as number;
+    while (m + 1 < n && (part === null || part[m + 1] === p) && positions[m + 1] === last + 1 && textStart(ends, last + 1, starts) === ends[last]) last = positions[++m] as number;
     m++;
-    const from = startOf(first);
-    const to = Math.min(ends[last] as number, from + (prefix.length + size - at));
+    const from = textStart(ends, first, starts);
+    const to = Math.min(ends[last] as number, from + (textEnd - at));
     out.set(text.subarray(from, to), at);
     at += to - from;
   }

@@ -6,7 +6,7 @@
  * the same query. JSON is compact with a fixed key order (docs/DESIGN.md §2); the
  * points' texts are copied from the answer file (src/core/answers.ts).
  */
-import { CSV_ES_HEADER, CSV_HEADER, assemble, assembleSpreadsheet, csvRow, pagePositions, textStart, type AnswerData, type AnswerSeries } from "./answers.js";
+import { CSV_ES_HEADER, CSV_HEADER, assemble, assembleSpreadsheet, csvRow, pagePositions, textsOf, textStart, type AnswerData, type AnswerSeries } from "./answers.js";
 import type { AnswerView } from "./answer-index.js";
 import { byCodeUnits } from "./order.js";
 import type { DatasetFields, PageQuery } from "./model.js";
@@ -83,20 +83,20 @@ export function renderAnswer(view: AnswerView, page: Page<AnswerSeries>): Uint8A
     if (page.query.format === "csv") {
       return page.query.dialect === "es"
         ? assembleSpreadsheet([data], null, positions, CSV_ES_PREFIX)
-        : assemble(data.csv, data.csvEnds, positions, CSV_PREFIX, NOTHING, false, data.starts?.csv);
+        : assemble(textsOf([data], "csv"), null, positions, CSV_PREFIX, NOTHING, false);
     }
     if (page.query.provenance !== null) return withProvenance([data], null, positions, suffix);
-    return assemble(data.json, data.jsonEnds, positions, JSON_PREFIX, suffix, true, data.starts?.json);
+    return assemble(textsOf([data], "json"), null, positions, JSON_PREFIX, suffix, true);
   }
   const datas = view.parts.map((part) => part.data);
   const { part, positions } = mergedPositions(datas, page);
   if (page.query.format === "csv") {
     return page.query.dialect === "es"
       ? assembleSpreadsheet(datas, part, positions, CSV_ES_PREFIX)
-      : assembleParts(datas.map((d) => ({ text: d.csv, ends: d.csvEnds, starts: d.starts?.csv })), part, positions, CSV_PREFIX, NOTHING, false);
+      : assemble(textsOf(datas, "csv"), part, positions, CSV_PREFIX, NOTHING, false);
   }
   if (page.query.provenance !== null) return withProvenance(datas, part, positions, suffix);
-  return assembleParts(datas.map((d) => ({ text: d.json, ends: d.jsonEnds, starts: d.starts?.json })), part, positions, JSON_PREFIX, suffix, true);
+  return assemble(textsOf(datas, "json"), part, positions, JSON_PREFIX, suffix, true);
 }
 
 /**
@@ -168,45 +168,6 @@ function mergedPositions(datas: readonly AnswerData[], page: Page<AnswerSeries>)
     }
   }
   return { part, positions };
-}
-
-/**
- * `prefix`, the texts of the points (`part[m]`, `positions[m]`) of several shards'
- * texts, then `suffix`, in one buffer: as `assemble` (src/core/answers.ts), runs
- * of consecutive positions of one shard whose texts follow each other copied as one range.
- */
-function assembleParts(
-  texts: readonly { readonly text: Uint8Array; readonly ends: Uint32Array; readonly starts: Uint32Array | undefined }[],
-  part: Uint32Array,
-  positions: Uint32Array,
-  prefix: Uint8Array,
-  suffix: Uint8Array,
-  dropLastByte: boolean,
-): Uint8Array<ArrayBuffer> {
-  let size = prefix.length + suffix.length - (dropLastByte && positions.length > 0 ? 1 : 0);
-  for (let m = 0; m < positions.length; m++) {
-    const { ends, starts } = texts[part[m] as number] as (typeof texts)[number];
-    size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number, starts);
-  }
-  const out = new Uint8Array(size);
-  out.set(prefix, 0);
-  let at = prefix.length;
-  const textEnd = size - suffix.length;
-  for (let m = 0; m < positions.length; ) {
-    const p = part[m] as number;
-    const { text, ends, starts } = texts[p] as (typeof texts)[number];
-    const first = positions[m] as number;
-    let last = first;
-    // A past version's texts are where its view says (`AnswerData.starts`): a run only while they follow each other.
-    while (m + 1 < positions.length && part[m + 1] === p && positions[m + 1] === last + 1 && textStart(ends, last + 1, starts) === ends[last]) last = positions[++m] as number;
-    m++;
-    const from = textStart(ends, first, starts);
-    const to = Math.min(ends[last] as number, from + (textEnd - at));
-    out.set(text.subarray(from, to), at);
-    at += to - from;
-  }
-  out.set(suffix, at);
-  return out;
 }
 
 const NOTE = encoder.encode(',"note":');
