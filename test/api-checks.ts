@@ -13,6 +13,7 @@ import { prng } from "../scripts/bench/generate.js";
 import { ROOT } from "./helpers.js";
 import { expectedResponse, readIndicator, refCanonicalUrl, resolveRef, type RefIndicator } from "./reference.js";
 import { ANSWER_CODE_VERSION } from "../src/core/contract.js";
+import type { Assets } from "../src/api/data-store.js";
 import { INDICATOR_IDS } from "./indicators.js";
 
 import { EPOCH, LAST_MODIFIED } from "./epoch.js";
@@ -247,4 +248,35 @@ export function expectPageOrBadRequest(r: Fetched, id: string, qs: string) {
 /** Runs `task` over `items` with at most `width` at once. */
 export async function inBatches<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
+}
+
+/**
+ * `assets` with every answer index served as it would be without time tiles
+ * (src/core/time-tiles.ts): the header's `tiles` left out and its two sections
+ * (after the shards', before the ids) cut, so that the function answers every
+ * `at` from the shards. Built here from the layout src/core/answer-index.ts
+ * documents, not with its code.
+ */
+export function withoutTiles(assets: Assets): Assets {
+  return {
+    async fetch(url) {
+      const response = await assets.fetch(url);
+      if (!new URL(url).pathname.endsWith(".api.bin") || response.status !== 200) return response;
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const headerLength = view.getUint32(4, true);
+      const { tiles = 0, ...header } = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as { series: number; publications: number; shards: number; tiles?: number };
+      const sections = Math.ceil((8 + headerLength) / 4) * 4;
+      const tilesAt = sections + 4 * (header.series + header.publications + 2 * header.shards);
+      const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+      const start = Math.ceil((8 + headerBytes.length) / 4) * 4;
+      const out = new Uint8Array(start + bytes.length - sections - 8 * tiles);
+      out.set(bytes.subarray(0, 4));
+      new DataView(out.buffer).setUint32(4, headerBytes.length, true);
+      out.set(headerBytes, 8);
+      out.set(bytes.subarray(sections, tilesAt), start);
+      out.set(bytes.subarray(tilesAt + 8 * tiles), start + tilesAt - sections);
+      return new Response(out);
+    },
+  };
 }

@@ -11,11 +11,11 @@
  * file each read it once; the first loaded is kept and given to the others.
  */
 import { decodeAnswers, type AnswerData } from "../core/answers.js";
-import { decodeAnswerIndex, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
+import { decodeAnswerIndex, shardView, shardsOf, tileView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
 import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/contract.js";
 import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData, type HistoryIndex } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
-import { answerShardPath, historyShardPath, searchShardPath } from "../core/paths.js";
+import { answerShardPath, answerTilePath, historyShardPath, searchShardPath } from "../core/paths.js";
 import { shardEntries, type RankedEntry, type SearchTop, type ShardEntry } from "../core/search.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
@@ -218,6 +218,21 @@ export class DataStore {
         shardView(index, new Map(wanted.map((k, i) => [k, read[i] as AnswerData]))),
       ),
     );
+  }
+
+  /**
+   * The view of `indicator`'s answers (its index at `path` and `version`) from
+   * time tile `t` (src/core/time-tiles.ts): every sub-series, with the points the
+   * tile holds; read and kept as shards are. The caller bounds what one request reads.
+   */
+  async tileView(assets: Assets, origin: URL, indicator: string, path: string, version: string, t: number): Promise<AnswerView> {
+    const index = await this.answerIndex(assets, origin, path, version);
+    return this.keptView(`${path}@${version}:at${t}`, async () => {
+      // What the decoded file takes: its bytes, and its values copied out as numbers (8 bytes a point, at most one per 36 bytes of columns).
+      const bytes = index.tiles[t]?.bytes ?? 0;
+      const data = await this.kept(assets, new URL(answerTilePath(indicator, t), origin), version, bytes + 8 * Math.ceil(bytes / 36), decodeAnswers);
+      return tileView(index, data);
+    });
   }
 
   /** The view kept for `key`, or `make()`'s, kept once made (the oldest dropped beyond `VIEWS_KEPT`); a failure is not kept. */

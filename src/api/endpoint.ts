@@ -22,6 +22,7 @@ import { answerEtag } from "../core/etag.js";
 import { manifestEntry, prebuiltPage, type Manifest, type ManifestEntry } from "../core/manifest.js";
 import { isDerived, type Format, type PageQuery } from "../core/model.js";
 import { selectAtPage, selectPage, type PageSummary } from "../core/page.js";
+import { tileOf } from "../core/time-tiles.js";
 import { CATALOG_PATH, endpointPath, metadataPath } from "../core/paths.js";
 import { nextUrl, queryUrl, renderAnswer } from "../core/render.js";
 import { resolveSelection } from "../core/selection.js";
@@ -78,7 +79,8 @@ interface Loaded {
  * The answers of indicator `id` as published at the end of day `asOf`
  * (src/core/history.ts), or now when `asOf` is `null` or on or after the day of
  * the current version (the same data as without `as_of`), with the shards of
- * the sub-series `select` chooses among its ids read.
+ * the sub-series `select` chooses among its ids read, or, for a question of the
+ * day `at` alone (points as published), its time tile where that reads less.
  * @throws ApiError naming `parameter` when `id` had no version published by then,
  * or naming `series` when the chosen sub-series' shards are more than one request may read.
  */
@@ -91,13 +93,24 @@ async function loadAt(
   assets: Assets,
   store: DataStore,
   url: URL,
+  at: string | null = null,
 ): Promise<Loaded> {
   const { days } = entry.history;
   const v = asOf === null ? days.length - 1 : publishedVersion(parameter, id, days, asOf, `as_of=${asOf}`);
   if (v === days.length - 1) {
     const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = select(index.ids);
-    checkReadBytes(id, entry, readSize(index.shards, shardsOf(index, chosen)), chosen === null ? index.ids.length : chosen.length, chosen === null, store.readBytes);
+    const count = chosen === null ? index.ids.length : chosen.length;
+    const bytes = readSize(index.shards, shardsOf(index, chosen));
+    // A day of sub-series whose shards take more than its time tile: the tile, which holds what the day needs of each (src/core/time-tiles.ts).
+    const t = at === null || index.tiles.length === 0 ? -1 : tileOf(index.tiles, dayNumber(at));
+    const tile = index.tiles[t];
+    if (tile !== undefined && tile.bytes < bytes) {
+      checkReadBytes(id, entry, tile.bytes, count, chosen === null, store.readBytes);
+      const data = await store.tileView(assets, url, id, entry.answers, entry.lastModified, t);
+      return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
+    }
+    checkReadBytes(id, entry, bytes, count, chosen === null, store.readBytes);
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
@@ -181,7 +194,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
     return conditionalAnswer(request, headers, () => store.prebuilt(assets, new URL(prebuilt.path, url), prebuilt.bytes));
   }
 
-  const self = await loadAt(indicator, entry, query.as_of, "as_of", (ids) => choose(indicator, ids, query.series), assets, store, url);
+  const self = await loadAt(indicator, entry, query.as_of, "as_of", (ids) => choose(indicator, ids, query.series), assets, store, url, isDerived(query) ? null : query.at);
   const { data, chosen } = self;
   if (!isDerived(query)) {
     const page =

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { renderStatus, STATUS_PATH } from "./freshness.js";
-import { adjustersOf, buildIndicator, deflatorsOf, encodeShard, type BuiltIndicator } from "./dataset.js";
+import { adjustersOf, buildIndicator, deflatorsOf, encodeShard, encodeTile, type BuiltIndicator } from "./dataset.js";
 import { searchIndex, searchShards } from "./search-index.js";
 import type { ClientScripts } from "./bundle-client.js";
 import type { BuildEffects, Log } from "./effects.js";
@@ -23,7 +23,8 @@ import { headersFile, routesJson } from "./pages-config.js";
 import { previewImage } from "./preview-image.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
-import { encodeAnswerIndex, planShards, wholeView, type ShardEntry } from "../core/answer-index.js";
+import { encodeAnswerIndex, planShards, publicationDays, wholeView, type ShardEntry } from "../core/answer-index.js";
+import { planTiles, type TileEntry } from "../core/time-tiles.js";
 import { attributionAnchor, attributionUrl, type SiteConfig } from "../core/config.js";
 import { LIMIT, SHARD_BYTES } from "../core/contract.js";
 import { partPath, type DownloadPart } from "../core/distributions.js";
@@ -37,6 +38,7 @@ import {
   PAGE_SCRIPT_PATH,
   answersPath,
   answerShardPath,
+  answerTilePath,
   historyPath,
   historyShardPath,
   SEARCH_INDEX_PATH,
@@ -357,12 +359,26 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         },
       });
     });
+    // The time tiles (src/core/time-tiles.ts), of an indicator of more than one shard: answers of the same bytes, not in the tag.
+    const starts = shards.length < 2 ? [] : planTiles(indicator.answers, publicationDays(indicator.answers), indicator.answersFile.length, input.shardBytes ?? SHARD_BYTES);
+    const tiles: TileEntry[] = starts.map((start) => ({ start, bytes: 0 }));
+    tiles.forEach((tile, t) => {
+      plan.push({
+        path: outputFile(answerTilePath(id, t)),
+        indicator: id,
+        render() {
+          const bytes = encodeTile(indicator, starts, t);
+          tiles[t] = { ...tile, bytes: bytes.length };
+          return bytes;
+        },
+      });
+    });
     plan.push({
       path: outputFile(answersPath(id)),
       indicator: id,
       render() {
         entry.tag = tagger.tag();
-        return encodeAnswerIndex(indicator.answers, shards);
+        return encodeAnswerIndex(indicator.answers, shards, tiles);
       },
     });
     // The history table's shards, then its index (src/core/history.ts).

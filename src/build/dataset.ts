@@ -6,11 +6,12 @@
  */
 import type { DownloadPart } from "../core/distributions.js";
 import { stringify } from "csv-stringify/sync";
-import { decodeAnswers, encodeAnswers, sliceAnswers, spreadsheetSection, type AnswerData, type AnswerFields, type AnswerRow } from "../core/answers.js";
+import { decodeAnswers, encodeAnswers, sliceAnswers, spreadsheetSection, type AnswerData, type AnswerFields, type AnswerRow, type AnswerSeries } from "../core/answers.js";
 import type { DeflatorRef, Manifest } from "../core/manifest.js";
 import { byCodeUnits } from "../core/order.js";
 import { seriesLabels, type SeriesLabel } from "../core/series-meta.js";
 import { spreadsheetNumber } from "../core/spreadsheet.js";
+import { tileRanks } from "../core/time-tiles.js";
 import type { SourceRow } from "../source/csv.js";
 import type { IndicatorSource } from "../source/load.js";
 import { temporalCoverage } from "./formats/facts.js";
@@ -108,6 +109,14 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
 export function encodeShard(indicator: BuiltIndicator, first: number, count: number): Uint8Array {
   if (first === 0 && count === indicator.answers.ids.length) return indicator.answersFile;
   return sliceAnswers(indicator.answers, indicator.answerFields, first, count);
+}
+
+/** Time tile `t` of an indicator (src/core/time-tiles.ts), whose tiles start on the days `starts`: every sub-series' points it holds, copied from its whole answer file. */
+export function encodeTile(indicator: BuiltIndicator, starts: readonly number[], t: number): Uint8Array {
+  const { answers } = indicator;
+  const start = t === 0 ? -Infinity : (starts[t] as number);
+  const end = t + 1 < starts.length ? (starts[t + 1] as number) : Infinity;
+  return sliceAnswers(answers, indicator.answerFields, 0, answers.ids.length, (s) => tileRanks(answers.series[s] as AnswerSeries, start, end));
 }
 
 /** The sub-series that adjust amounts (`/api/v1/adjust?by=`), from the indicators' `adjusts`. */

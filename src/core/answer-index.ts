@@ -23,24 +23,28 @@
  *     i32 × P           the days on which any sub-series has a point, ascending
  *     u32 × K           the first sub-series of each shard (the last shard runs to S)
  *     u32 × K           the size of each shard file in bytes
+ *     i32 × T           the first day of each time tile (src/core/time-tiles.ts; none when T is absent)
+ *     u32 × T           the size of each tile file in bytes
  *     I bytes           the sub-series ids, UTF-8, separated by "\n"
  */
 import { AnswerSeries, answerFields, textStart, type AnswerData, type AnswerFields } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
 import type { GlobalIndex } from "./page.js";
+import type { TileEntry } from "./time-tiles.js";
 
 const MAGIC = "OSI1";
 
 interface IndexCounts {
-  /** Sub-series (S), points (N), publication days (P) and shards (K); the byte length of the ids (I). */
+  /** Sub-series (S), points (N), publication days (P), shards (K) and time tiles (T, absent: none); the byte length of the ids (I). */
   series: number;
   points: number;
   publications: number;
   shards: number;
+  tiles?: number;
   idsBytes: number;
 }
 
-const sectionSizes = (h: IndexCounts) => [4 * h.series, 4 * h.publications, 4 * h.shards, 4 * h.shards];
+const sectionSizes = (h: IndexCounts) => [4 * h.series, 4 * h.publications, 4 * h.shards, 4 * h.shards, 4 * (h.tiles ?? 0), 4 * (h.tiles ?? 0)];
 
 /** One shard of an indicator's answers: the sub-series `first … first + count - 1` and the size of its file. */
 export interface ShardEntry {
@@ -58,23 +62,37 @@ export interface AnswerIndex extends AnswerFields {
   /** The days on which any sub-series has a point, ascending: the publications (src/api/time.ts). */
   readonly publications: Int32Array;
   readonly shards: readonly ShardEntry[];
+  /** The time tiles, by their first day (src/core/time-tiles.ts); none for an indicator of one shard. */
+  readonly tiles: readonly TileEntry[];
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Encodes the index of `data` (the whole indicator's answers) cut into `shards`. Deterministic. */
-export function encodeAnswerIndex(data: AnswerData, shards: readonly ShardEntry[]): Uint8Array {
+/** Encodes the index of `data` (the whole indicator's answers) cut into `shards` and `tiles`. Deterministic. */
+export function encodeAnswerIndex(data: AnswerData, shards: readonly ShardEntry[], tiles: readonly TileEntry[] = []): Uint8Array {
   const publications = publicationDays(data);
   const idBytes = encoder.encode(data.ids.join("\n"));
-  const counts: IndexCounts = { series: data.ids.length, points: data.points, publications: publications.length, shards: shards.length, idsBytes: idBytes.length };
+  const counts: IndexCounts = {
+    series: data.ids.length,
+    points: data.points,
+    publications: publications.length,
+    shards: shards.length,
+    // Left out when none: an index without tiles has the bytes it had before them.
+    ...(tiles.length === 0 ? {} : { tiles: tiles.length }),
+    idsBytes: idBytes.length,
+  };
   const { bytes, view, offsets } = createContainer(MAGIC, { ...answerFields(data), ...counts }, [...sectionSizes(counts), idBytes.length]);
-  const [countsAt, publicationsAt, firstsAt, sizesAt, idsAt] = offsets as [number, number, number, number, number];
+  const [countsAt, publicationsAt, firstsAt, sizesAt, tileStartsAt, tileSizesAt, idsAt] = offsets as [number, number, number, number, number, number, number];
   data.series.forEach((one, s) => view.setUint32(countsAt + 4 * s, one.length, true));
   publications.forEach((day, p) => view.setInt32(publicationsAt + 4 * p, day, true));
   shards.forEach((shard, k) => {
     view.setUint32(firstsAt + 4 * k, shard.first, true);
     view.setUint32(sizesAt + 4 * k, shard.bytes, true);
+  });
+  tiles.forEach((tile, t) => {
+    view.setInt32(tileStartsAt + 4 * t, tile.start, true);
+    view.setUint32(tileSizesAt + 4 * t, tile.bytes, true);
   });
   bytes.set(idBytes, idsAt);
   return bytes;
@@ -86,10 +104,12 @@ export function encodeAnswerIndex(data: AnswerData, shards: readonly ShardEntry[
  */
 export function decodeAnswerIndex(input: ArrayBuffer | Uint8Array): AnswerIndex {
   const { bytes, header, offsets } = openContainer<AnswerFields & IndexCounts>(input, MAGIC, "an answer index", sectionSizes);
-  const [countsAt, publicationsAt, firstsAt, sizesAt, idsAt] = offsets as [number, number, number, number, number];
+  const [countsAt, publicationsAt, firstsAt, sizesAt, tileStartsAt, tileSizesAt, idsAt] = offsets as [number, number, number, number, number, number, number];
   if (idsAt + header.idsBytes > bytes.length) throw new Error("not an answer index (truncated)");
   const at = (offset: number) => bytes.byteOffset + offset;
   const shards = shardList(new Uint32Array(bytes.buffer, at(firstsAt), header.shards), new Uint32Array(bytes.buffer, at(sizesAt), header.shards), header.series);
+  const tileStarts = new Int32Array(bytes.buffer, at(tileStartsAt), header.tiles ?? 0);
+  const tileSizes = new Uint32Array(bytes.buffer, at(tileSizesAt), header.tiles ?? 0);
   return {
     ...answerFields(header),
     ids: header.series === 0 ? [] : decoder.decode(bytes.subarray(idsAt, idsAt + header.idsBytes)).split("\n"),
@@ -97,6 +117,7 @@ export function decodeAnswerIndex(input: ArrayBuffer | Uint8Array): AnswerIndex 
     points: header.points,
     publications: new Int32Array(bytes.buffer, at(publicationsAt), header.publications),
     shards,
+    tiles: Array.from(tileStarts, (start, t) => ({ start, bytes: tileSizes[t] as number })),
   };
 }
 
@@ -213,6 +234,11 @@ export function shardView(index: AnswerIndex, read: ReadonlyMap<number, AnswerDa
     data.series.forEach((one, j) => (series[shard.first + j] = one));
   });
   return { ...answerFields(index), ids: index.ids, series, points: index.points, publications: index.publications, parts, global: null };
+}
+
+/** The view of `index` from a time tile's decoded file (src/core/time-tiles.ts): every sub-series, each with the points the tile holds. */
+export function tileView(index: AnswerIndex, data: AnswerData): AnswerView {
+  return { ...answerFields(index), ids: index.ids, series: data.series, points: index.points, publications: index.publications, parts: [{ data, first: 0 }], global: data.global };
 }
 
 const unreadStubs = new WeakMap<AnswerIndex, readonly AnswerSeries[]>();

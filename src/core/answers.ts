@@ -330,16 +330,22 @@ export function encodeAnswers(
  * The answer file of the sub-series `first … first + count - 1` of the decoded
  * answer file `whole` (not a past version's view): the same bytes as
  * `encodeAnswers` of their points, made by copying the points' columns and texts
- * instead of rendering them again (a shard, src/core/answer-index.ts).
+ * instead of rendering them again (a shard, src/core/answer-index.ts). `ranks`:
+ * of each sub-series (its index in the run), only the points of ranks `from …
+ * to - 1` (a time tile, src/core/time-tiles.ts); all of them when absent.
  */
-export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: number, count: number): Uint8Array {
+export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: number, count: number, ranks?: (s: number) => readonly [number, number]): Uint8Array {
   const run = whole.series.slice(first, first + count);
+  const ranges = run.map((one, s): readonly [number, number] => (ranks === undefined ? [0, one.length] : ranks(s)));
   let n = 0;
-  for (const one of run) n += one.length;
+  for (const [from, to] of ranges) n += to - from;
   // The run's points in the whole file's order, which restricted to them is their own.
   const positions = new Uint32Array(n);
   let k = 0;
-  for (const one of run) for (let i = 0; i < one.length; i++) positions[k++] = one.global(i);
+  run.forEach((one, s) => {
+    const [from, to] = ranges[s] as readonly [number, number];
+    for (let i = from; i < to; i++) positions[k++] = one.global(i);
+  });
   positions.sort();
   const local = (g: number) => {
     let lo = 0;
@@ -371,14 +377,15 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
     offsets as Sections;
   k = 0;
   run.forEach((one, s) => {
-    view.setUint32(countsOffset + 4 * s, one.length, true);
-    for (let i = 0; i < one.length; i++, k++) {
+    const [from, to] = ranges[s] as readonly [number, number];
+    view.setUint32(countsOffset + 4 * s, to - from, true);
+    for (let i = from; i < to; i++, k++) {
       const g = local(one.global(i));
       view.setInt32(daysOffset + 4 * k, one.day(i), true);
       view.setFloat64(valuesOffset + 8 * k, one.value(i), true);
       view.setUint32(globalsOffset + 4 * k, g, true);
       view.setUint32(seriesOfOffset + 4 * g, s, true);
-      view.setUint32(rankOfOffset + 4 * g, i, true);
+      view.setUint32(rankOfOffset + 4 * g, i - from, true);
     }
   });
   const copyTexts = (text: Uint8Array, ends: Uint32Array, offset: number, endsOffset: number) => {

@@ -98,6 +98,11 @@ export function answerShardPath(indicator: string, k: number): string {
   return `/_data/${indicator}/answers/${k}.bin`;
 }
 
+/** Time tile `t` of the indicator's answers, read by the function for a day across many sub-series; internal (src/core/time-tiles.ts). */
+export function answerTilePath(indicator: string, t: number): string {
+  return `/_data/${indicator}/at/${t}.bin`;
+}
+
 /** The index of the indicator's history table, for the function's `as_of` and `/changes`; internal (src/core/history.ts). */
 export function historyPath(indicator: string): string {
   return `/_data/${indicator}.history.bin`;

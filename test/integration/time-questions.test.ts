@@ -15,7 +15,8 @@ import { Api } from "../../src/api/handler.js";
 import { PARAMETERS } from "../../src/core/parameters.js";
 import { MAX_DERIVED_POINTS } from "../../src/core/contract.js";
 import { prng } from "../../scripts/bench/generate.js";
-import { HIGH, IDS, fetched, refs, type Fetched } from "../api-checks.js";
+import { HIGH, IDS, fetched, refs, withoutTiles, type Fetched } from "../api-checks.js";
+import type { Assets } from "../../src/api/data-store.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT } from "../helpers.js";
 import { refDerivedSeries, type TimeRefIndicator, type TimeRefQuery } from "../time-reference.js";
@@ -389,4 +390,40 @@ describe("a day after the last check (the data version, 2026-11-20), through the
     expect(r.text).not.toContain('"checked"');
     expect(r.text).not.toContain('"missing"');
   });
+});
+
+describe("at over many sub-series, from a time tile (src/core/time-tiles.ts)", () => {
+  const ID = "health-insurance-prices";
+
+  it("reads one tile, no shard, and answers every day as the shards do: each publication day, the day before it, before the first and long after the check, JSON, CSV and provenance", async () => {
+    const files = folderAssets(out);
+    const read: string[] = [];
+    const shards = new Api();
+    const env = (assets: Assets) => ({ ASSETS: assets, ...HIGH });
+    const spy: Assets = { fetch: (u) => (read.push(new URL(u).pathname), files.fetch(u)) };
+    const ask = async (api: Api, assets: Assets, path: string) => fetched(await api.fetch(new Request(`http://api.test${path}`), env(assets)));
+    const days = [...new Set((refs.get(ID) as TimeRefIndicator).points.map((p) => p.date))].sort();
+    const before = (day: string) => new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    const asked = [...days.flatMap((day) => [day, before(day)]), "2000-01-01", "2026-11-21", "2027-06-08", "2030-01-01"];
+    expect(asked.length).toBeGreaterThan(30);
+    let answered = 0;
+    for (const day of asked) {
+      for (const query of [`at=${day}`, ...(day === days[3] || day === "2027-06-08" ? [`at=${day}&format=csv`, `at=${day}&format=csv&dialect=es`, `at=${day}&provenance=true`, `at=${day}&series=casmu.*,*.fonasa`] : [])]) {
+        read.length = 0;
+        const path = `/api/v1/${ID}?${query}`;
+        // A fresh isolate for each question, so that what it reads is the question's alone.
+        const [a, b] = [await ask(new Api(), spy, path), await ask(shards, withoutTiles(files), path)];
+        expect(a.status, path).toBe(200);
+        expect(a.text, path).toBe(b.text);
+        expect(a.headers.get("ETag"), path).toBe(b.headers.get("ETag"));
+        if (!query.includes("series=")) {
+          expect(read.filter((p) => p.includes("/at/")), path).toHaveLength(1);
+          expect(read.filter((p) => p.includes("/answers/")), path).toEqual([]);
+        }
+        answered += (JSON.parse(query.includes("format=csv") ? '{"data":[]}' : a.text) as { data: unknown[] }).data.length;
+      }
+    }
+    // Most days answer most of the 1,554 sub-series.
+    expect(answered).toBeGreaterThan(20_000);
+  }, 120_000);
 });
