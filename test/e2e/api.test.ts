@@ -14,6 +14,7 @@ import fg from "fast-glob";
 import { describe, expect, inject, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import {
+  HIGH,
   IDS,
   LAST_MODIFIED,
   etagFor,
@@ -26,8 +27,11 @@ import {
   randomSelections,
   randomWindows,
   refs,
+  withoutTiles,
   type Fetched,
 } from "../api-checks.js";
+import { Api } from "../../src/api/handler.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { expectedCsv, refCanonicalUrl, type RefIndicator } from "../reference.js";
 
 const { mainDir, altDir, urls } = inject("system");
@@ -88,6 +92,17 @@ describe("the API through wrangler pages dev", () => {
     const wages = JSON.parse((await get(main, "/api/v1/domestic-worker-wages?series=hourly,monthly&at=2026-12-30")).text) as { data: unknown[]; meta: Record<string, unknown> };
     expect(wages.data).toEqual([]);
     expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
+  });
+
+  it("answers a day across every sub-series of the health insurance prices from a time tile, with the bytes Node gives from the shards", async () => {
+    const shards = new Api();
+    for (const day of ["2015-06-01", "2021-03-31", "2025-12-15", "2027-06-08"]) {
+      const path = `/api/v1/health-insurance-prices?at=${day}`;
+      const [served, expected] = [await get(main, path), await fetched(await shards.fetch(new Request(`http://api.test${path}`), { ASSETS: withoutTiles(folderAssets(mainDir)), ...HIGH }))];
+      expect(served.status, path).toBe(200);
+      expect(served.text, path).toBe(expected.text);
+      expect(served.headers.get("ETag"), path).toBe(expected.headers.get("ETag"));
+    }
   });
 
   it("answers one sub-series, a pattern and a list with the exact points of the data", async () => {
