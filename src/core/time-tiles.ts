@@ -23,6 +23,7 @@
  * points read 7.8 MB instead of 5.2, for tiles of 1.7 times the answers.)
  */
 import type { AnswerData } from "./answers.js";
+import { MAX_READ_BYTES } from "./contract.js";
 import { latestOnOrBefore, type DaySeries } from "./coverage.js";
 
 /** One tile: the first day it answers, and the size of its file. */
@@ -35,12 +36,15 @@ export interface TileEntry {
  * The first day of each tile of `data` (the whole indicator's answers, whose
  * `publications` are its publication days, ascending), each tile as close to
  * `targetBytes` as whole publication days allow; none when one tile would hold
- * everything. `bytes`: the answers' size, for the bytes a point takes on average.
+ * everything, or when the smallest tile would be over `mostBytes` (what one
+ * request may read: so many sub-series that no tile could be read, and none is
+ * written). `bytes`: the answers' size, for the bytes a point takes on average.
  */
-export function planTiles(data: AnswerData, publications: Int32Array, bytes: number, targetBytes: number): number[] {
+export function planTiles(data: AnswerData, publications: Int32Array, bytes: number, targetBytes: number, mostBytes: number = MAX_READ_BYTES): number[] {
   if (data.points === 0 || publications.length < 2) return [];
   const perPoint = bytes / data.points;
   const carry = 2 * data.ids.length;
+  if (2 * carry * perPoint > mostBytes) return [];
   // Points of its own days a tile may hold: what `targetBytes` leaves beside the carry, and at least as many as the carry.
   const own = Math.max(Math.floor(targetBytes / perPoint) - carry, carry);
   // Points per publication day, oldest first (the answer order is date descending).

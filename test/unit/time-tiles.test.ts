@@ -15,7 +15,7 @@ import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
 import { absenceDay, answeringRankDay, coverageRule, type DaySeries } from "../../src/core/coverage.js";
 import { dateOfDay, dayNumber } from "../../src/core/dates.js";
-import { tileOf, tileRanks } from "../../src/core/time-tiles.js";
+import { planTiles, tileOf, tileRanks } from "../../src/core/time-tiles.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { prng } from "../../scripts/bench/generate.js";
 import { withoutTiles } from "../api-checks.js";
@@ -102,6 +102,26 @@ describe("time tiles", () => {
     }
     expect(answered).toBeGreaterThan(5_000);
   }, 120_000);
+});
+
+describe("planTiles", () => {
+  it("plans tiles of whole publication days, each with at least as many points of its own as it carries, and none that no request could read", async () => {
+    const { decodeAnswers } = await import("../../src/core/answers.js");
+    const { publicationDays } = await import("../../src/core/answer-index.js");
+    const { readFileSync } = await import("node:fs");
+    // Any answer file of several sub-series and days will do: the fixture's first tile is one.
+    const whole = decodeAnswers(new Uint8Array(readFileSync(join(out, "_data", ID, "at", "0.bin"))));
+    const days = publicationDays(whole);
+    const bytes = readFileSync(join(out, "_data", ID, "at", "0.bin")).length;
+    const starts = planTiles(whole, days, bytes, 1);
+    expect(starts.length).toBeGreaterThan(1);
+    expect(starts[0]).toBe(days[0]);
+    expect(starts.every((day) => days.includes(day))).toBe(true);
+    // The smallest tile (twice its carry of two points a sub-series) over the bound: no tiles.
+    const carryBytes = ((4 * whole.ids.length) / whole.points) * bytes;
+    expect(planTiles(whole, days, bytes, 1, carryBytes - 1)).toEqual([]);
+    expect(planTiles(whole, days, bytes, 1, carryBytes + 1).length).toBeGreaterThan(1);
+  });
 });
 
 describe("a tile's ranks", () => {
