@@ -56,7 +56,7 @@ export async function serveChanges(request: Request, indicator: string, assets: 
     const index = await store.historyIndex(assets, url, path, tag);
     const chosen = choose(indicator, index.ids, query.series);
     const wanted = shardsOf(index, chosen);
-    checkReadBytes(indicator, null, readSize(index.shards, wanted), chosen === null ? index.ids.length : chosen.length, false, store.readBytes);
+    checkReadBytes(indicator, readSize(index.shards, wanted), chosen, index.ids.length, store.readBytes);
     all = shardChanges(await store.historyShards(assets, url, indicator, index, tag, wanted), since);
     if (chosen !== null) {
       const named = new Set(chosen.map((s) => index.ids[s]));

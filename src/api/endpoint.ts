@@ -100,17 +100,16 @@ async function loadAt(
   if (v === days.length - 1) {
     const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = select(index.ids);
-    const count = chosen === null ? index.ids.length : chosen.length;
     const bytes = readSize(index.shards, shardsOf(index, chosen));
     // A day of sub-series whose shards take more than its time tile: the tile, which holds what the day needs of each (src/core/time-tiles.ts).
     const t = at === null || index.tiles.length === 0 ? -1 : tileOf(index.tiles, dayNumber(at));
     const tile = index.tiles[t];
     if (tile !== undefined && tile.bytes < bytes) {
-      checkReadBytes(id, entry, tile.bytes, count, chosen === null, store.readBytes);
+      checkReadBytes(id, tile.bytes, chosen, index.ids.length, store.readBytes, entry);
       const data = await store.tileView(assets, url, id, entry.answers, entry.lastModified, t);
       return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
     }
-    checkReadBytes(id, entry, bytes, count, chosen === null, store.readBytes);
+    checkReadBytes(id, bytes, chosen, index.ids.length, store.readBytes, entry);
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
@@ -120,7 +119,7 @@ async function loadAt(
   const index = await store.historyIndex(assets, url, path, tag);
   const ids = versionIds(index, v);
   const chosen = select(ids);
-  checkReadBytes(id, null, readSize(index.shards, historyShardsOf(index, v, chosen)), chosen === null ? ids.length : chosen.length, false, store.readBytes);
+  checkReadBytes(id, readSize(index.shards, historyShardsOf(index, v, chosen)), chosen, ids.length, store.readBytes);
   const data = await store.historyView(assets, url, id, path, tag, v, chosen);
   const version = index.versions[v] as HistoryVersion;
   return { data, chosen, lastModified: new Date(version.bound.time * 1000).toUTCString(), tag: `${tag}.${v}` };
@@ -130,27 +129,30 @@ async function loadAt(
 export const readSize = (shards: readonly ShardEntry[], wanted: readonly number[]) => wanted.reduce((sum, k) => sum + (shards[k]?.bytes ?? 0), 0);
 
 /**
- * A question reads the shards of the sub-series it selects (src/core/answer-index.ts,
- * or a past version's, src/core/history.ts): at most `most` bytes of them
- * (`MAX_READ_BYTES`), what one request can fetch and answer from within its CPU
- * time and the isolate's memory. `bytes` are the shards' the store would read for
- * the `series` sub-series chosen, each shard counted once; `all`: every sub-series
- * of today's data, whose prebuilt pages `entry` lists.
+ * A question reads the files of the sub-series it selects (the shards or a time
+ * tile, src/core/answer-index.ts; a past version's shards, src/core/history.ts):
+ * at most `most` bytes of them (`MAX_READ_BYTES`), what one request can fetch and
+ * answer from within its CPU time and the isolate's memory. `bytes` are the
+ * files' the store would read for the sub-series `chosen` (`null`: all `total`),
+ * each file counted once; `entry`: today's data, whose prebuilt pages a question
+ * of every sub-series is pointed to.
  * @throws ApiError naming `series` and how many sub-series would fit.
  */
-export function checkReadBytes(indicator: string, entry: ManifestEntry | null, bytes: number, series: number, all: boolean, most: number): void {
+export function checkReadBytes(indicator: string, bytes: number, chosen: readonly number[] | null, total: number, most: number, entry?: ManifestEntry): void {
   if (bytes <= most) return;
+  const series = chosen === null ? total : chosen.length;
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
   const fitting = Math.max(1, Math.floor((series * most) / bytes));
-  // A question of every sub-series: the largest limit whose pages are prebuilt (files, no reading), if any.
-  const prebuilt = Object.entries(entry?.pages ?? {})
+  // A question of every sub-series of today's data: the largest limit whose pages are prebuilt (files, no reading), if any.
+  const pages = chosen === null ? (entry?.pages ?? {}) : {};
+  const prebuilt = Object.entries(pages)
     .filter(([, sizes]) => (sizes[0] ?? 0) > 0)
     .map(([limit]) => Number(limit))
     .sort((a, b) => b - a)[0];
   throw badRequest(
     `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(most)} one request may read; ` +
       `select at most about ${grouped(fitting)} sub-series (series, a list or a pattern such as prefix.*; they are listed at ${metadataPath(indicator)})` +
-      (all && prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${endpointPath(indicator)}?limit=${prebuilt}` : ""),
+      (prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${endpointPath(indicator)}?limit=${prebuilt}` : ""),
   );
 }
 
