@@ -61,7 +61,7 @@ export async function serveAdjust(request: Request, assets: Assets, store: DataS
   const headers = new Headers({
     "Content-Type": query.format === "csv" ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
     "Cache-Control": CACHE_CONTROL.success,
-    ETag: answerEtag([entry.tag], canonical),
+    ETag: await answerEtag([entry.tag], canonical),
     "Last-Modified": entry.lastModified,
   });
   const links = [`<${metadataPath(indicator)}>; rel="describedby"`];

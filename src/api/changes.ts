@@ -70,7 +70,7 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   const headers = new Headers({
     "Content-Type": query.format === "csv" ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
     "Cache-Control": CACHE_CONTROL.success,
-    ETag: answerEtag([entry.history.tag], canonical),
+    ETag: await answerEtag([entry.history.tag], canonical),
     "Last-Modified": entry.lastModified,
   });
   const links = [`<${metadataPath(indicator)}>; rel="describedby"`];

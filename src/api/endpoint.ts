@@ -192,7 +192,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
   const prebuilt = prebuiltPage(indicator, entry, query);
   if (prebuilt !== undefined) {
     // The ETag needs no body, so a 304 or a HEAD never reads the file.
-    const headers = successHeaders(answerEtag([entry.tag], canonical), entry.lastModified, { indicator, format: "json", next: prebuilt.next });
+    const headers = successHeaders(await answerEtag([entry.tag], canonical), entry.lastModified, { indicator, format: "json", next: prebuilt.next });
     return conditionalAnswer(request, headers, () => store.prebuilt(assets, new URL(prebuilt.path, url), prebuilt.bytes));
   }
 
@@ -204,7 +204,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
         ? selectPage(data.series, query, chosen, data.global)
         : selectAtPage(data.series, query, chosen, timeSource(data, self.lastModified));
     if (query.provenance !== null) checkProvenancePoints(page.slices.reduce((n, slice) => n + slice.end - slice.start, 0), page.slices.length);
-    const headers = successHeaders(answerEtag([self.tag], canonical), self.lastModified, described(indicator, data, page));
+    const headers = successHeaders(await answerEtag([self.tag], canonical), self.lastModified, described(indicator, data, page));
     return conditionalAnswer(request, headers, () => renderAnswer(data, page));
   }
 
@@ -234,7 +234,7 @@ export async function serveIndicator(request: Request, indicator: string, assets
     throw badRequest(`base: no selected sub-series of ${indicator} has a value on ${query.base as string}${query.frequency === null ? "" : ` (frequency=${query.frequency})`}; choose a date the data covers`);
   }
   const lastModified = used.map((u) => u.lastModified).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
-  const headers = successHeaders(answerEtag(used.map((u) => u.tag), canonical), lastModified, described(indicator, data, page));
+  const headers = successHeaders(await answerEtag(used.map((u) => u.tag), canonical), lastModified, described(indicator, data, page));
   return conditionalAnswer(request, headers, () => renderDerived(data, page));
 }
 

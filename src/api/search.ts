@@ -122,7 +122,7 @@ export async function serveSearch(request: Request, assets: Assets, store: DataS
   const headers = new Headers({
     "Content-Type": JSON_CONTENT_TYPE,
     "Cache-Control": CACHE_CONTROL.success,
-    ETag: answerEtag([manifest.search.tag], searchUrl(query, query.offset)),
+    ETag: await answerEtag([manifest.search.tag], searchUrl(query, query.offset)),
     "Last-Modified": manifest.search.lastModified,
   });
   if (next !== null) headers.set("Link", `<${next}>; rel="next"`);
