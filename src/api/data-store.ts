@@ -10,8 +10,8 @@
  * kept, every later one (test/unit/api.test.ts). Concurrent first requests for a
  * file each read it once; the first loaded is kept and given to the others.
  */
-import { decodeAnswers, type AnswerData } from "../core/answers.js";
-import { decodeAnswerIndex, shardView, shardsOf, tileView, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
+import { POINT_COLUMN_BYTES, decodeAnswers, type AnswerData } from "../core/answers.js";
+import { decodeAnswerIndex, fileView, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
 import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/contract.js";
 import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData, type HistoryIndex } from "../core/history.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
@@ -228,10 +228,10 @@ export class DataStore {
   async tileView(assets: Assets, origin: URL, indicator: string, path: string, version: string, t: number): Promise<AnswerView> {
     const index = await this.answerIndex(assets, origin, path, version);
     return this.keptView(`${path}@${version}:at${t}`, async () => {
-      // What the decoded file takes: its bytes, and its values copied out as numbers (8 bytes a point, at most one per 36 bytes of columns).
+      // What the decoded file takes: its bytes, and its values copied out as numbers (8 bytes a point, at most one per point's columns).
       const bytes = index.tiles[t]?.bytes ?? 0;
-      const data = await this.kept(assets, new URL(answerTilePath(indicator, t), origin), version, bytes + 8 * Math.ceil(bytes / 36), decodeAnswers);
-      return tileView(index, data);
+      const data = await this.kept(assets, new URL(answerTilePath(indicator, t), origin), version, bytes + 8 * Math.ceil(bytes / POINT_COLUMN_BYTES), decodeAnswers);
+      return fileView(index, data);
     });
   }
 

@@ -27,7 +27,7 @@
  *     u32 × T           the size of each tile file in bytes
  *     I bytes           the sub-series ids, UTF-8, separated by "\n"
  */
-import { AnswerSeries, answerFields, textStart, type AnswerData, type AnswerFields } from "./answers.js";
+import { AnswerSeries, POINT_COLUMN_BYTES, answerFields, textStart, type AnswerData, type AnswerFields } from "./answers.js";
 import { createContainer, openContainer } from "./container.js";
 import type { GlobalIndex } from "./page.js";
 import type { TileEntry } from "./time-tiles.js";
@@ -139,13 +139,12 @@ export function publicationDays(data: { readonly points: number; readonly global
  * the whole answer file.
  */
 export function planShards(data: AnswerData, targetBytes: number): ShardEntry[] {
-  const perPoint = 4 + 4 + 4 + 4 + 4 + 4 + 4 + 8; // the columns of an answer file (src/core/answers.ts)
   const textBytes = new Float64Array(data.ids.length);
   for (let g = 0; g < data.points; g++) {
     const s = data.global.series(g);
     textBytes[s] =
       (textBytes[s] as number) +
-      perPoint +
+      POINT_COLUMN_BYTES +
       (data.jsonEnds[g] as number) - textStart(data.jsonEnds, g) +
       (data.csvEnds[g] as number) - textStart(data.csvEnds, g) +
       (data.csvEsEnds[g] as number) - textStart(data.csvEsEnds, g);
@@ -220,10 +219,8 @@ export function wholeView(data: AnswerData): AnswerView {
 
 /** The view of `index` with the shards `read` (k → its decoded file), in shard order. */
 export function shardView(index: AnswerIndex, read: ReadonlyMap<number, AnswerData>): AnswerView {
-  if (index.shards.length === 1 && read.has(0)) {
-    const data = read.get(0) as AnswerData;
-    return { ...answerFields(index), ids: index.ids, series: data.series, points: index.points, publications: index.publications, parts: [{ data, first: 0 }], global: data.global };
-  }
+  const lone = index.shards.length === 1 ? read.get(0) : undefined;
+  if (lone !== undefined) return fileView(index, lone);
   // Every sub-series unread (one copy of the stubs' list, no loop over them), then those of the read shards.
   const series = unreadSeries(index).slice();
   const parts: AnswerPart[] = [];
@@ -236,8 +233,11 @@ export function shardView(index: AnswerIndex, read: ReadonlyMap<number, AnswerDa
   return { ...answerFields(index), ids: index.ids, series, points: index.points, publications: index.publications, parts, global: null };
 }
 
-/** The view of `index` from a time tile's decoded file (src/core/time-tiles.ts): every sub-series, each with the points the tile holds. */
-export function tileView(index: AnswerIndex, data: AnswerData): AnswerView {
+/**
+ * The view of `index` from one decoded file of every sub-series: its only shard,
+ * or a time tile (src/core/time-tiles.ts), whose sub-series hold the points the tile holds.
+ */
+export function fileView(index: AnswerIndex, data: AnswerData): AnswerView {
   return { ...answerFields(index), ids: index.ids, series: data.series, points: index.points, publications: index.publications, parts: [{ data, first: 0 }], global: data.global };
 }
 

@@ -63,6 +63,9 @@ const sectionSizes = (h: Header) => [
   h.csvBytes,
 ];
 
+/** The bytes each point takes in the columns of the layout above (seven u32, one f64), beside its texts. */
+export const POINT_COLUMN_BYTES = 7 * 4 + 8;
+
 /** The header line of every CSV answer and of `data.csv`. */
 export const CSV_HEADER = "date,series,value,source,note\n";
 
