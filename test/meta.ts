@@ -26,6 +26,7 @@ export function indicatorMeta(overrides: Partial<IndicatorMeta> & Pick<Indicator
     adjusts: [],
     noteTranslations: {},
     sourceKinds: [],
+    consult: [],
     search: { keywords: { es: [], en: [] }, equivalents: {} },
     display: NEUTRAL_DISPLAY,
     ...overrides,

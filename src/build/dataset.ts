@@ -93,7 +93,7 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
     rhythm: source.meta.rhythm,
     stepwise: source.meta.stepwise,
     sourceKinds: source.meta.sourceKinds,
-    ...(source.meta.checked === undefined ? {} : { checked: source.meta.checked }),
+    ...(source.meta.check === undefined ? {} : { checked: source.meta.check.day }),
     ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
   };
   const answersFile = encodeAnswers(answerFields, ids, source.rows, csvLine, csvEsLine);

@@ -15,7 +15,7 @@ export const STATUS_PATH = `${API_BASE}/status.json`;
 
 /** The last check of `indicator` at the data version `version` (seconds): the later of its `checked` and the version's date. */
 export function checkedOf(indicator: Pick<BuiltIndicator, "source">, version: number): string {
-  return checkedDate(indicator.source.meta.checked ?? null, dayOfTime(version));
+  return checkedDate(indicator.source.meta.check?.day ?? null, dayOfTime(version));
 }
 
 /** Each sub-series with points, with its freshness, in the order of `plain` (by id). */

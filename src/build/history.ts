@@ -76,8 +76,8 @@ function stateOf(source: IndicatorSource, commit: string | null, published: numb
   const ids = [...new Set([...source.meta.series.map((s) => s.id), ...source.rows.map((r) => r.series)])].sort(byCodeUnits);
   const rows = new Map<string, AnswerRow>();
   for (const r of source.rows) rows.set(key(r), { date: r.date, series: r.series, value: r.value, source: r.source, note: r.note });
-  const { unit, rhythm, stepwise, checked, schedule } = source.meta;
-  return { commit, published, time, checked: checked ?? null, unit, rhythm, stepwise, schedule, ids, rows };
+  const { unit, rhythm, stepwise, check, schedule } = source.meta;
+  return { commit, published, time, checked: check?.day ?? null, unit, rhythm, stepwise, schedule, ids, rows };
 }
 
 /** Whether two versions publish the same answers: the same points, texts, sub-series and rule of coverage. */

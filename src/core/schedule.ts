@@ -13,6 +13,26 @@
  */
 import { addMonthsToDay, dateOfDay, dayNumber, dayOfCivil, daysInMonth, monthOfDay } from "./dates.js";
 
+/** Who recorded a check: the unattended update, or a person (`npm run check`). */
+export const CHECKERS = ["update", "person"] as const;
+/** What a check found: points not in the data yet, or none. */
+export const CHECK_OUTCOMES = ["new-data", "nothing-new"] as const;
+
+/**
+ * A recorded look at the publisher (`check` in indicator.json): the day, who
+ * looked, the address read, what it found; the update adds the file's SHA-256
+ * and the newest period it held, a person may add a note.
+ */
+export interface Check {
+  readonly day: string;
+  readonly by: (typeof CHECKERS)[number];
+  readonly read: string;
+  readonly outcome: (typeof CHECK_OUTCOMES)[number];
+  readonly sha256?: string | undefined;
+  readonly newest?: string | undefined;
+  readonly note?: string | undefined;
+}
+
 /** The dates a value may be dated on: every day, a day of some months, or none fixed. */
 export type ScheduleDates = "daily" | "irregular" | { readonly months: readonly number[]; readonly day: number };
 

@@ -13,6 +13,7 @@ import { RHYTHMS } from "../core/coverage.js";
 import { NEUTRAL_DISPLAY } from "../core/display.js";
 import { LANGS } from "../core/i18n.js";
 import { sourceKindOf } from "../core/provenance.js";
+import { CHECKERS, CHECK_OUTCOMES, type Check } from "../core/schedule.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -68,6 +69,14 @@ async function readText(files: SourceFiles, file: string, issues: DataIssue[]): 
  * (`unit`, `rhythm`, `stepwise`, `checked`) when the file has them with a value
  * of the right kind; every other field left at a neutral value.
  */
+/** A version's `check` when it has today's form (what the rule of coverage reads of it), else `undefined`. */
+function lenientCheck(raw: unknown): Check | undefined {
+  const c = raw as Partial<Record<keyof Check, unknown>> | null;
+  if (typeof c !== "object" || c === null || typeof c.day !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(c.day)) return undefined;
+  if (!(CHECKERS as readonly unknown[]).includes(c.by) || typeof c.read !== "string" || !(CHECK_OUTCOMES as readonly unknown[]).includes(c.outcome)) return undefined;
+  return { day: c.day, by: c.by as Check["by"], read: c.read, outcome: c.outcome as Check["outcome"] };
+}
+
 function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
   let json: unknown;
   try {
@@ -79,7 +88,8 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
   if (!Array.isArray(series)) return null;
   const ids = series.map((s: unknown) => (s as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string");
   const none = { es: name, en: name };
-  const raw = json as { unit?: unknown; rhythm?: unknown; stepwise?: unknown; checked?: unknown };
+  const raw = json as { unit?: unknown; rhythm?: unknown; stepwise?: unknown; check?: unknown };
+  const check = lenientCheck(raw.check);
   return {
     id: name,
     title: none,
@@ -87,7 +97,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     unit: typeof raw.unit === "string" ? raw.unit : "",
     rhythm: typeof raw.rhythm === "string" && (RHYTHMS as readonly string[]).includes(raw.rhythm) ? (raw.rhythm as IndicatorMeta["rhythm"]) : "irregular",
     stepwise: raw.stepwise === true,
-    ...(typeof raw.checked === "string" && /^\d{4}-\d{2}-\d{2}$/.test(raw.checked) ? { checked: raw.checked } : {}),
+    ...(check === undefined ? {} : { check }),
     license: LICENSE,
     source: { name: none, url: "https://invalid/" },
     notes: [],
@@ -99,6 +109,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
     adjusts: [],
     noteTranslations: {},
     sourceKinds: [],
+    consult: [],
     search: { keywords: { es: [], en: [] }, equivalents: {} },
     display: NEUTRAL_DISPLAY,
     series: ids.map((id) => ({ id, title: { es: id, en: id }, facets: {} })),
@@ -161,14 +172,14 @@ function checkSourceKinds(meta: IndicatorMeta, metaFile: string, rows: readonly 
  * gives the same answer on any day (the update that writes it takes it from its clock).
  */
 function checkChecked(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[]): void {
-  if (meta.checked === undefined || meta.display.date !== "period") return;
+  if (meta.check === undefined || meta.display.date !== "period") return;
   let newest = "";
   for (const row of rows) if (row.date > newest) newest = row.date;
-  if (newest > meta.checked) {
+  if (newest > meta.check.day) {
     issues.push({
       file: metaFile,
-      column: "checked",
-      reason: `${meta.checked} is before the newest point, ${newest}: a check cannot predate the period of a point it found (display.date "period")`,
+      column: "check.day",
+      reason: `${meta.check.day} is before the newest point, ${newest}: a check cannot predate the period of a point it found (display.date "period")`,
     });
   }
 }

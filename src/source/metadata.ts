@@ -8,7 +8,7 @@ import { isCalendarDate } from "../core/dates.js";
 import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
 import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { SOURCE_KINDS } from "../core/provenance.js";
-import type { Schedule } from "../core/schedule.js";
+import { CHECKERS, CHECK_OUTCOMES, type Schedule } from "../core/schedule.js";
 import { foldedWords, queryWords } from "../core/search.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
@@ -43,6 +43,10 @@ const valueLabel = z.union([text.transform((t): Localized => ({ es: t, en: t }))
 const wordList = z
   .array(text, { error: (issue) => (issue.input === undefined ? "required" : 'expected a list of words, ["…"]') })
   .min(1, "list at least one");
+/** A real calendar day, `YYYY-MM-DD`. */
+const calendarDay = z
+  .string({ error: "expected a day YYYY-MM-DD" })
+  .refine(isCalendarDate, { error: (issue) => `expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(issue.input)}` });
 const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `region`");
 
 
@@ -108,14 +112,31 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
     })
     .optional(),
   /**
-   * The day the publisher's source was last checked and found to agree with the
-   * data (`YYYY-MM-DD`): written by `npm run update`, which moves it on every check,
-   * whether or not it found new points. src/source/load.ts bounds it by the points.
+   * The last check of the publisher (docs/data.md, "Checks"): recorded only by
+   * something that looked at it — the unattended update (`by: "update"`: the
+   * address it read, the file's SHA-256, the newest period the file holds) or a
+   * person (`by: "person"`, `npm run check`: the address consulted, and a note).
+   * `outcome` says what the look found: points that are not in the data yet
+   * (`new-data`) or none (`nothing-new`). A commit that changes metadata or code
+   * is no check. Absent: no check recorded, and every surface says so.
    */
-  checked: z
-    .string({ error: "expected a day YYYY-MM-DD" })
-    .refine(isCalendarDate, { error: (issue) => `expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(issue.input)}` })
+  check: z
+    .strictObject({
+      day: calendarDay,
+      by: z.enum(CHECKERS, { error: `expected one of ${CHECKERS.join(", ")}` }),
+      read: httpUrl,
+      outcome: z.enum(CHECK_OUTCOMES, { error: `expected one of ${CHECK_OUTCOMES.join(", ")}` }),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in 64 lower-case hex digits").optional(),
+      newest: calendarDay.optional(),
+      note: text.optional(),
+    })
     .optional(),
+  /**
+   * Where a person looks for a new value (the publisher's pages, the official
+   * gazette): what the watcher's issue names when a value is due and missing
+   * (docs/data.md, "Watched indicators"). Each with its name in every language.
+   */
+  consult: z.array(z.strictObject({ name: localized, url: httpUrl })).default([]),
   /**
    * When the indicator's values are due (src/core/schedule.ts, docs/data.md): the
    * dates they are dated on (`"daily"`, `"irregular"`, or `{"months": [1, 7],
@@ -364,7 +385,8 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     glossary: raw.glossary,
     importer: raw.importer,
     publication: raw.publication,
-    checked: raw.checked,
+    check: raw.check,
+    consult: raw.consult,
     schedule: raw.schedule === undefined ? null : { dates: raw.schedule.dates, published: raw.schedule.published ?? null },
     deflates: raw.deflates,
     adjusts: raw.adjusts,

@@ -217,7 +217,7 @@ describe("the table's files", () => {
 
 describe("a version's indicator.json of an earlier format", () => {
   it("gives its sub-series and what the rule of coverage reads, when they have a value of the right kind", async () => {
-    const old = { id: "x", title: "a title as a plain string (an earlier format)", unit: "UYU", rhythm: "monthly", stepwise: true, checked: "2026-01-31", series: [{ id: "a" }] };
+    const old = { id: "x", title: "a title as a plain string (an earlier format)", unit: "UYU", rhythm: "monthly", stepwise: true, check: { day: "2026-01-31", by: "person", read: "https://example.test/", outcome: "nothing-new" }, series: [{ id: "a" }] };
     const files: Record<string, string> = { "d/x/indicator.json": JSON.stringify(old), "d/x/p.csv": "date,series,value\n2026-01-01,a,1.50\n" };
     const source: SourceFiles = {
       folders: (dir) => Promise.resolve(dir === "d" ? ["x"] : []),
@@ -226,10 +226,10 @@ describe("a version's indicator.json of an earlier format", () => {
     };
     await expect(loadData("d", source)).rejects.toThrow(); // not today's format
     const [x] = (await loadData("d", source, true)).indicators;
-    expect([x?.meta.unit, x?.meta.rhythm, x?.meta.stepwise, x?.meta.checked, x?.meta.series.map((s) => s.id), x?.rows.map((r) => r.value)]).toEqual(["UYU", "monthly", true, "2026-01-31", ["a"], ["1.50"]]);
-    files["d/x/indicator.json"] = JSON.stringify({ ...old, rhythm: "fortnightly", stepwise: "yes", checked: 20260131, unit: 7 });
+    expect([x?.meta.unit, x?.meta.rhythm, x?.meta.stepwise, x?.meta.check?.day, x?.meta.series.map((s) => s.id), x?.rows.map((r) => r.value)]).toEqual(["UYU", "monthly", true, "2026-01-31", ["a"], ["1.50"]]);
+    files["d/x/indicator.json"] = JSON.stringify({ ...old, rhythm: "fortnightly", stepwise: "yes", check: { day: 20260131 }, unit: 7 });
     const [y] = (await loadData("d", source, true)).indicators;
-    expect([y?.meta.unit, y?.meta.rhythm, y?.meta.stepwise, y?.meta.checked]).toEqual(["", "irregular", false, undefined]);
+    expect([y?.meta.unit, y?.meta.rhythm, y?.meta.stepwise, y?.meta.check]).toEqual(["", "irregular", false, undefined]);
   });
 });
 
