@@ -70,26 +70,36 @@ interface Missing {
 }
 
 /** What `meta.checked` and `meta.missing` say, in words: never "0 values" without why. */
-export function freshnessNotes(meta: { readonly checked?: string; readonly missing?: readonly Missing[] }): string[] {
+export function freshnessNotes(meta: { readonly checked?: string | null; readonly data_changed?: string; readonly missing?: readonly Missing[] }): string[] {
   const notes: string[] = [];
-  if (meta.checked !== undefined) notes.push(`The day asked is after the source's last check (${meta.checked}): a value shown is the one in force at that check, whose successor was not due yet.`);
+  if (meta.data_changed !== undefined) {
+    const look = meta.checked === null || meta.checked === undefined ? `no check of the publisher is recorded; the data last changed on ${meta.data_changed}` : `the publisher was last checked on ${meta.checked}`;
+    notes.push(`The day asked is after the last look at the data (${look}): a value shown is the one in force then, whose successor was not due yet.`);
+  }
   for (const m of meta.missing ?? []) {
     const which = m.series.length > 5 ? `${m.series.slice(0, 5).join(", ")} and ${m.series.length - 5} more` : m.series.join(", ");
     const why =
       m.reason === "before_first" ? "the day is before its first value"
       : m.reason === "overdue" ? `the value after the one of ${m.last ?? "?"} was due on ${m.due ?? "?"} and is not in the data (overdue)`
       : m.reason === "ended" ? `its last value is the one of ${m.last ?? "?"}; the indicator's publications since ${m.due ?? "?"} leave it out (ended)`
-      : `the value after the one of ${m.last ?? "?"} is due ${m.due === null ? "at a date not set" : `on ${m.due}`}, after the last check: not known yet`;
+      : `the value after the one of ${m.last ?? "?"} is due ${m.due === null ? "at a date not set" : `on ${m.due}`}, after the last look at the data: not known yet`;
     notes.push(`No value for ${which}: ${why}.`);
   }
   return notes;
 }
 
 /** An indicator's freshness in words, from its metadata document's `freshness` (src/build/freshness.ts). */
-function metadataFreshnessNote(freshness: { checked?: string; next_due?: string | null; overdue_since?: string | null } | undefined): string | undefined {
-  if (freshness?.checked === undefined) return undefined;
+function metadataFreshnessNote(
+  freshness: { checked?: string | null; check?: { by: string; read: string; outcome: string } | null; data_changed?: string; next_due?: string | null; overdue_since?: string | null } | undefined,
+): string | undefined {
+  if (freshness?.data_changed === undefined) return undefined;
   const next = freshness.overdue_since ? `its next value is overdue since ${freshness.overdue_since}` : freshness.next_due ? `its next value is due on ${freshness.next_due}` : "no date is set for its next value";
-  return `Source last checked ${freshness.checked}; ${next}.`;
+  const { check } = freshness;
+  const look =
+    check === null || check === undefined || freshness.checked === null || freshness.checked === undefined
+      ? `No check of the publisher is recorded; the data last changed on ${freshness.data_changed}`
+      : `Publisher last checked on ${freshness.checked} by ${check.by === "update" ? "the unattended update" : "a person"}, reading ${check.read} (${check.outcome === "new-data" ? "new data found" : "nothing new"})`;
+  return `${look}; ${next}.`;
 }
 
 /** A bad argument: the API's own 400 detail, as a tool error. */

@@ -7,7 +7,7 @@ import type { AnswerData } from "../core/answers.js";
 import { partOf, type AnswerView } from "../core/answer-index.js";
 import { coverageRule, type CoverageRule } from "../core/coverage.js";
 import { dayOfTime } from "../core/dates.js";
-import { checkedDate } from "../core/schedule.js";
+import { lookBound, type Look } from "../core/schedule.js";
 import { monthlyIndex, type MonthlyIndex } from "../core/derive.js";
 import type { TimeSource } from "../core/derived-answer.js";
 
@@ -17,17 +17,17 @@ const indices = new WeakMap<AnswerData, Map<number, MonthlyIndex>>();
 
 /**
  * The indicator of `view` as the pipeline reads it; `lastModified` is its data
- * version (an HTTP-date). The rule's bound is the last check (the later of the
- * declared `checked` and the version's date, src/core/schedule.ts `checkedDate`).
+ * version (an HTTP-date). The rule's bound is the last look (the later of the
+ * recorded check and the last change of points, src/core/schedule.ts `lookBound`).
  */
 export function timeSource(view: AnswerView, lastModified: string): TimeSource {
   let byVersion = rules.get(view.publications);
   if (byVersion === undefined) rules.set(view.publications, (byVersion = new Map<string, CoverageRule>()));
   let rule = byVersion.get(lastModified);
   if (rule === undefined) {
-    const versionDate = dayOfTime(Date.parse(lastModified) / 1000);
-    const after = { stepwise: view.stepwise, schedule: view.schedule ?? null };
-    rule = coverageRule(view.rhythm, view.publications, checkedDate(view.checked ?? null, versionDate), after);
+    // A file written before `changed` was (none today) falls back on the version's date.
+    const look: Look = { checked: view.checked ?? null, changed: view.changed ?? dayOfTime(Date.parse(lastModified) / 1000) };
+    rule = coverageRule(view.rhythm, view.publications, lookBound(look), { stepwise: view.stepwise, schedule: view.schedule ?? null, look });
     byVersion.set(lastModified, rule);
   }
   return { ...rule, stepwise: view.stepwise, series: view.series };

@@ -56,11 +56,12 @@ import {
 } from "../core/paths.js";
 import { jsonAnswerSize, renderAnswer } from "../core/render.js";
 import { byCodeUnits } from "../core/order.js";
+import { dayOfTime } from "../core/dates.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
 import { BuildError, DataError, formatIssue } from "../source/errors.js";
 import { loadData, type CsvCache, type IndicatorSource, type LoadResult } from "../source/load.js";
-import { buildHistories, historyOf, type IndicatorHistory } from "./history.js";
+import { buildHistories, committedStates, currentChanged, historyOf, type IndicatorHistory } from "./history.js";
 import { versionDay } from "../core/history.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage, renderNotFound } from "../site/site.js";
 import { revisionsOf, siteIndicator } from "./site-model.js";
@@ -519,12 +520,25 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   printWarnings(load, effects.log);
   await reportChanges(options.data, load, options, effects);
   const versions = new Map<string, number>();
-  for (const { meta, folder } of load.indicators) versions.set(meta.id, options.sourceDateEpoch ?? (await effects.folderVersion(folder)));
+  const committed = await committedStates(options.data, options.history === false ? null : effects.history, csvCache, effects.log);
+  // The day its points last changed (src/build/history.ts `currentChanged`): with the recorded check, what bounds the rule of coverage.
+  const changed = new Map<string, string>();
+  for (const source of load.indicators) {
+    const { meta, folder } = source;
+    const time = options.sourceDateEpoch ?? (await effects.folderVersion(folder));
+    versions.set(meta.id, time);
+    // SOURCE_DATE_EPOCH is every time of this build's data, the last change of its points too.
+    const epoch = options.sourceDateEpoch;
+    changed.set(meta.id, epoch === undefined ? currentChanged(committed.get(meta.id) ?? [], source, time, await effects.folderVersion(folder, "*.csv")) : dayOfTime(epoch));
+  }
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const indicators = load.indicators.map((source) =>
-    withParts(buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id)), Math.min(maxFileBytes, options.maxDownloadBytes ?? maxFileBytes)),
+    withParts(
+      buildIndicator(source, attributionAnchor(config, source.meta.id), attributionUrl(config, source.meta.id), changed.get(source.meta.id)),
+      Math.min(maxFileBytes, options.maxDownloadBytes ?? maxFileBytes),
+    ),
   );
-  const histories = await buildHistories(options.data, indicators, versions, options.history === false ? null : effects.history, csvCache, effects.log, options.shardBytes);
+  const histories = buildHistories(indicators, versions, committed, options.shardBytes);
   const leftOut: string[] = [];
   const plan = planOutput({
     config,

@@ -81,7 +81,7 @@ export function csvEsLine(row: AnswerRow): string {
 }
 
 /** Builds one indicator. `attribution` is the ready-made anchor, `attributionUrl` its target. */
-export function buildIndicator(source: IndicatorSource, attribution: string, attributionUrl: string): BuiltIndicator {
+export function buildIndicator(source: IndicatorSource, attribution: string, attributionUrl: string, changed?: string): BuiltIndicator {
   const plain = plainSeries(source);
   const lastUpdated = temporalCoverage({ plain })?.end ?? null;
   const fields = { indicator: source.meta.id, unit: source.meta.unit, license: source.meta.license, lastUpdated, attribution };
@@ -94,6 +94,7 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
     stepwise: source.meta.stepwise,
     sourceKinds: source.meta.sourceKinds,
     ...(source.meta.check === undefined ? {} : { checked: source.meta.check.day }),
+    ...(changed === undefined ? {} : { changed }),
     ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),
   };
   const answersFile = encodeAnswers(answerFields, ids, source.rows, csvLine, csvEsLine);

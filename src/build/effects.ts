@@ -30,7 +30,8 @@ export interface BuildEffects {
   /** The browser's scripts, bundled (src/build/bundle-client.ts). */
   bundleClient(): Promise<ClientScripts>;
   /** The data version time of an indicator folder when `SOURCE_DATE_EPOCH` is not set. */
-  folderVersion(folder: string): Promise<number>;
+  /** The version time of an indicator's folder, or of its files matching `files` (src/source/version.ts). */
+  folderVersion(folder: string, files?: string): Promise<number>;
   /** The data folder as published at a git revision, or `null` when there is no such revision. */
   publishedSource(dataDir: string, rev: string): Promise<SourceFiles | null>;
   /** The data's git history, for the history tables (src/build/history.ts). */

@@ -84,7 +84,12 @@ function stateOf(source: IndicatorSource, commit: string | null, published: numb
 function sameContent(a: State, b: State): boolean {
   if (a.unit !== b.unit || a.rhythm !== b.rhythm || a.stepwise !== b.stepwise || a.checked !== b.checked) return false;
   if (JSON.stringify(a.schedule) !== JSON.stringify(b.schedule)) return false;
-  if (a.ids.join("\n") !== b.ids.join("\n") || a.rows.size !== b.rows.size) return false;
+  return a.ids.join("\n") === b.ids.join("\n") && samePoints(a, b);
+}
+
+/** Whether two versions hold the same points (dates, values, sources and notes): if so, the later changed none. */
+function samePoints(a: State, b: State): boolean {
+  if (a.rows.size !== b.rows.size) return false;
   for (const [k, row] of a.rows) {
     const other = b.rows.get(k);
     if (other === undefined || text(other) !== text(row)) return false;
@@ -169,23 +174,57 @@ export function entriesOf(states: readonly Pick<State, "rows">[]): HistoryEntry[
 }
 
 /**
- * The history table of each indicator of this build. `times` are the build's
- * version times (`SOURCE_DATE_EPOCH` or git's); `source` is `null` when the build
- * is asked for no history (`--no-history`): each table then holds the current
- * version alone, as a build without git history (a shallow clone holds the
- * commits it has).
+ * Every indicator's committed versions, by folder name, oldest first (`gitStates`);
+ * none when `source` is `null`, a build asked for no history (`--no-history`):
+ * each table then holds the current version alone, as a build without git
+ * history (a shallow clone holds the commits it has).
  */
-export async function buildHistories(
-  dataDir: string,
+export async function committedStates(dataDir: string, source: HistorySource | null, cache: CsvCache, log: Log): Promise<Map<string, State[]>> {
+  return source === null ? new Map<string, State[]>() : await gitStates(dataDir, source, cache, log);
+}
+
+/**
+ * The history table of each indicator of this build from its committed versions
+ * (`committedStates`). `times` are the build's version times (`SOURCE_DATE_EPOCH` or git's).
+ */
+export function buildHistories(
   indicators: readonly BuiltIndicator[],
   times: ReadonlyMap<string, number>,
-  source: HistorySource | null,
-  cache: CsvCache,
-  log: Log,
+  committed: ReadonlyMap<string, readonly State[]>,
   shardBytes: number = SHARD_BYTES,
-): Promise<Map<string, IndicatorHistory>> {
-  const git = source === null ? new Map<string, State[]>() : await gitStates(dataDir, source, cache, log);
-  return new Map(indicators.map((built) => [built.source.meta.id, historyOf(built, times.get(built.source.meta.id) ?? 0, git.get(built.source.meta.id) ?? [], shardBytes)]));
+): Map<string, IndicatorHistory> {
+  return new Map(indicators.map((built) => [built.source.meta.id, historyOf(built, times.get(built.source.meta.id) ?? 0, committed.get(built.source.meta.id) ?? [], shardBytes)]));
+}
+
+/** The versions a table holds: the committed ones, then the build's when it publishes other answers; the last of each day. */
+function tableStates(committed: readonly State[], current: State): State[] {
+  const all = [...committed];
+  const last = all.at(-1);
+  if (last === undefined || !sameContent(last, current)) all.push(current);
+  // `as_of` names a day: of the versions published the same day, the last is the day's.
+  return all.filter((s, i) => i === all.length - 1 || dayOfTime(s.published) !== dayOfTime((all[i + 1] as State).published));
+}
+
+/**
+ * The day each version's points last changed: its own (a committed version's
+ * time; the build's, `current`), unless it holds the same points as the version
+ * before (it changed metadata, a schedule, a check, a file's name: not a point).
+ */
+function changedDays(states: readonly State[], current: string): string[] {
+  const days: string[] = [];
+  states.forEach((s, i) => days.push(i > 0 && samePoints(states[i - 1] as State, s) ? (days[i - 1] as string) : s.commit === null ? current : dayOfTime(s.time)));
+  return days;
+}
+
+/**
+ * The day the points of the build's data last changed (src/core/schedule.ts
+ * `Look`), by the same rule as its table's versions: `pointsTime` (the version
+ * time of its CSV files, src/source/version.ts) when they differ from the last
+ * committed version's, else that version's day.
+ */
+export function currentChanged(committed: readonly State[], source: IndicatorSource, time: number, pointsTime: number): string {
+  const states = tableStates(committed, stateOf(source, null, Math.max(time, committed.at(-1)?.published ?? time), time));
+  return changedDays(states, dayOfTime(pointsTime)).at(-1) as string;
 }
 
 /**
@@ -196,18 +235,14 @@ export async function buildHistories(
  * The table's shards aim at `shardBytes` each, as the answers' do.
  */
 export function historyOf(built: BuiltIndicator, time: number, committed: readonly State[] = [], shardBytes: number = SHARD_BYTES): IndicatorHistory {
-  const all = [...committed];
-  const last = all.at(-1);
-  const current = stateOf(built.source, null, Math.max(time, last?.published ?? time), time);
-  if (last === undefined || !sameContent(last, current)) all.push(current);
-  // `as_of` names a day: of the versions published the same day, the last is the day's.
-  const states = all.filter((s, i) => i === all.length - 1 || dayOfTime(s.published) !== dayOfTime((all[i + 1] as State).published));
+  const states = tableStates(committed, stateOf(built.source, null, Math.max(time, committed.at(-1)?.published ?? time), time));
   const ids = [...new Set(states.flatMap((s) => s.ids))].sort(byCodeUnits);
   const index = new Map(ids.map((s, i) => [s, i]));
-  const versions: HistoryVersion[] = states.map((s) => ({
+  const changed = changedDays(states, built.answerFields.changed ?? dayOfTime(time));
+  const versions: HistoryVersion[] = states.map((s, i) => ({
     commit: s.commit,
     published: s.published,
-    bound: { time: s.time, checked: s.checked },
+    bound: { time: s.time, checked: s.checked, changed: changed[i] as string },
     unit: s.unit,
     rhythm: s.rhythm,
     stepwise: s.stepwise,

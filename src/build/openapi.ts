@@ -479,10 +479,15 @@ const pageSchemas = {
           attribution: { type: "string" },
           metadata: { type: "string" },
           checked: {
-            type: "string",
+            type: ["string", "null"],
             format: "date",
             description:
-              "Only on an `at` answer about a day after the source's last check: that check's date. A value given is the one in force at the check, whose successor was not due by the day asked.",
+              "Only on an `at` answer about a day after the last look at the data (the later of `checked` and `data_changed`): the day of the last recorded check of the publisher, null when none is recorded. A value given is the one in force then, whose successor was not due by the day asked.",
+          },
+          data_changed: {
+            type: "string",
+            format: "date",
+            description: "Beside `checked`: the day the indicator's points last changed (a change of metadata alone is not one).",
           },
           missing: {
             type: "array",
@@ -532,12 +537,26 @@ const freshnessSchemas = {
   },
   Freshness: {
     type: "object",
-    required: ["checked", "newest", "next_due", "overdue", "overdue_since", "overdue_series"],
+    required: ["checked", "check", "data_changed", "newest", "next_due", "overdue", "overdue_since", "overdue_series"],
     properties: {
-      checked: { type: "string", format: "date", description: "The source's last check: indicator.json's `checked`, or the data version's date when that is later or none is declared." },
+      checked: { type: ["string", "null"], format: "date", description: "The day of the last recorded check of the publisher (`check.day`); null: no check recorded." },
+      check: {
+        type: ["object", "null"],
+        description: "The last recorded check: who looked (`update`, the unattended update; `person`, `npm run check`), when, at what address, and what it found. null: none recorded.",
+        required: ["day", "by", "read", "outcome"],
+        additionalProperties: false,
+        properties: {
+          day: { type: "string", format: "date" },
+          by: { type: "string", enum: ["update", "person"] },
+          read: { type: "string", format: "uri", description: "The address read." },
+          outcome: { type: "string", enum: ["new-data", "nothing-new"], description: "`new-data`: it found points not in the data then; `nothing-new`: none." },
+          note: { type: "string", description: "A person's note on what was consulted." },
+        },
+      },
+      data_changed: { type: "string", format: "date", description: "The day the points last changed (a commit changing only metadata, schedules or code is not one)." },
       newest: { type: ["string", "null"], format: "date", description: "The newest point's date." },
       next_due: { type: ["string", "null"], format: "date", description: "The earliest day a sub-series' next value is due by the schedule; null: none expected." },
-      overdue: { type: "boolean", description: "True when some sub-series' next value was due on or before `checked` and is not in the data." },
+      overdue: { type: "boolean", description: "True when some sub-series' next value was due on or before the last look (the later of `checked` and `data_changed`) and is not in the data." },
       overdue_since: { type: ["string", "null"], format: "date" },
       overdue_series: { type: "integer", minimum: 0, description: "How many sub-series are overdue." },
     },

@@ -7,7 +7,7 @@ import type { SiteConfig } from "../core/config.js";
 import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { defaultSelection, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
 import type { SiteIndicator } from "../site/model.js";
-import { checkedOf } from "./freshness.js";
+import { checkedOf, lookOf } from "./freshness.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { datasetJsonLd } from "./formats/schema-org.js";
 import { byCodeUnits } from "../core/order.js";
@@ -101,8 +101,9 @@ export function viewIndicator(indicator: BuiltIndicator, version: number, revise
     compare: meta.view.compare ?? null,
     defaults: defaultSelection(meta.facets, meta.view.default, series),
     series,
-    // The last check (src/build/freshness.ts `checkedOf`): the data version's date unless a later check is declared.
+    // The last look (src/build/freshness.ts `checkedOf`): the later of the recorded check and the last change of points.
     version: checkedOf(indicator, version),
+    look: { check: meta.check === undefined ? null : { day: meta.check.day, by: meta.check.by }, changed: lookOf(indicator, version).changed },
     schedule: meta.schedule,
     ...(indicator.parts === undefined ? {} : { inParts: true as const }),
   };

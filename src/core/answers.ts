@@ -82,12 +82,13 @@ export interface AnswerFields extends DatasetFields {
   /** The kinds of the sources the points cite, by address prefix (src/core/provenance.ts): what `provenance=true` says of each point. */
   readonly sourceKinds?: readonly SourceKindRule[];
   /**
-   * The day the publisher's source was last checked, when `indicator.json` says
-   * (`checked`), and when values are due (`schedule`, src/core/schedule.ts): what
-   * an answer about a day after the check reads. Absent when not declared (the
-   * file's bytes, and its data tag, are then what they were before them).
+   * The day of the last recorded check of the publisher (`check.day` in
+   * `indicator.json`; absent: none recorded), the day the points last changed
+   * (`changed`), and when values are due (`schedule`, src/core/schedule.ts):
+   * what an answer about a day after the last look reads.
    */
   readonly checked?: string;
+  readonly changed?: string;
   readonly schedule?: Schedule;
 }
 
@@ -112,6 +113,7 @@ export function answerFields(fields: AnswerFields): AnswerFields {
     sourceKinds: fields.sourceKinds ?? [],
     // Left out when not declared: an indicator without them has the header it had before them.
     ...(fields.checked === undefined ? {} : { checked: fields.checked }),
+    ...(fields.changed === undefined ? {} : { changed: fields.changed }),
     ...(fields.schedule === undefined ? {} : { schedule: fields.schedule }),
   };
 }

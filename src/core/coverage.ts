@@ -16,7 +16,7 @@
  */
 import { addMonthsToDay, dateOfDay, dayNumber } from "./dates.js";
 import { byCodeUnits } from "./order.js";
-import { datedOnOrBefore, dueDayOf, successorDueDay, type Schedule } from "./schedule.js";
+import { datedOnOrBefore, dueDayOf, successorDueDay, type Look, type Schedule } from "./schedule.js";
 
 /**
  * How often an indicator's points come: "irregular" when it has no fixed rhythm
@@ -81,8 +81,10 @@ export function versionEndDay(versionDate: string, newest: string | null): numbe
  * force after the check) and the indicator's publication schedule (src/core/schedule.ts).
  */
 export interface AfterCheck {
-  /** The day of the last check (src/core/schedule.ts `checkedDate`). */
+  /** The rule's bound: the later of the recorded check and the last change of points (src/core/schedule.ts `checkedDate`). */
   readonly checked: number;
+  /** What the bound is made of, as the API's answer says it (`meta.checked`, `meta.data_changed`); absent where only the bound is known (the pages' rule). */
+  readonly look?: Look;
   readonly stepwise: boolean;
   /** When values are due; null: none is (every value may hold on). */
   readonly schedule: Schedule | null;

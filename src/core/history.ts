@@ -33,14 +33,17 @@ import type { Schedule } from "./schedule.js";
 const MAGIC = "OSH1";
 
 /**
- * The bound the rule of coverage puts on a version's newest points: the version
- * time, and the day the source was last checked when the version's
- * `indicator.json` says (`checked`). One field, so the rule can take either.
+ * The bound the rule of coverage puts on a version's newest points: the day of
+ * the last recorded check in the version's `indicator.json` (`check.day`), and the
+ * day its points last changed (src/core/schedule.ts `Look`), the later of the two;
+ * and the version time, its answers' `Last-Modified`.
  */
 export interface VersionBound {
   /** The data version time a build of this version has (src/source/version.ts), seconds since the epoch. */
   readonly time: number;
   readonly checked: string | null;
+  /** The day of the version that last changed its points (this one's, or an earlier one's when it changed only metadata). */
+  readonly changed: string;
 }
 
 /** One published version of an indicator. */
@@ -229,6 +232,7 @@ function versionFields(fields: AnswerFields, version: HistoryVersion, lastUpdate
     rhythm: version.rhythm,
     stepwise: version.stepwise,
     ...(version.bound.checked === null ? {} : { checked: version.bound.checked }),
+    changed: version.bound.changed,
     ...(version.schedule === null ? {} : { schedule: version.schedule }),
     // The kinds of source as declared now (the table's): what provenance=true says of a past version's points too.
     ...(fields.sourceKinds === undefined ? {} : { sourceKinds: fields.sourceKinds }),

@@ -9,6 +9,7 @@
 import { absenceDay, answeringRankDay, latestOnOrBefore, type Absence, type CoverageRule } from "./coverage.js";
 import { dateOfDay, dayNumber } from "./dates.js";
 import type { PageQuery, SeriesIndex } from "./model.js";
+import type { Look } from "./schedule.js";
 
 /** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */
 export interface SeriesSlice<S extends SeriesIndex = SeriesIndex> {
@@ -43,8 +44,8 @@ export interface MissingGroup {
  * when no sub-series has a point. Never a silent empty answer.
  */
 export interface AtNotes {
-  /** The last check's date, when the day asked is after it; else null. */
-  readonly checked: string | null;
+  /** When the day asked is after the last look: the recorded check's day (null: none recorded) and the last change of points; else null. */
+  readonly after: Look | null;
   readonly missing: readonly MissingGroup[];
 }
 
@@ -218,8 +219,8 @@ export function selectAtPage<S extends SeriesIndex>(series: readonly S[], query:
   const page = { query, slices, total, hasMore: false };
   const afterCheck = rule.afterCheck !== undefined && day >= rule.versionEnd ? rule.afterCheck : null;
   if (afterCheck === null && total > 0) return page;
-  const checked = afterCheck === null ? null : dateOfDay(afterCheck.checked);
-  return { ...page, notes: { checked, missing: missingGroups(absent, day, rule) } };
+  const after = afterCheck === null ? null : (afterCheck.look ?? { checked: null, changed: dateOfDay(afterCheck.checked) });
+  return { ...page, notes: { after, missing: missingGroups(absent, day, rule) } };
 }
 
 /** The sub-series `absent` grouped by why they have no point on day `day` (in their order, each group where its first member is). */

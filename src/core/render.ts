@@ -63,7 +63,7 @@ export function answerMeta(data: DatasetFields, page: PageSummary) {
     attribution: data.attribution,
     metadata: metadataPath(data.indicator),
     // Only on an `at` answer that has something to say (src/core/page.ts `AtNotes`): other answers keep their bytes.
-    ...(page.notes === undefined || page.notes.checked === null ? {} : { checked: page.notes.checked }),
+    ...(page.notes === undefined || page.notes.after === null ? {} : { checked: page.notes.after.checked, data_changed: page.notes.after.changed }),
     ...(page.notes === undefined || page.notes.missing.length === 0 ? {} : { missing: page.notes.missing }),
   };
 }

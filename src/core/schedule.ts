@@ -143,11 +143,25 @@ export function indicatorFreshness(freshness: readonly Freshness[]): IndicatorFr
 }
 
 /**
- * The day the rule of coverage counts as the last check: the later of the
- * declared `checked` and the data version's date. A new data version is a
- * maintainer's reading of the data at least as new as what it holds, and the
- * answers about days up to it do not change when a `checked` is older.
+ * What is known of how current an indicator is: the day of its last recorded
+ * check (`null`: none recorded) and the day its points last changed (the data
+ * version that added, revised or removed a point; a commit that changes only
+ * metadata, schedules or code is neither).
  */
-export function checkedDate(checked: string | null, versionDate: string): string {
-  return checked !== null && checked > versionDate ? checked : versionDate;
+export interface Look {
+  readonly checked: string | null;
+  readonly changed: string;
 }
+
+/**
+ * The day the rule of coverage counts as the last look at the data: the later
+ * of the recorded check and the last change of points. A change of points is a
+ * maintainer's reading of the data at least as new as what it holds, and the
+ * answers about days up to it do not change when a check is older.
+ */
+export function checkedDate(checked: string | null, changed: string): string {
+  return checked !== null && checked > changed ? checked : changed;
+}
+
+/** The bound of `look` (`checkedDate`). */
+export const lookBound = (look: Look): string => checkedDate(look.checked, look.changed);

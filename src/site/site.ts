@@ -11,6 +11,8 @@ import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/co
 import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
 import { LANGS, LOCALES, type Lang } from "../core/i18n.js";
 import { publications } from "../core/coverage.js";
+import { dateOfDay, dayNumber } from "../core/dates.js";
+import { dueDayOf, nextDatedDay } from "../core/schedule.js";
 import { LIMIT } from "../core/contract.js";
 import { DECLARATIONS } from "../core/parameters.js";
 import { csvFiles, distributions, type Distribution } from "../core/distributions.js";
@@ -336,9 +338,30 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
     // The script loads one group of sub-series; whether every sub-series fits one download is the build's to say.
     longest: view.series.reduce((max, s) => Math.max(max, s.dates.length), 0),
     version: view.version,
+    look: view.look,
     schedule: view.schedule ?? null,
   });
   return html`<script type="application/json" id="series-config">${json}</script>`;
+}
+
+/**
+ * What is known of the next value, in one sentence the cards' "why" links lead
+ * to (`#freshness`): the period the schedule says comes next and when it is due,
+ * where the data end, and the last look at the publisher (a recorded check, or
+ * that none is recorded and when the points last changed). Empty without a
+ * schedule or a next scheduled date (irregular publications).
+ */
+export function freshnessSentence(view: ViewIndicator, newest: string | null, m: Messages, f: Formatter): SafeHtml | "" {
+  const schedule = view.schedule ?? null;
+  if (schedule === null || newest === null) return "";
+  const next = nextDatedDay(schedule, dayNumber(newest));
+  if (next === null) return "";
+  const due = dueDayOf(schedule, next);
+  const { check, changed } = view.look;
+  const look = m.look(check === null ? null : { day: f.date(check.day), by: check.by }, f.date(changed));
+  const said = { next: f.pointDate(dateOfDay(next)), due: f.date(dateOfDay(due)), newest: f.pointDate(newest), look };
+  const note = view.display.endNote === null ? "" : html` <a href="#note-${String(view.display.endNote + 1)}">${m.seeNote(view.display.endNote + 1)}</a>`;
+  return html`<p id="freshness" class="note">${due <= dayNumber(view.version) ? m.nextOverdue(said) : m.nextExpected(said)}${note}</p>`;
 }
 
 /**
@@ -547,7 +570,7 @@ ${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKind
 <div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
 <div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
 </dl>
-${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}
+${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}${freshnessSentence(view, meta.lastUpdated, m, f)}
 <p class="note">${m.precisionNote}</p>
 </section>
 <section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>

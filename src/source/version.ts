@@ -2,7 +2,8 @@
  * The data version time of an indicator (docs/DESIGN.md §4), in seconds since the
  * epoch, when `SOURCE_DATE_EPOCH` is not set: the time of the newest git commit
  * touching its folder when the folder has no uncommitted change, else the newest
- * modification time of its files.
+ * modification time of its files. The same of its CSV files alone is the last
+ * change of its points.
  */
 import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
@@ -24,25 +25,31 @@ export function parseSourceDateEpoch(value: string | undefined): number | undefi
   return Number(value);
 }
 
-async function gitTime(folder: string): Promise<number | undefined> {
+async function gitTime(folder: string, files: string): Promise<number | undefined> {
+  // git runs in the folder: the repository holding it, wherever the build runs from.
+  const paths = files === "*" ? "." : files;
   try {
-    const { stdout: dirty } = await run("git", ["status", "--porcelain", "--", folder]);
+    const { stdout: dirty } = await run("git", ["status", "--porcelain", "--", paths], { cwd: folder });
     if (dirty.trim() !== "") return undefined;
-    const { stdout } = await run("git", ["log", "-1", "--format=%ct", "--", folder]);
+    const { stdout } = await run("git", ["log", "-1", "--format=%ct", "--", paths], { cwd: folder });
     return /^\d+$/.test(stdout.trim()) ? Number(stdout.trim()) : undefined;
   } catch {
     return undefined; // not a git checkout, or git missing: fall back to file times
   }
 }
 
-async function newestMtime(folder: string): Promise<number> {
-  const files = await fg("*", { cwd: folder, onlyFiles: true });
+async function newestMtime(folder: string, pattern: string): Promise<number> {
+  const files = await fg(pattern, { cwd: folder, onlyFiles: true });
   let newest = 0;
   for (const f of files) newest = Math.max(newest, (await stat(join(folder, f))).mtimeMs);
   return Math.floor(newest / 1000);
 }
 
-/** The version time of the indicator whose files are in `folder`, from git or the file times. */
-export async function folderVersion(folder: string): Promise<number> {
-  return (await gitTime(folder)) ?? (await newestMtime(folder));
+/**
+ * The version time of the indicator whose files are in `folder`, from git or the
+ * file times: of all its files, or of those matching `files` (`*.csv`, its points:
+ * the last change of points, which a change of `indicator.json` alone is not).
+ */
+export async function folderVersion(folder: string, files = "*"): Promise<number> {
+  return (await gitTime(folder, files)) ?? (await newestMtime(folder, files));
 }

@@ -28,6 +28,7 @@ interface PageConfig extends QuestionsConfig {
   readonly defaults: Selection;
   readonly publications: string[];
   readonly longest: number;
+  readonly look: ViewIndicator["look"];
 }
 
 let out: string;

@@ -1,9 +1,9 @@
 /**
- * `publication` and `checked` in indicator.json: the file the unattended update
- * downloads needs the importer that reads it; the day of the last check is a
- * real day, not before the newest point unless points are dated when they take
- * effect (announced ahead). The corpus cases publication-faults and
- * checked-before-points show the messages through the CLI.
+ * `publication` and `check` in indicator.json: the file the unattended update
+ * downloads needs the importer that reads it; a recorded check names who looked,
+ * the address read and what it found, on a real day not before the newest point
+ * unless points are dated when they take effect (announced ahead). The corpus
+ * cases publication-faults and checked-before-points show the messages through the CLI.
  */
 import { describe, expect, it } from "vitest";
 import { DataError, formatIssue } from "../../src/source/errors.js";
@@ -74,31 +74,50 @@ describe("publication", () => {
   });
 });
 
-describe("checked", () => {
-  it.each([["2026-02-29"], ["2026-7-01"], ["yesterday"], [20260701]])("refuses %s, not a real day", async (checked) => {
-    expect(await faults(indicator({ checked }))).toEqual([
-      typeof checked === "number"
-        ? "data/demo/indicator.json: checked: expected a day YYYY-MM-DD"
-        : `data/demo/indicator.json: checked: expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(checked)}`,
+/** A recorded check of `day` (and `more`). */
+const check = (day: unknown, more: Record<string, unknown> = {}) => ({ check: { day, by: "person", read: "https://example.test/page", outcome: "nothing-new", ...more } });
+
+describe("check", () => {
+  it.each([["2026-02-29"], ["2026-7-01"], ["yesterday"], [20260701]])("refuses the day %s, not a real day", async (day) => {
+    expect(await faults(indicator(check(day)))).toEqual([
+      typeof day === "number"
+        ? "data/demo/indicator.json: check.day: expected a day YYYY-MM-DD"
+        : `data/demo/indicator.json: check.day: expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(day)}`,
     ]);
   });
 
+  it("says who looked, at what address, and what it found, each validated", async () => {
+    expect(await faults(indicator(check("2026-11-25", { by: "robot", read: "ftp://example.test/", outcome: "maybe", sha256: "ABC", extra: 1 })))).toEqual([
+      "data/demo/indicator.json: check.by: expected one of update, person",
+      "data/demo/indicator.json: check.read: expected an http(s) URL",
+      "data/demo/indicator.json: check.outcome: expected one of new-data, nothing-new",
+      "data/demo/indicator.json: check.sha256: expected a SHA-256 in 64 lower-case hex digits",
+      'data/demo/indicator.json: check: Unrecognized key: "extra"',
+    ]);
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator(check("2026-11-25", { by: "update", outcome: "new-data", sha256: "a".repeat(64), newest: "2026-08-01" }))), "f", "demo");
+    expect(parsed.ok && parsed.value.check).toEqual({ day: "2026-11-25", by: "update", read: "https://example.test/page", outcome: "new-data", sha256: "a".repeat(64), newest: "2026-08-01" });
+  });
+
   it("may be the newest point's day or later", async () => {
-    expect(await faults(indicator({ checked: "2026-07-01", display: { date: "period" } }))).toEqual([]);
-    expect(await faults(indicator({ checked: "2026-11-25" }))).toEqual([]);
+    expect(await faults(indicator({ ...check("2026-07-01"), display: { date: "period" } }))).toEqual([]);
+    expect(await faults(indicator(check("2026-11-25")))).toEqual([]);
   });
 
   it("is not before the newest point when points are periods (a month is measured after it began)", async () => {
-    expect(await faults(indicator({ checked: "2026-06-30", display: { date: "period" } }))).toEqual([
-      'data/demo/indicator.json: checked: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate the period of a point it found (display.date "period")',
+    expect(await faults(indicator({ ...check("2026-06-30"), display: { date: "period" } }))).toEqual([
+      'data/demo/indicator.json: check.day: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate the period of a point it found (display.date "period")',
     ]);
   });
 
   it.each(["effective", "date"])("may be before the newest point when points are %s dates (announced, or fixed by a rule, ahead)", async (date) => {
-    expect(await faults(indicator({ checked: "2026-06-20", display: { date } }))).toEqual([]);
+    expect(await faults(indicator({ ...check("2026-06-20"), display: { date } }))).toEqual([]);
   });
 
-  it("is optional", async () => {
+  it("is optional: no check recorded", async () => {
     expect(await faults(indicator({}))).toEqual([]);
+  });
+
+  it("is no longer a bare checked day", async () => {
+    expect(await faults(indicator({ checked: "2026-11-25" }))).toEqual(['data/demo/indicator.json: (root): Unrecognized key: "checked"']);
   });
 });

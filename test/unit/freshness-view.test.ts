@@ -11,8 +11,8 @@ import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/clie
 const HALF_YEARS: Schedule = { dates: { months: [1, 7], day: 1 }, published: null };
 const IRREGULAR: Schedule = { dates: "irregular", published: null };
 
-/** An indicator of one stepwise sub-series with `points` (newest first), checked on 2026-11-23. */
-function wages(points: [string, string][], schedule: Schedule, rhythm = "semiannual"): ViewIndicator {
+/** An indicator of one stepwise sub-series with `points` (newest first), its points last changed on 2026-11-23 and no check recorded (or `look`). */
+function wages(points: [string, string][], schedule: Schedule, rhythm = "semiannual", look: ViewIndicator["look"] = { check: null, changed: "2026-11-23" }): ViewIndicator {
   return {
     id: "wages",
     title: { es: "Salarios", en: "Wages" },
@@ -24,7 +24,8 @@ function wages(points: [string, string][], schedule: Schedule, rhythm = "semiann
     compare: null,
     defaults: {},
     series: [{ id: "monthly", title: { es: "Mensual", en: "Monthly" }, facets: {}, dates: points.map(([d]) => d), values: points.map(([, v]) => v), notes: {} }],
-    version: "2026-11-23",
+    version: look.check !== null && look.check.day > look.changed ? look.check.day : look.changed,
+    look,
     schedule,
   };
 }
@@ -37,13 +38,26 @@ describe("a day after the last check on the page", () => {
     const current = wages([["2026-07-01", "25383"], ["2026-01-01", "24572"]], HALF_YEARS, "annual");
     const answer = ask(current, "2026-12-15");
     expect(answer).toContain('<data value="25383">');
-    expect(answer).toContain("vigente según la última comprobación, el 23 de noviembre de 2026");
-    expect(ask(current, "2026-12-15", "en")).toContain("in force as of the last check, on November 23, 2026");
-    // Due 1 January 2027, after the check: not known yet, and the page says when it is expected.
-    expect(ask(current, "2027-01-02")).toContain("todavía sin valor: el siguiente al de 1 de julio de 2026 se espera el 1 de enero de 2027, después de la última comprobación (23 de noviembre de 2026)");
-    // A day up to the check answers as before, without the words of the check.
-    expect(ask(current, "2026-11-20")).not.toContain("última comprobación");
+    // No check recorded: the page never says the data were checked, and says when they last changed.
+    expect(answer).toContain("vigente según lo último que se sabe: sin comprobación registrada; datos modificados por última vez el 23 de noviembre de 2026");
+    expect(answer).not.toContain("comprobad");
+    expect(ask(current, "2026-12-15", "en")).toContain("in force as far as is known: no check recorded; data last changed on November 23, 2026");
+    // Due 1 January 2027, after the last look: not known yet, and the page says when it is expected.
+    expect(ask(current, "2027-01-02")).toContain("todavía sin valor: el siguiente al de 1 de julio de 2026 se espera el 1 de enero de 2027 (sin comprobación registrada; datos modificados por última vez el 23 de noviembre de 2026)");
+    // A day up to the last look answers as before, without those words.
+    expect(ask(current, "2026-11-20")).not.toContain("sin comprobación");
+    expect(card(current)).toContain("(sin comprobación registrada; datos modificados por última vez el 23 de noviembre de 2026).");
     expect(card(current)).toContain("Próximo dato esperado: 1 de enero de 2027.");
+  });
+
+  it("names a recorded check, who made it, and bounds the answers by it when it is later than the data", () => {
+    const checked = wages([["2026-07-01", "25383"], ["2026-01-01", "24572"]], HALF_YEARS, "annual", { check: { day: "2026-11-27", by: "person" }, changed: "2026-10-06" });
+    expect(card(checked)).toContain("(fuente consultada el 27 de noviembre de 2026 por una persona del proyecto).");
+    expect(card(checked, "en")).toContain("(source consulted on November 27, 2026 by a person of the project).");
+    expect(ask(checked, "2026-11-26")).not.toContain("fuente consultada");
+    expect(ask(checked, "2026-11-28")).toContain("vigente según lo último que se sabe: fuente consultada el 27 de noviembre de 2026 por una persona del proyecto");
+    const robot = wages([["2026-07-01", "25383"]], HALF_YEARS, "annual", { check: { day: "2026-11-28", by: "update" }, changed: "2026-10-06" });
+    expect(card(robot)).toContain("fuente consultada el 28 de noviembre de 2026 por la actualización automática");
   });
 
   it("answers nothing once a successor is overdue, with what was due and since when", () => {
@@ -51,7 +65,7 @@ describe("a day after the last check on the page", () => {
     for (const date of ["2026-11-24", "2027-01-02", "2027-06-11"]) {
       const answer = ask(late, date);
       expect(answer).not.toContain("<data");
-      expect(answer).toContain("sin valor: el siguiente al de 1 de enero de 2026 se esperaba el 1 de julio de 2026 y no está en estos datos (atrasado; última comprobación: 23 de noviembre de 2026)");
+      expect(answer).toContain("sin valor: el siguiente al de 1 de enero de 2026 se esperaba el 1 de julio de 2026 y no está en estos datos (atrasado; sin comprobación registrada; datos modificados por última vez el 23 de noviembre de 2026)");
     }
     expect(card(late)).toContain('<strong class="overdue">Atrasado desde el 1 de julio de 2026.</strong>');
     expect(card(late, "en")).toContain("Overdue since July 1, 2026.");

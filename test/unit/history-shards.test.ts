@@ -95,7 +95,7 @@ const tableArb: fc.Arbitrary<Table> = fc
     const versions: HistoryVersion[] = series.map((own, v) => ({
       commit: null,
       published: Date.UTC(2026, 0, 10 + 7 * v) / 1000,
-      bound: { time: Date.UTC(2026, 0, 10 + 7 * v) / 1000, checked: checked[v] ? `2026-01-${String(11 + 3 * v).padStart(2, "0")}` : null },
+      bound: { time: Date.UTC(2026, 0, 10 + 7 * v) / 1000, checked: checked[v] ? `2026-01-${String(11 + 3 * v).padStart(2, "0")}` : null, changed: new Date(Date.UTC(2026, 0, 10 + 7 * v)).toISOString().slice(0, 10) },
       unit: v % 2 === 0 ? "UYU" : "USD",
       rhythm: v % 3 === 2 ? "irregular" : "monthly",
       stepwise: v % 2 === 1,

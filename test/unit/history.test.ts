@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
 import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
-import { buildHistories, type IndicatorHistory } from "../../src/build/history.js";
+import { buildHistories, committedStates, currentChanged, type IndicatorHistory } from "../../src/build/history.js";
 import { timeSource } from "../../src/api/time.js";
 import { renderIndicatorFeed, renderServiceFeed } from "../../src/build/formats/atom.js";
 import { parseSiteConfig } from "../../src/build/site-config.js";
@@ -66,7 +66,26 @@ let repo: Awaited<ReturnType<typeof syntheticHistory>>;
 /** The last commit of each day: the one `as_of` of that day answers. */
 let daily: SyntheticCommit[];
 
-const build = (sources: readonly IndicatorSource[]) => sources.map((s) => buildIndicator(s, `<a>${s.meta.id}</a>`, `https://example.test/${s.meta.id}`));
+const build = (sources: readonly IndicatorSource[], changed: ReadonlyMap<string, string> = new Map()) =>
+  sources.map((s) => buildIndicator(s, `<a>${s.meta.id}</a>`, `https://example.test/${s.meta.id}`, changed.get(s.meta.id)));
+
+/**
+ * The day each indicator's points last changed as of commit `upTo`, read
+ * independently of the build's rule: the version time of the last of the daily
+ * commits up to it whose points (every row's texts, sorted) differ from the one before.
+ */
+async function changedAt(upTo: SyntheticCommit): Promise<Map<string, string>> {
+  const changed = new Map<string, string>();
+  const before = new Map<string, string>();
+  for (const c of daily.slice(0, daily.indexOf(upTo) + 1)) {
+    for (const s of await sourcesAt(c.commit)) {
+      const points = s.rows.map((r) => JSON.stringify([r.series, r.date, r.value, r.source, r.note])).sort().join("\n");
+      if (before.get(s.meta.id) !== points) changed.set(s.meta.id, new Date((await folderTimeAt(repo.data, c.commit, s.meta.id)) * 1000).toISOString().slice(0, 10));
+      before.set(s.meta.id, points);
+    }
+  }
+  return changed;
+}
 
 async function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
   return (await loadData(repo.data, (await gitSourceFiles(repo.data, commit)) as SourceFiles)).indicators;
@@ -74,9 +93,12 @@ async function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
 
 /** The history tables of the data as checked out now, its version time NOW; `shardBytes` 1: each sub-series a shard of its own. */
 async function tablesNow(shardBytes?: number): Promise<{ built: BuiltIndicator[]; tables: Map<string, IndicatorHistory> }> {
-  const built = build((await loadData(repo.data, nodeSourceFiles())).indicators);
+  const sources = (await loadData(repo.data, nodeSourceFiles())).indicators;
+  const committed = await committedStates(repo.data, gitHistorySource(), new Map(), QUIET);
+  // As a build with SOURCE_DATE_EPOCH = NOW: every version time, its CSV files' too.
+  const built = build(sources, new Map(sources.map((s) => [s.meta.id, currentChanged(committed.get(s.meta.id) ?? [], s, NOW, NOW)])));
   const times = new Map(built.map((b) => [b.source.meta.id, NOW]));
-  return { built, tables: await buildHistories(repo.data, built, times, gitHistorySource(), new Map(), QUIET, shardBytes) };
+  return { built, tables: buildHistories(built, times, committed, shardBytes) };
 }
 
 const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
@@ -119,7 +141,7 @@ describe("as_of over a synthetic history", () => {
     const { built, tables } = await tablesNow(shardBytes);
     let compared = 0;
     for (const c of daily) {
-      for (const ref of build(await sourcesAt(c.commit))) {
+      for (const ref of build(await sourcesAt(c.commit), await changedAt(c))) {
         const id = ref.source.meta.id;
         const table = tables.get(id) as IndicatorHistory;
         const v = versionOn(table.versions.map(versionDay), c.day);
@@ -195,7 +217,7 @@ describe("what is kept with a decoded table", () => {
 describe("the table's files", () => {
   it("store each version's sub-series as runs and read them back, in the index and in every shard", () => {
     const fields = { indicator: "x", unit: "UYU", license: "CC-BY-4.0", lastUpdated: null, attribution: "<a>x</a>", attributionUrl: "https://x.test", rhythm: "monthly", stepwise: true };
-    const version = (series: number[], published: number): HistoryVersion => ({ commit: null, published, bound: { time: published, checked: null }, unit: "UYU", rhythm: "monthly", stepwise: true, schedule: null, series });
+    const version = (series: number[], published: number): HistoryVersion => ({ commit: null, published, bound: { time: published, checked: null, changed: new Date(published * 1000).toISOString().slice(0, 10) }, unit: "UYU", rhythm: "monthly", stepwise: true, schedule: null, series });
     const lists = [[0, 1, 2, 3, 4, 5], [0, 2, 3, 5], [], [5], [1, 2, 4]];
     const versions = lists.map((series, v) => version(series, 1_700_000_000 + v * 86_400));
     const ids = ["a", "b", "c", "d", "e", "f"];

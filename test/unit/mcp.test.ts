@@ -74,12 +74,12 @@ describe("the MCP server, read by the SDK's client", () => {
     // The fixture's version is 2023-11-14; its July 2024 value was published ahead, its successor due 2025-01-01 (semiannual).
     const held = await text("2024-12-01");
     expect(held).toContain('"value":27985');
-    expect(held).toContain("after the source's last check (2023-11-14): a value shown is the one in force at that check");
+    expect(held).toContain("after the last look at the data (no check of the publisher is recorded; the data last changed on 2023-11-14): a value shown is the one in force then");
     const none = await text("2030-01-01");
     expect(none).toContain("0 values shown of 0 in the window.");
-    expect(none).toContain("No value for monthly: the value after the one of 2024-07-01 is due on 2025-01-01, after the last check: not known yet.");
+    expect(none).toContain("No value for monthly: the value after the one of 2024-07-01 is due on 2025-01-01, after the last look at the data: not known yet.");
     const metadata = ((await client.callTool({ name: "get_metadata", arguments: { indicator: "tiny-wages" } })) as { content: { text: string }[] }).content[0]?.text ?? "";
-    expect(metadata).toContain("Source last checked 2023-11-14; no date is set for its next value.");
+    expect(metadata).toContain("No check of the publisher is recorded; the data last changed on 2023-11-14; no date is set for its next value.");
   });
 
   it("answers arguments that do not fit, and an unknown tool, with tool errors the model can read", async () => {

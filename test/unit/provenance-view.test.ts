@@ -42,13 +42,15 @@ describe("a value's note and kind of source on the page", () => {
     expect(kinds.map((k) => [k.kind, k.points])).toEqual([
       ["official", 12],
       ["press", 34],
+      // Data set version 5: the July 2026 values, BPS's table as a secondary source transcribed it.
+      ["reference", 6],
     ]);
   });
 
   it("the card, the table and each point of the chart carry the kind", () => {
     const shown = renderView({ lang: "es", indicator: view, selection: {}, baseUrl: "https://example.test" });
     const html = [shown.card, shown.table, shown.charts].map((part) => part.html).join("\n");
-    expect(html).toMatch(/<p class="card-value">.*<span class="card-kind">fuente: (prensa|publicación oficial)<\/span><\/p>/);
+    expect(html).toMatch(/<p class="card-value">.*<span class="card-kind">fuente: (prensa|publicación oficial|obra de referencia o recopilación)<\/span><\/p>/);
     expect(html).toContain('<span class="cell-kind">fuente: prensa</span>');
     expect(html).toContain('data-kind="fuente: publicación oficial"');
   });

@@ -26,6 +26,7 @@ const indicatorOf = (config: QuestionsConfig, one: ViewSeries): ViewIndicator =>
   defaults: {},
   series: [one],
   version: config.version,
+  look: { check: null, changed: config.version },
 });
 
 const NO_TIME = { deflator: null, ratios: [] };

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
 import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
-import { buildHistories, type IndicatorHistory } from "../../src/build/history.js";
+import { buildHistories, committedStates, type IndicatorHistory } from "../../src/build/history.js";
 import { revisionsOf, viewIndicator } from "../../src/build/site-model.js";
 import { renderViewGroup, viewGroups } from "../../src/build/view-data.js";
 import { shardChanges } from "../../src/core/changes.js";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const repo = await syntheticHistory();
   reviseNewestWage(repo.dir);
   built = (await loadData(repo.data, nodeSourceFiles())).indicators.map((s) => buildIndicator(s, `<a>${s.meta.id}</a>`, `https://example.test/${s.meta.id}`));
-  tables = await buildHistories(repo.data, built, new Map(built.map((b) => [b.source.meta.id, NOW])), gitHistorySource(), new Map(), QUIET);
+  tables = buildHistories(built, new Map(built.map((b) => [b.source.meta.id, NOW])), await committedStates(repo.data, gitHistorySource(), new Map(), QUIET));
 });
 
 const indicator = (id: string) => built.find((b) => b.source.meta.id === id) as BuiltIndicator;

@@ -160,32 +160,33 @@ describe("a day after the last check", () => {
   });
 });
 
-describe("the answer file carries checked and the schedule to the function", () => {
+describe("the answer file carries the check, the last change of points and the schedule to the function", () => {
   const fields = { indicator: "wage", unit: "UYU", license: "CC-BY-4.0", lastUpdated: "2026-07-01", attribution: "a", attributionUrl: "https://example.test/", rhythm: "annual", stepwise: true };
   const rows = [
     { date: "2026-07-01", series: "monthly", value: "25383", source: "https://example.test/1", note: "" },
     { date: "2026-01-01", series: "monthly", value: "24572", source: "https://example.test/2", note: "" },
   ];
-  // The data version: 20 November 2026.
+  // The data version: 20 November 2026 (a change of metadata); the points last changed on 6 October.
   const VERSION = "Fri, 20 Nov 2026 00:00:00 GMT";
-  const file = (more: { checked?: string }) => encodeAnswers({ ...fields, ...more, schedule: HALF_YEARS }, ["monthly"], rows, csvLine, csvEsLine);
+  const file = (more: { checked?: string; changed?: string }) => encodeAnswers({ ...fields, changed: "2026-10-06", ...more, schedule: HALF_YEARS }, ["monthly"], rows, csvLine, csvEsLine);
   const at = (bytes: Uint8Array, day: string) => {
     const data = decodeAnswers(bytes);
     const page = selectAtPage(data.series, { ...DEFAULT_QUERY, at: day }, null, timeSource(wholeView(data), VERSION));
-    return JSON.parse(new TextDecoder().decode(renderAnswer(wholeView(data), page))) as { data: { value: number }[]; meta: { checked?: string; missing?: unknown[] } };
+    return JSON.parse(new TextDecoder().decode(renderAnswer(wholeView(data), page))) as { data: { value: number }[]; meta: { checked?: string | null; data_changed?: string; missing?: unknown[] } };
   };
 
-  it("bounds the rule by the later of the declared check and the version's date", () => {
+  it("bounds the rule by the later of the recorded check and the last change of points, never by the version's date", () => {
     expect(new TextDecoder().decode(encodeAnswers(fields, ["monthly"], rows, csvLine, csvEsLine))).not.toContain('"checked"');
-    expect(decodeAnswers(file({ checked: "2026-11-24" }))).toMatchObject({ checked: "2026-11-24", schedule: HALF_YEARS });
-    // No check declared: the version's date is the last check.
-    expect(at(file({}), "2026-11-22")).toMatchObject({ data: [{ value: 25383 }], meta: { checked: "2026-11-20" } });
-    // A check-only update four days later: the 22nd is within the check, the 25th after it.
+    expect(decodeAnswers(file({ checked: "2026-11-24" }))).toMatchObject({ checked: "2026-11-24", changed: "2026-10-06", schedule: HALF_YEARS });
+    // No check recorded: the last change of points bounds, and the answer says both (the check as null).
+    expect(at(file({}), "2026-10-05").meta).not.toHaveProperty("checked");
+    expect(at(file({}), "2026-11-22")).toMatchObject({ data: [{ value: 25383 }], meta: { checked: null, data_changed: "2026-10-06" } });
+    // A check four days after the version: the 22nd is within it, the 25th after it.
     expect(at(file({ checked: "2026-11-24" }), "2026-11-22").meta.checked).toBeUndefined();
     expect(at(file({ checked: "2026-11-24" }), "2026-11-22").data).toEqual([{ date: "2026-07-01", series: "monthly", value: 25383 }]);
-    expect(at(file({ checked: "2026-11-24" }), "2026-11-25").meta.checked).toBe("2026-11-24");
-    // A check older than the version: the version's date bounds.
-    expect(at(file({ checked: "2026-10-01" }), "2026-11-22").meta.checked).toBe("2026-11-20");
+    expect(at(file({ checked: "2026-11-24" }), "2026-11-25").meta).toMatchObject({ checked: "2026-11-24", data_changed: "2026-10-06" });
+    // A check older than the last change of points: the change bounds, and the check is still named.
+    expect(at(file({ checked: "2026-09-01" }), "2026-10-10").meta).toMatchObject({ checked: "2026-09-01", data_changed: "2026-10-06" });
     // The successor is due 1 January 2027 by the schedule (the annual rhythm would say July).
     expect(at(file({}), "2027-01-01").meta.missing).toEqual([{ reason: "pending", last: "2026-07-01", due: "2027-01-01", series: ["monthly"] }]);
   });

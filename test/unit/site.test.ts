@@ -421,7 +421,7 @@ describe("series view of large indicators", () => {
   const view = (series: ViewSeries[]) =>
     renderView({
       lang: "en",
-      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, display: NEUTRAL_DISPLAY, facets: [], compare: null, defaults: {}, series, version: "2026-11-23" },
+      indicator: { id: "big", title: both("Big"), unit: "UYU", rhythm: "daily", stepwise: true, display: NEUTRAL_DISPLAY, facets: [], compare: null, defaults: {}, series, version: "2026-11-23", look: { check: null, changed: "2026-11-23" } },
       selection: {},
       baseUrl: "https://example.test",
     });

@@ -93,7 +93,8 @@ function kindsText(indicators: readonly Pick<BuiltIndicator, "source">[]): strin
 function freshnessText(indicator: BuiltIndicator, version: number): string {
   const f = freshnessFacts(indicator, version);
   const next = f.overdue_since !== null ? `next value overdue since ${f.overdue_since}` : f.next_due !== null ? `next value due ${f.next_due}` : "no date set for the next value";
-  return `; checked ${f.checked}, ${next}`;
+  const look = f.check === null ? `no check recorded, data last changed ${f.data_changed}` : `publisher checked ${f.check.day} (${f.check.by}, ${f.check.outcome})`;
+  return `; ${look}, ${next}`;
 }
 
 /** Where every point of an indicator is: `data.csv`, or the CSV files of its parts (src/build/download-parts.ts), newest first. */
@@ -127,7 +128,7 @@ export function renderLlmsTxt(
     "",
     `Each indicator is \`GET ${base}${API_BASE}/{indicator}\`, newest first, with \`meta\` (total, has_more, next, last_updated, attribution). ` +
       "A stepwise value (\"each value in force until the next\" below) holds from its date until the next one: ask `at=` for the value in force on a day, not `from=`. " +
-      "A day after the last check is answered with the value in force at that check while its successor is not due (`meta.checked`); an empty answer says why in `meta.missing`. " +
+      "A day after the last look at the data (the later of the last recorded check of the publisher and the last change of points) is answered with the value in force then while its successor is not due (`meta.checked`, null when no check is recorded, and `meta.data_changed`); an empty answer says why in `meta.missing`. " +
       "Texts come in Spanish (es) and English (en). Errors are JSON with a `detail` naming the bad parameter (400), never a guess.",
     "",
     "## Indicators",

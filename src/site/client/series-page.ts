@@ -32,6 +32,7 @@ interface PageConfig extends QuestionsConfig {
   readonly longest: number;
   /** When values are due (`schedule` in `indicator.json`), or null. */
   readonly schedule: Schedule | null;
+  readonly look: ViewIndicator["look"];
 }
 
 /** A date field's value when it holds a day. */
@@ -161,6 +162,7 @@ function indicatorOf(config: PageConfig): ViewIndicator {
     // Without a compared facet the indicator is one group: its ids are all of them, also when only some of its parts were read.
     ...(config.compare === null && files[0]?.ids !== undefined ? { ids: files[0].ids } : {}),
     version: config.version,
+    look: config.look,
     schedule: config.schedule,
     publications: config.publications,
     groupParameter: (key) => parameters.get(key),

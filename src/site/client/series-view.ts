@@ -90,12 +90,14 @@ export interface ViewIndicator {
   readonly defaults: Selection;
   readonly series: readonly ViewSeries[];
   /**
-   * The last check's date (`YYYY-MM-DD`; the data version's date unless a later
-   * check is declared, src/core/schedule.ts `checkedDate`): the rule of coverage's
-   * bound (src/core/coverage.ts `versionEndDay`); a day after it is answered as
-   * `answeringRankDay` says.
+   * The last look at the data (`YYYY-MM-DD`: the later of the recorded check and
+   * the last change of points, src/core/schedule.ts `lookBound`): the rule of
+   * coverage's bound (src/core/coverage.ts `versionEndDay`); a day after it is
+   * answered as `answeringRankDay` says.
    */
   readonly version: string;
+  /** What that look is made of, as the page says it: the recorded check (null: none) and the day the points last changed. */
+  readonly look: { readonly check: { readonly day: string; readonly by: string } | null; readonly changed: string };
   /** When values are due (`schedule` in `indicator.json`); absent or null: none declared (the rhythm says when a successor is due). */
   readonly schedule?: Schedule | null;
   /**
@@ -355,10 +357,17 @@ export function standingOf(s: ViewSeries, stepwise: boolean, coverage: ViewCover
   };
 }
 
+/** What is known of how current the data are, in words: the recorded check, or that none is recorded and when the points last changed. */
+function lookText(ctx: Context): string {
+  const { check, changed } = ctx.input.indicator.look;
+  return ctx.m.look(check === null ? null : { day: ctx.f.date(check.day), by: check.by }, ctx.f.date(changed));
+}
+
 /** Where the card links for what is known after the data ends: the declared note, or the notes. */
 function endNoteHref(ctx: Context): string {
-  const { display, id } = ctx.input.indicator;
-  const anchor = display.endNote === null ? "notes" : `note-${display.endNote + 1}`;
+  const { display, id, schedule } = ctx.input.indicator;
+  // The sentence that says what is due and when (site.ts `freshnessSentence`), where a schedule makes one; else the declared note.
+  const anchor = schedule !== undefined && schedule !== null ? "freshness" : display.endNote === null ? "notes" : `note-${display.endNote + 1}`;
   return ctx.input.embedded === true ? `${seriesPagePath(id, ctx.lang)}#${anchor}` : `#${anchor}`;
 }
 
@@ -366,7 +375,7 @@ function endNoteHref(ctx: Context): string {
 function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml {
   const { m, f } = ctx;
   const date = s.dates[0] as string;
-  const version = f.date(ctx.input.indicator.version);
+  const version = lookText(ctx);
   const noteLink = html` <a href="${endNoteHref(ctx)}">${m.endNoteLink}</a>`;
   const effective = ctx.input.indicator.display.date === "effective";
   const lines: SafeHtml[] = [];
@@ -975,7 +984,7 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     const pointDate = s.dates[rank] as string;
     const kind = kindText(ctx, s, pointDate);
     const note = s.notes[pointDate] === undefined ? "" : html`<br><span class="answer-note"><span class="note-mark">*</span> ${m.noteLabel}: ${noteText(ctx, s, pointDate)}</span>`;
-    const checked = afterCheck ? `; ${m.inForceAtCheck(f.date(indicator.version))}` : "";
+    const checked = afterCheck ? `; ${m.inForceAtCheck(lookText(ctx))}` : "";
     const revised = revisionText(ctx, s, pointDate);
     return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`}${revised === null ? "" : `; ${revised}`})${note}</li>`;
   });
@@ -990,7 +999,7 @@ function absenceText(ctx: Context, s: ViewSeries, date: string): string {
   const a = absenceDay(daySeries(s.dates), dayNumber(date), ctx.rule);
   if (a.reason === "before_first" || a.last === null) return m.noValueOn;
   const last = f.pointDate(dateOfDay(a.last));
-  const checked = f.date(ctx.input.indicator.version);
+  const checked = lookText(ctx);
   if (a.reason === "overdue" && a.due !== null) return m.missingOverdue(last, f.date(dateOfDay(a.due)), checked);
   if (a.reason === "ended" && a.due !== null) return m.missingEnded(last, f.date(dateOfDay(a.due)));
   return m.missingPending(last, a.due === null ? null : f.date(dateOfDay(a.due)), checked);

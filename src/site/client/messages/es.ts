@@ -67,14 +67,22 @@ export const es: Messages = {
   valueOnHeading: (date: string) => `El ${date}:`,
   heldSince: (date: string) => `vigente desde el ${date}`,
   noValueOn: "ningún valor de estos datos cubre ese día",
-  inForceAtCheck: (checked: string) => `vigente según la última comprobación, el ${checked}`,
+  /**
+   * What is known of how current the data are (src/core/schedule.ts `Look`): the
+   * last recorded look at the publisher, who made it, or that none is recorded.
+   */
+  look: (check: { readonly day: string; readonly by: string } | null, changed: string) =>
+    check === null
+      ? `sin comprobación registrada; datos modificados por última vez el ${changed}`
+      : `fuente consultada el ${check.day}${check.by === "update" ? " por la actualización automática" : " por una persona del proyecto"}`,
+  inForceAtCheck: (look: string) => `vigente según lo último que se sabe: ${look}`,
   /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
   revisedMark: "rev.",
   revisedOn: (day: string, previous: string) => `revisado el ${day}; antes ${previous}`,
-  missingOverdue: (last: string, due: string, checked: string) => `sin valor: el siguiente al de ${last} se esperaba el ${due} y no está en estos datos (atrasado; última comprobación: ${checked})`,
+  missingOverdue: (last: string, due: string, look: string) => `sin valor: el siguiente al de ${last} se esperaba el ${due} y no está en estos datos (atrasado; ${look})`,
   missingEnded: (last: string, since: string) => `sin valor: el último es el de ${last}; las publicaciones desde el ${since} no lo incluyen`,
-  missingPending: (last: string, due: string | null, checked: string) =>
-    `todavía sin valor: el siguiente al de ${last} se espera ${due === null ? "sin fecha fija" : `el ${due}`}, después de la última comprobación (${checked})`,
+  missingPending: (last: string, due: string | null, look: string) =>
+    `todavía sin valor: el siguiente al de ${last} se espera ${due === null ? "sin fecha fija" : `el ${due}`} (${look})`,
   sameInApi: "La misma respuesta en la API:",
   questionsHeading: "Más preguntas sobre el tiempo",
   modeLabel: "Mostrar la gráfica",
@@ -142,14 +150,20 @@ export const es: Messages = {
   vsYearAgo: (change: string, value: string, date: string, inForce: boolean) => `${change} respecto a un año antes (${value}${inForce ? " vigente el" : ","} ${date})`,
   inForceSince: (date: string) => `Vigente desde el ${date}`,
   inForceFromTo: (since: string, until: string) => `Vigente del ${since} al ${until};`,
-  checkedOn: (version: string) => `(datos comprobados el ${version}).`,
-  nextNotInData: (version: string) => `el valor siguiente no está en estos datos (comprobados el ${version}).`,
-  nextPeriodMissing: (period: string, version: string) => `El dato de ${period} todavía no está en estos datos (comprobados el ${version}).`,
+  checkedOn: (look: string) => `(${look}).`,
+  nextNotInData: (look: string) => `el valor siguiente no está en estos datos (${look}).`,
+  nextPeriodMissing: (period: string, look: string) => `El dato de ${period} todavía no está en estos datos (${look}).`,
   notInLater: (latest: string) => `no figura en las publicaciones posteriores (la última: ${latest}).`,
   repeatedUntil: (date: string) => `Sin cambios en cada publicación desde entonces, hasta la del ${date}.`,
   nextDueAround: (date: string) => `Próximo dato esperado: ${date}.`,
   overdueSince: (date: string) => `Atrasado desde el ${date}.`,
-  endNoteLink: "Por qué: ver la nota",
+  endNoteLink: "Por qué",
+  /** The sentence the cards' "why" links lead to (site.ts `freshnessSentence`). */
+  nextOverdue: (s: { next: string; due: string; newest: string; look: string }) =>
+    `El dato de ${s.next} debía publicarse hacia el ${s.due}, según el calendario de la fuente; estos datos llegan hasta ${s.newest} (${s.look}).`,
+  nextExpected: (s: { next: string; due: string; newest: string; look: string }) =>
+    `El próximo dato, el de ${s.next}, se espera hacia el ${s.due}, según el calendario de la fuente; estos datos llegan hasta ${s.newest} (${s.look}).`,
+  seeNote: (n: number) => `Ver también la nota ${String(n)}.`,
   againstNoted: "(frente a un valor con nota: ver abajo)",
   noteOf: (date: string) => `Nota sobre el valor del ${date}`,
   periodOf: (period: string) => `Dato de ${period}`,
