@@ -1,7 +1,8 @@
 /**
- * `publication` and `checked` in indicator.json: the file the unattended update
- * downloads needs the importer that reads it; the day of the last check is a
- * real day, not before the newest point unless points are dated when they take
+ * `publication` and `check` in indicator.json: where the unattended update
+ * looks (a page and the pattern of the file's link, or a repository's editions)
+ * needs the importer that reads the file; the day of the last check is a real
+ * day, not before the newest point unless points are dated when they take
  * effect (announced ahead). The corpus cases publication-faults and
  * checked-before-points show the messages through the CLI.
  */
@@ -54,48 +55,60 @@ async function faults(json: Record<string, unknown>, csv = CSV): Promise<string[
   }
 }
 
+const PAGE = { page: "https://example.test/", link: { href: "files/(\\d{4})-(\\d{2})/a\\.xlsx$", text: "serie" } };
+const EDITIONS = { editions: { github: "owner/repo", folder: "db/data", name: "^(\\d{4})(?:-(\\d+))?$", file: "precios.csv" } };
+
 describe("publication", () => {
-  it("is read with its address", () => {
-    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "ine-cpi-workbook", publication: { url: "https://example.test/a.xlsx" } })), "f", "demo");
-    expect(parsed.ok && parsed.value.publication).toEqual({ url: "https://example.test/a.xlsx" });
+  it.each([["a page and its link", PAGE], ["editions", EDITIONS]])("is read as %s", (_, publication) => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "ine-cpi-workbook", publication })), "f", "demo");
+    expect(parsed.ok && parsed.value.publication).toEqual(publication);
   });
 
   it("needs the importer that reads it", () => {
-    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ publication: { url: "https://example.test/a.xlsx" } })), "f", "demo");
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ publication: PAGE })), "f", "demo");
     expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual(['f: publication: names no importer: add the "importer" that reads this file']);
   });
 
-  it.each([
-    ["ftp://example.test/a.xlsx", "publication.url: expected an http(s) URL"],
-    ["https://example.test/a.xlsx#B2", "publication.url: expected a URL without #fragment (the importer adds one per point)"],
-  ])("refuses the address %s", (url, fault) => {
-    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "x", publication: { url } })), "f", "demo");
-    expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual([`f: ${fault}`]);
+  const either = 'publication: expected {"page": "https://…", "link": {"href": "…"}} or {"editions": {"github": "owner/name", "folder": "…", "name": "…", "file": "…"}}';
+  it.each<[string, unknown, string]>([
+    ["a page that is no http(s) address", { ...PAGE, page: "ftp://example.test/" }, "publication.page: expected an http(s) URL"],
+    ["a link pattern that is no regular expression", { ...PAGE, link: { href: "files/(" } }, 'publication.link.href: expected a regular expression, got "files/("'],
+    ["a page without its link", { page: "https://example.test/" }, either],
+    ["a page and editions", { ...PAGE, ...EDITIONS }, either],
+    ["the fixed address of before", { url: "https://example.test/a.xlsx" }, `publication: Unrecognized key: "url"\n${either}`],
+    ["editions of no repository", { editions: { ...EDITIONS.editions, github: "repo" } }, "publication.editions.github: expected a repository as owner/name"],
+    ["editions in a folder with a trailing /", { editions: { ...EDITIONS.editions, folder: "db/data/" } }, "publication.editions.folder: expected a folder path like db/data, without a leading or trailing /"],
+  ])("refuses %s", (_, publication, fault) => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "x", publication })), "f", "demo");
+    expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual(fault.split("\n").map((line) => `f: ${line}`));
   });
 });
 
-describe("checked", () => {
-  it.each([["2026-02-29"], ["2026-7-01"], ["yesterday"], [20260701]])("refuses %s, not a real day", async (checked) => {
-    expect(await faults(indicator({ checked }))).toEqual([
-      typeof checked === "number"
-        ? "data/demo/indicator.json: checked: expected a day YYYY-MM-DD"
-        : `data/demo/indicator.json: checked: expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(checked)}`,
+/** A check recorded on `day`. */
+const check = (day: unknown) => ({ day, by: "update", read: "https://example.test/a.xlsx", outcome: "nothing-new" });
+
+describe("check", () => {
+  it.each([["2026-02-29"], ["2026-7-01"], ["yesterday"], [20260701]])("refuses %s, not a real day", async (day) => {
+    expect(await faults(indicator({ check: check(day) }))).toEqual([
+      typeof day === "number"
+        ? "data/demo/indicator.json: check.day: expected a day YYYY-MM-DD"
+        : `data/demo/indicator.json: check.day: expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(day)}`,
     ]);
   });
 
   it("may be the newest point's day or later", async () => {
-    expect(await faults(indicator({ checked: "2026-07-01", display: { date: "period" } }))).toEqual([]);
-    expect(await faults(indicator({ checked: "2026-11-25" }))).toEqual([]);
+    expect(await faults(indicator({ check: check("2026-07-01"), display: { date: "period" } }))).toEqual([]);
+    expect(await faults(indicator({ check: check("2026-11-25") }))).toEqual([]);
   });
 
   it("is not before the newest point when points are periods (a month is measured after it began)", async () => {
-    expect(await faults(indicator({ checked: "2026-06-30", display: { date: "period" } }))).toEqual([
-      'data/demo/indicator.json: checked: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate the period of a point it found (display.date "period")',
+    expect(await faults(indicator({ check: check("2026-06-30"), display: { date: "period" } }))).toEqual([
+      'data/demo/indicator.json: check.day: 2026-06-30 is before the newest point, 2026-07-01: a check cannot predate the period of a point it found (display.date "period")',
     ]);
   });
 
   it.each(["effective", "date"])("may be before the newest point when points are %s dates (announced, or fixed by a rule, ahead)", async (date) => {
-    expect(await faults(indicator({ checked: "2026-06-20", display: { date } }))).toEqual([]);
+    expect(await faults(indicator({ check: check("2026-06-20"), display: { date } }))).toEqual([]);
   });
 
   it("is optional", async () => {
