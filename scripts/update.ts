@@ -16,4 +16,5 @@ process.exitCode = await runUpdate(process.argv.slice(2), {
   fetch: (url, init) => fetch(url, init),
   now: () => new Date(),
   run: async (command, args) => (await run(command, [...args], { cwd: process.cwd(), maxBuffer: 16 * 2 ** 20 })).stdout,
+  env: process.env,
 });

@@ -15,22 +15,7 @@ import type { Check } from "../core/schedule.js";
 import { diffData } from "./changes.js";
 import { UsageError } from "./errors.js";
 import { loadData, type SourceFiles } from "./load.js";
-import { overlaySource, utcDay } from "./update.js";
-
-/** Where a check is written, after these keys when the file has them (the last found), so a diff shows the check alone. */
-const CHECK_AFTER = ["source", "consult", "publication"];
-
-/** `indicator.json`'s text with `check` in place of any earlier one: where it was, or after the source's declarations. */
-export function withCheck(text: string, check: Check): string {
-  const json = JSON.parse(text) as Record<string, unknown>;
-  const keys = Object.keys(json);
-  const entries: [string, unknown][] = Object.entries(json).filter(([key]) => key !== "check");
-  const after = Math.max(...CHECK_AFTER.map((key) => entries.findIndex(([k]) => k === key)));
-  const at = keys.includes("check") ? keys.indexOf("check") : after + 1;
-  entries.splice(at, 0, ["check", check]);
-  // The form every indicator.json has, so the diff is the check alone.
-  return `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`;
-}
+import { overlaySource, utcDay, withCheck } from "./update.js";
 
 export interface CheckOptions {
   /** The data folder. */

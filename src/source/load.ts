@@ -151,7 +151,7 @@ function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: read
  * src/core/provenance.ts): a source no declared prefix covers stops the build at
  * its row, so no value is shown as official, or as anything, by default. A
  * declaration no point uses is not a fault: the address an unattended update will
- * cite (\`publication.url\`) is declared before any point cites it.
+ * cite (the file `publication.link` finds on the publisher's page) is declared before any point cites it.
  */
 function checkSourceKinds(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], issues: DataIssue[]): void {
   for (const row of rows) {

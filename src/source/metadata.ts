@@ -47,6 +47,18 @@ const wordList = z
 const calendarDay = z
   .string({ error: "expected a day YYYY-MM-DD" })
   .refine(isCalendarDate, { error: (issue) => `expected a real calendar day YYYY-MM-DD, got ${JSON.stringify(issue.input)}` });
+/** A regular expression, in JavaScript's syntax (a backslash doubled in JSON: `"\\d{4}"`). */
+const pattern = text.refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: (issue) => `expected a regular expression, got ${JSON.stringify(issue.input)}` },
+);
 const facetName = z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a facet name like `region`");
 
 
@@ -100,15 +112,38 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    */
   importer: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected an importer name like `atuservicio-prices`").optional(),
   /**
-   * The publisher's file that `importer` reads, for the unattended update
-   * (`npm run update`, src/source/update.ts): `url` is downloaded and imported,
-   * and every point cites it with its place in the file (`#B<row>`), as
-   * `npm run import --source` does. Only an importer whose publications date their
-   * points can run unattended (src/source/update.ts says why).
+   * Where the unattended update (`npm run update`, src/source/update.ts) looks for
+   * this indicator's newest publication, one of two (docs/data.md, "The unattended
+   * update"):
+   *
+   * - `page` and `link`: the publisher's page, and how the file's link on it is
+   *   recognised (`href`, a regular expression on the link's address resolved
+   *   against the page; `text`, one on its text, case ignored). Of several
+   *   matching links the newest is the one whose `href` groups capture the
+   *   largest numbers, compared in order (gub.uy's upload month, `files/2026-09/`).
+   *   The update downloads it and imports it with `importer`; every point cites
+   *   the file's address with its place in the file, as `npm run import --source`.
+   * - `editions`: a GitHub repository's folder of editions (`github`
+   *   `owner/name`, `folder`), each a sub-folder whose `name` the regular
+   *   expression matches (its groups order them, as above) holding `file`. An
+   *   edition newer than any the points cite is proposed to a person (a pull
+   *   request), for an importer that needs what the file does not say (`--date`).
    */
   publication: z
     .strictObject({
-      url: httpUrl.refine((url) => !url.includes("#"), "expected a URL without #fragment (the importer adds one per point)"),
+      page: httpUrl.optional(),
+      link: z.strictObject({ href: pattern, text: pattern.optional() }).optional(),
+      editions: z
+        .strictObject({
+          github: z.string({ error: "expected owner/name" }).regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, "expected a repository as owner/name"),
+          folder: z.string({ error: "expected a folder path" }).regex(/^[^/\s]+(\/[^/\s]+)*$/, "expected a folder path like db/data, without a leading or trailing /"),
+          name: pattern,
+          file: z.string({ error: "expected a file name" }).regex(/^[^/\s]+$/, "expected a file name like precios.csv"),
+        })
+        .optional(),
+    })
+    .refine((p) => (p.editions === undefined ? p.page !== undefined && p.link !== undefined : p.page === undefined && p.link === undefined), {
+      error: 'expected {"page": "https://…", "link": {"href": "…"}} or {"editions": {"github": "owner/name", "folder": "…", "name": "…", "file": "…"}}',
     })
     .optional(),
   /**

@@ -16,7 +16,7 @@ import { runProgram } from "./errors.js";
 import { gitSourceFiles } from "./git-files.js";
 import type { SourceFiles } from "./load.js";
 import { preflight, publish, type Run } from "./publish.js";
-import { update, type UpdateEffects, type UpdateResult } from "./update.js";
+import { GITHUB_API, update, type UpdateEffects, type UpdateResult } from "./update.js";
 import { writeFilesAtomically } from "./write-files.js";
 
 /** Where the update runs, and what it reaches outside the file system through. */
@@ -29,6 +29,12 @@ export interface UpdateContext {
   readonly now: () => Date;
   /** git and gh, run in `cwd` (used with --publish only). */
   readonly run: Run;
+  /**
+   * The environment's `GITHUB_API_URL` (the base of GitHub's API, which GitHub
+   * Actions sets; `--github-api` overrides it) and `GH_TOKEN` or `GITHUB_TOKEN`
+   * (sent to that API: its limit for anonymous requests is per address).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 interface Options {
@@ -39,10 +45,16 @@ interface Options {
   publish?: boolean;
   dispatchDeploy?: boolean;
   bodyFile?: string;
+  githubApi?: string;
 }
 
 /** The branch deployed, the job's pull-request branch and the deploy workflow (.github/workflows/). */
 export const PUBLISH = { main: "main", branch: "data-update", deployWorkflow: "deploy.yml" } as const;
+
+function parseBase(text: string): string {
+  if (!/^https?:\/\/[^\s]+$/.test(text)) throw new InvalidArgumentError(`expected the http(s) URL of GitHub's API, got "${text}"`);
+  return text;
+}
 
 function parseSeconds(text: string): number {
   if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) throw new InvalidArgumentError(`expected a number of seconds, got "${text}"`);
@@ -62,10 +74,11 @@ export function resolvedSource(cwd: string, files: SourceFiles): SourceFiles {
 function outcome(result: UpdateResult): string[] {
   if (result.pullRequest !== null) return [`changed: ${result.pullRequest.title}`, "", result.pullRequest.body];
   const again = result.written.length === 0 ? " (already written today: nothing to write)" : "";
-  return [`check only: ${result.checks.map((c) => c.id).join(", ")} unchanged; checked ${result.today}${again}`];
+  const ids = [...result.checks.map((c) => c.id), ...result.editions.map((e) => e.id)];
+  return [`check only: ${ids.join(", ")} unchanged; checked ${result.today}${again}`];
 }
 
-async function updateCommand(opts: Options, context: UpdateContext): Promise<void> {
+async function updateCommand(indicators: readonly string[], opts: Options, context: UpdateContext): Promise<void> {
   const { cwd } = context;
   const log = { info: context.out, warn: context.err };
   if (opts.publish === true) await preflight(opts.data, PUBLISH, context.run);
@@ -80,7 +93,10 @@ async function updateCommand(opts: Options, context: UpdateContext): Promise<voi
     writeFiles: (files) => writeFilesAtomically(new Map([...files].map(([path, text]) => [resolve(cwd, path), text]))),
     log,
   };
-  const result = await update({ data: opts.data, base: opts.base, timeoutMs: opts.timeout * 1000 }, effects);
+  const env = context.env ?? {};
+  const githubApi = opts.githubApi ?? env.GITHUB_API_URL ?? GITHUB_API;
+  const githubToken = env.GH_TOKEN ?? env.GITHUB_TOKEN ?? null;
+  const result = await update({ data: opts.data, base: opts.base, timeoutMs: opts.timeout * 1000, only: indicators, githubApi, githubToken }, effects);
   for (const line of outcome(result)) context.out(line);
   if (opts.summary !== undefined) {
     const text = result.pullRequest?.body ?? `### Checked ${result.today}\n\n${result.commit.body}\n`;
@@ -100,12 +116,14 @@ export async function runUpdate(argv: readonly string[], context: UpdateContext)
   const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("update")
     .description(
-      "Download the publication each indicator.json names (publication.url), import it with its importer, validate, " +
-        "and write the new data and the day it was checked (checked)",
+      "Look at each publisher an indicator.json names (publication): follow the page's link to the newest file, import it with " +
+        "its importer, validate, and write the new data and the check (check); propose editions a person imports",
     )
+    .argument("[indicators...]", "check only these indicators (default: every one whose indicator.json declares a publication)")
     .option("--data <dir>", "data folder", "data")
     .option("--base <rev>", "git revision of the committed data the change report compares with", "HEAD")
     .option("--timeout <seconds>", "longest a download may take", parseSeconds, 60)
+    .option("--github-api <url>", `base of GitHub's API, where publication.editions are listed (default: $GITHUB_API_URL, else ${GITHUB_API})`, parseBase)
     .option("--summary <file>", "append the report as Markdown to this file (the job summary)")
     .option("--body-file <file>", "write the pull request's body to this file when data changed")
     .option("--publish", `commit and push: data changed → a pull request from ${PUBLISH.branch}; a check only → ${PUBLISH.main}`)
@@ -113,6 +131,6 @@ export async function runUpdate(argv: readonly string[], context: UpdateContext)
     .option("--debug", "print stack traces of errors")
     .exitOverride()
     .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
-    .action((opts: Options) => updateCommand(opts, context));
+    .action((indicators: string[], opts: Options) => updateCommand(indicators, opts, context));
   return runProgram(program, argv, context.err, "nothing was written: the data folder is as it was");
 }

@@ -1,9 +1,10 @@
 /**
- * `publication` and `check` in indicator.json: the file the unattended update
- * downloads needs the importer that reads it; a recorded check names who looked,
- * the address read and what it found, on a real day not before the newest point
- * unless points are dated when they take effect (announced ahead). The corpus
- * cases publication-faults and checked-before-points show the messages through the CLI.
+ * `publication` and `check` in indicator.json: where the unattended update
+ * looks (a page and the pattern of the file's link, or a repository's editions)
+ * needs the importer that reads the file; the day of the last check is a real
+ * day, not before the newest point unless points are dated when they take
+ * effect (announced ahead). The corpus cases publication-faults and
+ * checked-before-points show the messages through the CLI.
  */
 import { describe, expect, it } from "vitest";
 import { DataError, formatIssue } from "../../src/source/errors.js";
@@ -54,23 +55,32 @@ async function faults(json: Record<string, unknown>, csv = CSV): Promise<string[
   }
 }
 
+const PAGE = { page: "https://example.test/", link: { href: "files/(\\d{4})-(\\d{2})/a\\.xlsx$", text: "serie" } };
+const EDITIONS = { editions: { github: "owner/repo", folder: "db/data", name: "^(\\d{4})(?:-(\\d+))?$", file: "precios.csv" } };
+
 describe("publication", () => {
-  it("is read with its address", () => {
-    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "ine-cpi-workbook", publication: { url: "https://example.test/a.xlsx" } })), "f", "demo");
-    expect(parsed.ok && parsed.value.publication).toEqual({ url: "https://example.test/a.xlsx" });
+  it.each([["a page and its link", PAGE], ["editions", EDITIONS]])("is read as %s", (_, publication) => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "ine-cpi-workbook", publication })), "f", "demo");
+    expect(parsed.ok && parsed.value.publication).toEqual(publication);
   });
 
   it("needs the importer that reads it", () => {
-    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ publication: { url: "https://example.test/a.xlsx" } })), "f", "demo");
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ publication: PAGE })), "f", "demo");
     expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual(['f: publication: names no importer: add the "importer" that reads this file']);
   });
 
-  it.each([
-    ["ftp://example.test/a.xlsx", "publication.url: expected an http(s) URL"],
-    ["https://example.test/a.xlsx#B2", "publication.url: expected a URL without #fragment (the importer adds one per point)"],
-  ])("refuses the address %s", (url, fault) => {
-    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "x", publication: { url } })), "f", "demo");
-    expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual([`f: ${fault}`]);
+  const either = 'publication: expected {"page": "https://…", "link": {"href": "…"}} or {"editions": {"github": "owner/name", "folder": "…", "name": "…", "file": "…"}}';
+  it.each<[string, unknown, string]>([
+    ["a page that is no http(s) address", { ...PAGE, page: "ftp://example.test/" }, "publication.page: expected an http(s) URL"],
+    ["a link pattern that is no regular expression", { ...PAGE, link: { href: "files/(" } }, 'publication.link.href: expected a regular expression, got "files/("'],
+    ["a page without its link", { page: "https://example.test/" }, either],
+    ["a page and editions", { ...PAGE, ...EDITIONS }, either],
+    ["the fixed address of before", { url: "https://example.test/a.xlsx" }, `publication: Unrecognized key: "url"\n${either}`],
+    ["editions of no repository", { editions: { ...EDITIONS.editions, github: "repo" } }, "publication.editions.github: expected a repository as owner/name"],
+    ["editions in a folder with a trailing /", { editions: { ...EDITIONS.editions, folder: "db/data/" } }, "publication.editions.folder: expected a folder path like db/data, without a leading or trailing /"],
+  ])("refuses %s", (_, publication, fault) => {
+    const parsed = parseIndicatorMeta(JSON.stringify(indicator({ importer: "x", publication })), "f", "demo");
+    expect(parsed.ok ? [] : parsed.issues.map(formatIssue)).toEqual(fault.split("\n").map((line) => `f: ${line}`));
   });
 });
 
