@@ -176,6 +176,9 @@ describe.sequential("the watcher over days", () => {
     expect(gh.issues.every((i) => i.labels.join() === WATCH_LABEL)).toBe(true);
     const [bpc, domestic, minimum] = gh.issues;
     expect(domestic?.body).toBe(DOMESTIC_BODY);
+    // The manual shows the same body (docs/data.md, "Watched indicators").
+    const manual = await readFile(join(ROOT, "docs", "data.md"), "utf8");
+    expect(/\n### Watched indicators\n[^]*?\n````markdown\n([^]*?)````\n/.exec(manual)?.[1]).toBe(DOMESTIC_BODY);
     expect(bpc?.body).toContain("| `bpc`: BPC value | 2026-01-01 | 2027-01-01 | 2027-01-01 (1 day ago) |\n");
     expect(bpc?.body).toContain("1. Add this row to `data/bpc/bpc.csv` (columns `date,series,value,source,note`)");
     expect(minimum?.body).toContain("| `monthly`: National monthly minimum wage | 2026-07-01 | 2027-01-01 | 2027-01-01 (1 day ago) |\n");
