@@ -19,7 +19,7 @@
  * every day), closed with a comment when nothing is due and missing any more.
  */
 import { dateOfDay, dayNumber } from "../core/dates.js";
-import { dueDayOf, freshnessOf, indicatorFreshness, nextDatedDay, type Freshness } from "../core/schedule.js";
+import { freshnessOf, indicatorFreshness, nextDatedDay, type Freshness } from "../core/schedule.js";
 import type { IndicatorSource } from "./load.js";
 
 /** The label of the watcher's issues: `gh issue list --label` finds them. */
@@ -101,8 +101,9 @@ export function dueValues(source: IndicatorSource, today: string): Due {
     const f = freshnessOf(schedule, point.date, today, indicatorNewest);
     freshness.push(f);
     if (schedule === null || f.nextDue === null || !f.overdue) continue;
+    // The date of the value freshnessOf found due (not null: it found one), and its due day as it gave it.
     const dated = nextDatedDay(schedule, dayNumber(point.date)) as number;
-    const value: DueValue = { series: series.id, title: series.title.en, newest: point.date, dated: dateOfDay(dated), due: dateOfDay(dueDayOf(schedule, dated)), file: point.file };
+    const value: DueValue = { series: series.id, title: series.title.en, newest: point.date, dated: dateOfDay(dated), due: f.nextDue, file: point.file };
     const lookedSince = check !== undefined && check.outcome === "nothing-new" && check.day >= value.due;
     (lookedSince ? settled : asked).push(value);
   }
