@@ -11,7 +11,7 @@ import { nodeSourceFiles } from "../build/effects.js";
 import { recordCheck, type CheckOptions } from "./check.js";
 import { runProgram } from "./errors.js";
 import { gitSourceFiles } from "./git-files.js";
-import { resolvedSource } from "./update-cli.js";
+import { sourceFilesAt } from "./update-cli.js";
 import { writeFilesAtomically } from "./write-files.js";
 
 export interface CheckContext {
@@ -47,10 +47,10 @@ export async function runCheck(argv: readonly string[], context: CheckContext): 
       const options: CheckOptions = { data: opts.data, indicator, source: opts.source, note: opts.note, base: opts.base };
       const { check, file } = await recordCheck(options, {
         now: context.now,
-        source: resolvedSource(cwd, nodeSourceFiles()),
+        source: sourceFilesAt(cwd, nodeSourceFiles()),
         async publishedSource(data, rev) {
           const files = await gitSourceFiles(resolve(cwd, data), rev);
-          return files === null ? null : resolvedSource(cwd, files);
+          return files === null ? null : sourceFilesAt(cwd, files);
         },
         writeFiles: (files) => writeFilesAtomically(new Map([...files].map(([path, text]) => [resolve(cwd, path), text]))),
       });

@@ -61,8 +61,8 @@ function parseSeconds(text: string): number {
   return Number(text);
 }
 
-/** A `SourceFiles` whose paths are resolved against `cwd`. */
-export function resolvedSource(cwd: string, files: SourceFiles): SourceFiles {
+/** A `SourceFiles` whose paths are resolved against `cwd` (the paths loaded, and shown, stay as given). */
+export function sourceFilesAt(cwd: string, files: SourceFiles): SourceFiles {
   return {
     folders: (dir) => files.folders(resolve(cwd, dir)),
     csvNames: (dir) => files.csvNames(resolve(cwd, dir)),
@@ -85,10 +85,10 @@ async function updateCommand(indicators: readonly string[], opts: Options, conte
   const effects: UpdateEffects = {
     fetch: context.fetch,
     now: context.now,
-    source: resolvedSource(cwd, nodeSourceFiles()),
+    source: sourceFilesAt(cwd, nodeSourceFiles()),
     async publishedSource(data, rev) {
       const files = await gitSourceFiles(resolve(cwd, data), rev);
-      return files === null ? null : resolvedSource(cwd, files);
+      return files === null ? null : sourceFilesAt(cwd, files);
     },
     writeFiles: (files) => writeFilesAtomically(new Map([...files].map(([path, text]) => [resolve(cwd, path), text]))),
     log,

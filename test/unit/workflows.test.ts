@@ -89,4 +89,13 @@ describe("workflows", () => {
     // The job dispatches deploy.yml (src/source/update-cli.ts PUBLISH), which must accept it.
     expect(readFileSync(join(ROOT, DIR, "deploy.yml"), "utf8")).toMatch(/\non:\n(.*\n)*? {2}workflow_dispatch:\n/);
   });
+
+  it("the watcher runs after the update, whatever its outcome, with the right to write issues only", () => {
+    const update = readFileSync(join(ROOT, DIR, "update.yml"), "utf8");
+    const job = update.slice(update.indexOf("\n  watch:\n"));
+    expect(job).toContain("\n    needs: update\n");
+    expect(job).toContain("!cancelled()");
+    expect(job).toMatch(/\n {4}permissions:\n {6}contents: read\n {6}issues: write\n/);
+    expect(job).toContain("run: npm run watch\n");
+  });
 });
