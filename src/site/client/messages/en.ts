@@ -110,7 +110,22 @@ export const en = {
   adjustCovers: (from: string, to: string) => (from === to ? `on ${from}` : `${from} to ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} are ${units} ${unit}.`,
   adjustFromUnits: (units: string, unit: string, date: string, money: string) => `And back: ${units} ${unit} of ${date} are ${money}.`,
-  adjustFailed: (detail: string) => `Could not adjust: ${detail}`,
+  adjustInForce: (since: string, checked: string) => `in force since ${since}, as of the last check, on ${checked}`,
+  adjustMissing: (reason: "overdue" | "pending", asked: string, used: string, due: string | null) =>
+    `${asked} has no value of its own: the newest value was used (${used}). ${
+      reason === "overdue"
+        ? `The next one was due on ${due ?? "?"} and is not in the data yet.`
+        : due === null
+          ? "No date is expected for the next one."
+          : `The next one comes out on ${due}.`
+    }`,
+  adjustBadAmount: (typed: string) => (typed === "" ? "Type an amount, such as 25.000 or 25.000,50." : `“${typed}” is not an amount: type it in figures, such as 25.000 or 25.000,50 (25,000 or 25,000.50 work too).`),
+  adjustAfterToday: (which: "from" | "to", today: string) => `The ${which === "from" ? "date from" : "date to"} is after today (${today}): there are no values for it yet.`,
+  adjustBeforeFirst: (which: "from" | "to", by: string, first: string) => `The ${which === "from" ? "date from" : "date to"} is before the first value of ${by} (${first}).`,
+  adjustNoValue: (which: "from" | "to", by: string) => `The ${which === "from" ? "date from" : "date to"} has no value of ${by}.`,
+  adjustBusy: "Too many requests in a row: wait a few seconds and try again.",
+  adjustFailed: (status: string) => `Could not adjust (error ${status}); try again later.`,
+  adjustOffline: "Could not reach the API; check the connection and try again.",
   dataHeading: "Data",
   showTable: "Show the table of values",
   showComparison: "Show the comparison table",
