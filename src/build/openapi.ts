@@ -161,7 +161,8 @@ function changesItem(indicatorParam: IndicatorParam) {
       description:
         "The difference between the version published at the end of `since` (what `as_of` answers for that day) and the current one: " +
         "each point added (`value`), revised (`value` and `previous`) or removed (`previous`), with `changed`, the last day its value or presence changed. " +
-        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list; `series` narrows it to some sub-series.",
+        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list; `series` narrows it to some sub-series. " +
+        "A `since` before the indicator's first version lists every point published since, added, and `meta.since_before_first` names that version's day.",
       parameters: [indicatorParam, ...openApiParameters(CHANGES_DECLARATIONS)],
       responses: {
         "200": {
@@ -171,7 +172,7 @@ function changesItem(indicatorParam: IndicatorParam) {
         },
         "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
         "400": errorResponse(
-          "Bad request parameters, each naming its parameter (since missing, not a day, after today or before the indicator's first version; a series item that matches no sub-series; the changes of more sub-series than one request may read).",
+          "Bad request parameters, each naming its parameter (since missing, not a day or after today; a series item that matches no sub-series; the changes of more sub-series than one request may read).",
           badRequest(isInvalid(query) ? query.invalid : ""),
         ),
         "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
@@ -207,6 +208,11 @@ const changesSchema = {
       properties: {
         indicator: { type: "string" },
         since: { type: "string", format: "date" },
+        since_before_first: {
+          type: "string",
+          format: "date",
+          description: "Only when `since` is before the indicator's first version: that version's day (UTC). Nothing was published by `since`, so every point published since is listed, added; absent otherwise.",
+        },
         series: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted, as the data answers' `meta.series`; absent without it." },
         version: { type: "string", format: "date", description: "The day the current version was published (UTC)." },
         total: { type: "integer", minimum: 0 },
