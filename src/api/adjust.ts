@@ -10,8 +10,9 @@ import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { rawParameters } from "./query.js";
 import { timeSource } from "./time.js";
-import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustEnd, type AdjustQuery } from "../core/adjust.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, quote } from "../core/contract.js";
+import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustEnd, usedMeta, type AdjustQuery } from "../core/adjust.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, TODAY_UTC_OFFSET_SECONDS, quote } from "../core/contract.js";
+import { dateOfDay, dayOfTime } from "../core/dates.js";
 import { answerEtag } from "../core/etag.js";
 import { manifestEntry, type Manifest } from "../core/manifest.js";
 import { canonicalOf, isInvalid, readDeclared } from "../core/parameters.js";
@@ -24,8 +25,16 @@ export function adjustUrl(query: AdjustQuery): string {
   return `${ADJUST_PATH}?${canonicalOf(query, ADJUST_DECLARATIONS)}`;
 }
 
-/** Answers `/api/v1/adjust`. @throws ApiError 400 naming the faulty parameter. */
-export async function serveAdjust(request: Request, assets: Assets, store: DataStore, manifest: Manifest): Promise<Response> {
+/** Today as the adjustment counts it: the day in Montevideo (UTC−3, `TODAY_UTC_OFFSET_SECONDS`) at `now` (milliseconds). */
+export function adjustToday(now: number): string {
+  return dayOfTime(Math.floor(now / 1000) + TODAY_UTC_OFFSET_SECONDS);
+}
+
+/**
+ * Answers `/api/v1/adjust`; `now` is the clock in milliseconds (today: `adjustToday`).
+ * @throws ApiError 400 naming the faulty parameter.
+ */
+export async function serveAdjust(request: Request, assets: Assets, store: DataStore, manifest: Manifest, now: number): Promise<Response> {
   const url = new URL(request.url);
   const query = readDeclared(rawParameters(url.searchParams, NAMES), ADJUST_DECLARATIONS);
   if (isInvalid(query)) throw badRequest(query.invalid);
@@ -39,7 +48,9 @@ export async function serveAdjust(request: Request, assets: Assets, store: DataS
   const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
   const s = index.ids.indexOf(series);
   const data = await store.view(assets, url, indicator, entry.answers, entry.lastModified, [s]);
-  const input = { data, rule: timeSource(data, entry.lastModified), adjuster };
+  const rule = timeSource(data, entry.lastModified);
+  const today = adjustToday(now);
+  const input = { data, rule, adjuster, schedule: data.schedule ?? null, today };
   const from = adjustEnd("from", query.from, input, s);
   if (typeof from === "string") throw badRequest(from);
   const to = adjustEnd("to", query.to, input, s);
@@ -52,6 +63,10 @@ export async function serveAdjust(request: Request, assets: Assets, store: DataS
     rhythm: data.rhythm,
     stepwise: data.stepwise,
     url: canonical,
+    used: usedMeta(from, to),
+    // How current the data are, as `at` says it after the last look: the recorded check (null: none) and the last change of points.
+    checked: rule.afterCheck?.look?.checked ?? null,
+    data_changed: rule.afterCheck?.look?.changed ?? dateOfDay(rule.versionEnd - 1),
     last_updated: data.lastUpdated,
     license: data.license,
     attribution: data.attribution,
@@ -61,7 +76,8 @@ export async function serveAdjust(request: Request, assets: Assets, store: DataS
   const headers = new Headers({
     "Content-Type": query.format === "csv" ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE,
     "Cache-Control": CACHE_CONTROL.success,
-    ETag: await answerEtag([entry.tag], canonical),
+    // An answer with a missing value says whether it is overdue, which depends on the day: that day is in its ETag.
+    ETag: await answerEtag([entry.tag], from.missing === null && to.missing === null ? canonical : `${canonical}#today=${today}`),
     "Last-Modified": entry.lastModified,
   });
   const links = [`<${metadataPath(indicator)}>; rel="describedby"`];

@@ -8,12 +8,13 @@
 import { badRequest, unknownIndicator } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
-import { checkNotAfterToday, publishedVersion } from "./published.js";
+import { checkNotAfterToday } from "./published.js";
 import { rawParameters } from "./query.js";
 import { checkReadBytes, choose, readSize } from "./endpoint.js";
 import { shardsOf } from "../core/answer-index.js";
 import type { AnswerFields } from "../core/answers.js";
-import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/changes.js";
+import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, allAdded, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/changes.js";
+import { versionOn } from "../core/history.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
 import { answerEtag } from "../core/etag.js";
 import { manifestEntry } from "../core/manifest.js";
@@ -40,17 +41,23 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   if (isInvalid(query)) throw badRequest(query.invalid);
   checkNotAfterToday("since", query.since, now);
   const { days } = entry.history;
-  const since = publishedVersion("since", indicator, days, query.since, query.since);
+  // A day before the first version: everything since nothing was published, every point published since added (version -1 of the table).
+  const since = versionOn(days, query.since);
+  const first = days[0] as string;
 
   const canonical = changesUrl(indicator, query);
   const { path, tag } = entry.history;
   let all: readonly PointChange[] = [];
   let fields: AnswerFields;
   if (path === null) {
-    // One version (no table, src/build/history.ts): nothing changed since it; the fields are the answer index's.
+    // One version (no table, src/build/history.ts): nothing changed since it, everything before it; the fields are the answer index's.
     const answers = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
-    choose(indicator, answers.ids, query.series);
+    const chosen = choose(indicator, answers.ids, query.series);
     fields = answers;
+    if (since < 0) {
+      checkReadBytes(indicator, readSize(answers.shards, shardsOf(answers, chosen)), chosen, answers.ids.length, store.readBytes);
+      all = allAdded(await store.view(assets, url, indicator, entry.answers, entry.lastModified, chosen), chosen, first);
+    }
   } else {
     // The shards of the sub-series chosen among every one the table has (a removed one too), within what one request may read.
     const index = await store.historyIndex(assets, url, path, tag);
@@ -85,6 +92,8 @@ export async function serveChanges(request: Request, indicator: string, assets: 
     const meta = {
       indicator,
       since: query.since,
+      // Only when `since` is before the first version (its day): the other answers keep their bytes.
+      ...(since < 0 ? { since_before_first: first } : {}),
       // Only when given: the answers of every sub-series keep the bytes (and ETags) they had before the parameter.
       ...(query.series === null ? {} : { series: query.series }),
       version: days[days.length - 1] as string,

@@ -132,7 +132,7 @@ export class Api {
    */
   private route(request: Request, env: Env, now: number = Date.now()): Promise<Response> {
     const path = new URL(request.url).pathname;
-    if (path === ADJUST_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveAdjust(request, env.ASSETS, this.store, manifest));
+    if (path === ADJUST_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveAdjust(request, env.ASSETS, this.store, manifest, now));
     if (path === SEARCH_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveSearch(request, env.ASSETS, this.store, manifest));
     const changes = CHANGES_ROUTE.exec(path);
     if (changes !== null) return serveChanges(request, changes[1] as string, env.ASSETS, this.store, now);

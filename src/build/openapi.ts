@@ -161,7 +161,8 @@ function changesItem(indicatorParam: IndicatorParam) {
       description:
         "The difference between the version published at the end of `since` (what `as_of` answers for that day) and the current one: " +
         "each point added (`value`), revised (`value` and `previous`) or removed (`previous`), with `changed`, the last day its value or presence changed. " +
-        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list; `series` narrows it to some sub-series.",
+        "Values are the source's texts, as in the data answers. Paged with `limit` and `offset` over the whole list; `series` narrows it to some sub-series. " +
+        "A `since` before the indicator's first version lists every point published since, added, and `meta.since_before_first` names that version's day.",
       parameters: [indicatorParam, ...openApiParameters(CHANGES_DECLARATIONS)],
       responses: {
         "200": {
@@ -171,7 +172,7 @@ function changesItem(indicatorParam: IndicatorParam) {
         },
         "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
         "400": errorResponse(
-          "Bad request parameters, each naming its parameter (since missing, not a day, after today or before the indicator's first version; a series item that matches no sub-series; the changes of more sub-series than one request may read).",
+          "Bad request parameters, each naming its parameter (since missing, not a day or after today; a series item that matches no sub-series; the changes of more sub-series than one request may read).",
           badRequest(isInvalid(query) ? query.invalid : ""),
         ),
         "404": errorResponse("Unknown indicator.", unknownIndicator("gdp")),
@@ -207,6 +208,11 @@ const changesSchema = {
       properties: {
         indicator: { type: "string" },
         since: { type: "string", format: "date" },
+        since_before_first: {
+          type: "string",
+          format: "date",
+          description: "Only when `since` is before the indicator's first version: that version's day (UTC). Nothing was published by `since`, so every point published since is listed, added; absent otherwise.",
+        },
         series: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted, as the data answers' `meta.series`; absent without it." },
         version: { type: "string", format: "date", description: "The day the current version was published (UTC)." },
         total: { type: "integer", minimum: 0 },
@@ -236,7 +242,7 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
     required: ["date", "point", "value", "covers", "source", "note"],
     properties: {
       date: { type: "string", format: "date", description: "The date asked." },
-      point: { type: "string", format: "date", description: "The date of the point whose value covers it." },
+      point: { type: "string", format: "date", description: "The date of the point whose value is used: the one covering the date asked (or in force on it), else the newest before it (`meta.used` says why)." },
       value: { type: "number", description: "That point's value, as published." },
       covers: {
         type: "object",
@@ -248,12 +254,27 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
       note: { type: ["string", "null"] },
     },
   };
+  const usedEnd = {
+    type: "object",
+    required: ["date", "reason", "due"],
+    properties: {
+      date: { type: "string", format: "date", description: "The date of the point whose value is used (`data.from.point`, `data.to.point`)." },
+      reason: {
+        type: ["string", "null"],
+        enum: ["overdue", "pending", null],
+        description:
+          "Null: the value is the date's own (it covers the date, or a stepwise value is in force on it). Else the date is after the newest value and that value is used: `overdue`, the value after it was due by the indicator's schedule on or before today and is not in the data; `pending`, it is due after today.",
+      },
+      due: { type: ["string", "null"], format: "date", description: "With a reason, when the value after the one used was (or is) due; null when the schedule names no day, or without a reason." },
+    },
+  };
   return {
     get: {
       operationId: "adjustAmount",
       summary: "An amount of money carried from one date to another by an index or a unit of account",
       description:
         `adjusted = amount × the value of \`by\` covering \`to\` / its value covering \`from\`; \`factor\` is that ratio; \`in_units\`, for a unit of account, the amount ÷ its value on \`from\`. ` +
+        `Either date may be any day up to today in Montevideo (UTC−3): a stepwise value answers with the value in force that day, as \`at\` does; a date past \`by\`'s newest value gets that value, and \`meta.used\` says so and why (\`overdue\` or \`pending\`). ` +
         `Derived numbers are rounded once to ${DERIVED_DIGITS} significant digits. The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
       parameters: openApiParameters(ADJUST_DECLARATIONS),
       responses: {
@@ -271,7 +292,26 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
                     required: ["amount", "from", "to", "factor", "adjusted", "in_units"],
                     properties: { amount: { type: "number" }, from: end, to: end, factor: { type: "number" }, adjusted: { type: "number" }, in_units: { type: ["number", "null"] } },
                   },
-                  meta: { type: "object" },
+                  meta: {
+                    type: "object",
+                    required: ["by", "unit", "units_of", "rhythm", "stepwise", "url", "used", "checked", "data_changed"],
+                    properties: {
+                      by: { type: "string" },
+                      url: { type: "string", description: "The canonical URL of the question." },
+                      used: {
+                        type: "object",
+                        required: ["from", "to"],
+                        properties: { from: usedEnd, to: usedEnd },
+                        description: "For each end, the date of the value used and, when it is not the date's own, why the date has none: never a silent substitution.",
+                      },
+                      checked: {
+                        type: ["string", "null"],
+                        format: "date",
+                        description: "The day of the last recorded check of the publisher; null: none recorded. Beside `data_changed`, the later of the two bounds what is known (a stepwise value in force then is the one used after it, as `at` answers).",
+                      },
+                      data_changed: { type: "string", format: "date", description: "The day the indicator's points last changed." },
+                    },
+                  },
                 },
               },
             },
@@ -279,7 +319,7 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
           },
         },
         "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
-        "400": errorResponse("Bad request parameters: each names its parameter (an amount that is not a number ≥ 0, a date the index does not cover, a sub-series that does not adjust).", adjustBadRequest()),
+        "400": errorResponse("Bad request parameters: each names its parameter (an amount that is not a number ≥ 0, a date after today or before the first value, a sub-series that does not adjust).", adjustBadRequest()),
       },
     },
   };

@@ -11,12 +11,13 @@
 import { csvRow } from "./answers.js";
 import { partOf, type AnswerView } from "./answer-index.js";
 import { DERIVED_DIGITS, quote } from "./contract.js";
-import { coveringRankDay, type CoverageRule } from "./coverage.js";
+import { answeringRankDay, coveringRankDay, latestOnOrBefore, type CoverageRule } from "./coverage.js";
 import { dateOfDay, dayNumber } from "./dates.js";
 import { derivedText } from "./derive.js";
 import type { AdjusterRef } from "./manifest.js";
 import { DATE_SCHEMA, SERIES_REF, dateParse, invalid, type Declared } from "./parameters.js";
 import { FORMATS, type Format } from "./model.js";
+import { freshnessOf, type Schedule } from "./schedule.js";
 import { API_BASE } from "./contract.js";
 
 /** The path of the endpoint. */
@@ -60,8 +61,8 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
     echo: (q) => q.from,
     schema: DATE_SCHEMA,
     description: {
-      en: "The date of the amount (YYYY-MM-DD; YYYY-MM or YYYY mean its first day): the value of `by` covering it is the divisor.",
-      es: "La fecha del monto (AAAA-MM-DD; AAAA-MM o AAAA, su primer día): el valor de `by` que la cubre es el divisor.",
+      en: "The date of the amount (YYYY-MM-DD; YYYY-MM or YYYY mean its first day), up to today in Montevideo (UTC−3): the value of `by` for it (as `at` answers) is the divisor; past `by`'s newest value, that value, said in `meta.used.from`.",
+      es: "La fecha del monto (AAAA-MM-DD; AAAA-MM o AAAA, su primer día), hasta hoy en Montevideo (UTC−3): el valor de `by` para ella (el que responde `at`) es el divisor; después del valor más reciente de `by`, ese valor, y `meta.used.from` lo dice.",
     },
     summary: { en: "the date of the amount", es: "la fecha del monto" },
   },
@@ -73,8 +74,8 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
     echo: (q) => q.to,
     schema: DATE_SCHEMA,
     description: {
-      en: "The date to carry the amount to (YYYY-MM-DD; YYYY-MM or YYYY mean its first day): the value of `by` covering it is the multiplier.",
-      es: "La fecha a la que se lleva el monto (AAAA-MM-DD; AAAA-MM o AAAA, su primer día): el valor de `by` que la cubre es el multiplicador.",
+      en: "The date to carry the amount to (YYYY-MM-DD; YYYY-MM or YYYY mean its first day), up to today in Montevideo (UTC−3): the value of `by` for it (as `at` answers) is the multiplier; past `by`'s newest value, that value, said in `meta.used.to`.",
+      es: "La fecha a la que se lleva el monto (AAAA-MM-DD; AAAA-MM o AAAA, su primer día), hasta hoy en Montevideo (UTC−3): el valor de `by` para ella (el que responde `at`) es el multiplicador; después del valor más reciente de `by`, ese valor, y `meta.used.to` lo dice.",
     },
     summary: { en: "the date to carry it to", es: "la fecha a la que se lleva" },
   },
@@ -105,7 +106,18 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
   },
 ];
 
-/** One end of an adjustment: the date asked, the point whose value covers it, and the days that point covers. */
+/**
+ * Why the date asked has no value of its own, so that the newest value before it
+ * is used (never silently): `overdue`, the value after the one used was due by
+ * the indicator's schedule on or before today (`due`) and is not in the data;
+ * `pending`, it is due after today (`due`; null when the schedule names no day).
+ */
+export interface Missing {
+  readonly reason: "overdue" | "pending";
+  readonly due: string | null;
+}
+
+/** One end of an adjustment: the date asked, the point whose value is used for it, and the days that point covers. */
 export interface AdjustEnd {
   readonly date: string;
   /** The point's own date and value (its text as published), source and note. */
@@ -114,33 +126,49 @@ export interface AdjustEnd {
   readonly covers: { readonly from: string; readonly to: string };
   readonly source: string;
   readonly note: string | null;
+  /** Null when the point's value is the date's own (it covers the date, or is in force on it); else why the date has none. */
+  readonly missing: Missing | null;
 }
 
 /** What the endpoint needs of the `by` indicator. */
 export interface AdjustInput {
   readonly data: AnswerView;
+  /** The rule of coverage with what it answers after the last check (`afterCheck`, as `at` reads it). */
   readonly rule: CoverageRule;
   readonly adjuster: AdjusterRef;
+  /** The indicator's publication schedule (src/core/schedule.ts), or null. */
+  readonly schedule: Schedule | null;
+  /** Today (`YYYY-MM-DD`): the latest date either end may name. */
+  readonly today: string;
 }
 
 /**
  * The end of `date` in sub-series `s` of `data`, or the detail of the 400 that
- * says why there is none (the date is before the first point, or past what the
- * data covers: a successor due, or the data version's end).
+ * says why there is none. The value is the one `at` answers for the date (the
+ * point covering it, or a stepwise value in force after the last check); past
+ * the sub-series' newest value, that newest value, with why the date has none
+ * of its own (`Missing`, by the schedule's rule of freshness, src/core/schedule.ts
+ * `freshnessOf`, at today). A date after today, before the first value or in a
+ * gap between two values is a 400.
  */
 export function adjustEnd(name: "from" | "to", date: string, input: AdjustInput, s: number): AdjustEnd | string {
   const { data, rule } = input;
   const series = data.series[s];
   const by = `${input.adjuster.indicator}:${input.adjuster.series}`;
+  if (date > input.today) return `${name}: ${date} is after today (${input.today}, in Montevideo, UTC−3): no value is known for it yet`;
   if (series === undefined || series.length === 0) return `${name}: ${by} has no values`;
   const day = dayNumber(date);
-  const rank = coveringRankDay(series, day, rule);
+  let rank = answeringRankDay(series, day, rule);
+  let missing: Missing | null = null;
   if (rank < 0) {
-    const first = dateOfDay(series.day(series.length - 1));
-    const last = dateOfDay(series.day(0));
-    return day < series.day(series.length - 1)
-      ? `${name}: ${date} is before ${by}'s first value (${first})`
-      : `${name}: no value of ${by} covers ${date}; its newest is of ${last} and the data cover ${by} up to ${dateOfDay(coverageLastDay(input, s, 0))}`;
+    const before = latestOnOrBefore(series, day);
+    if (before < 0) return `${name}: ${date} is before ${by}'s first value (${dateOfDay(series.day(series.length - 1))})`;
+    if (before > 0) return `${name}: no value of ${by} covers ${date}: its values skip from ${dateOfDay(series.day(before))} to ${dateOfDay(series.day(before - 1))}`;
+    // Past the newest value: that value, and whether the one after it is overdue by today.
+    const newest = dateOfDay(series.day(0));
+    const fresh = freshnessOf(input.schedule, newest, input.today, rule.newest === undefined ? newest : dateOfDay(rule.newest));
+    missing = { reason: fresh.overdue ? "overdue" : "pending", due: fresh.nextDue };
+    rank = 0;
   }
   // The point's line is in the file of its shard (src/core/answer-index.ts).
   const part = partOf(data, s);
@@ -153,6 +181,7 @@ export function adjustEnd(name: "from" | "to", date: string, input: AdjustInput,
     covers: { from: row.date, to: dateOfDay(coverageLastDay(input, s, rank)) },
     source: row.source,
     note: row.note === "" ? null : row.note,
+    missing,
   };
 }
 
@@ -171,8 +200,21 @@ function coverageLastDay(input: AdjustInput, s: number, rank: number): number {
   return lo;
 }
 
+/**
+ * What `meta` says of the values used (`meta.used`): for each end the date of the
+ * point whose value is used and, when that value is not the date's own, why
+ * (`reason`, `due`; both null otherwise).
+ */
+export function usedMeta(from: AdjustEnd, to: AdjustEnd): Record<"from" | "to", { date: string; reason: Missing["reason"] | null; due: string | null }> {
+  const one = (e: AdjustEnd) => ({ date: e.point, reason: e.missing?.reason ?? null, due: e.missing?.due ?? null });
+  return { from: one(from), to: one(to) };
+}
+
 /** A derived number as the API writes it: rounded once to `DERIVED_DIGITS` significant digits. */
 const rounded = (x: number) => derivedText(x) as string;
+
+/** The CSV answer's columns: `*_reason` and `*_due` are empty when the point's value is the date's own (`meta.used`). */
+export const ADJUST_CSV_HEADER = ["amount", "by", "from", "from_point", "from_value", "from_source", "to", "to_point", "to_value", "to_source", "factor", "adjusted", "in_units", "from_reason", "from_due", "to_reason", "to_due"] as const;
 
 /** The answer's body, JSON or CSV. */
 export function adjustBody(query: AdjustQuery, input: AdjustInput, from: AdjustEnd, to: AdjustEnd, meta: Record<string, unknown>): string {
@@ -182,8 +224,8 @@ export function adjustBody(query: AdjustQuery, input: AdjustInput, from: AdjustE
   const units = input.adjuster.unit === null ? null : rounded(query.amount.value / Number(from.value));
   if (query.format === "csv") {
     const cell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-    const header = ["amount", "by", "from", "from_point", "from_value", "from_source", "to", "to_point", "to_value", "to_source", "factor", "adjusted", "in_units"];
-    const line = [query.amount.text, `${query.by.indicator}:${query.by.series}`, from.date, from.point, from.value, from.source, to.date, to.point, to.value, to.source, factor, adjusted, units ?? ""];
+    const header = [...ADJUST_CSV_HEADER];
+    const line = [query.amount.text, `${query.by.indicator}:${query.by.series}`, from.date, from.point, from.value, from.source, to.date, to.point, to.value, to.source, factor, adjusted, units ?? "", from.missing?.reason ?? "", from.missing?.due ?? "", to.missing?.reason ?? "", to.missing?.due ?? ""];
     return `${header.join(",")}\n${line.map(cell).join(",")}\n`;
   }
   // Numbers as the API writes them: the values' published texts, derived ones rounded once.

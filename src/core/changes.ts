@@ -12,7 +12,8 @@
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
 import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET, quote } from "./contract.js";
-import { textStart } from "./answers.js";
+import { csvRow, textStart } from "./answers.js";
+import { partOf, type AnswerView } from "./answer-index.js";
 import { dateOfDay } from "./dates.js";
 import { keptPerTable, versionDay, type HistoryData } from "./history.js";
 import { FORMATS, type Format } from "./model.js";
@@ -55,8 +56,8 @@ export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
     echo: (q) => q.since,
     schema: DAY_SCHEMA,
     description: {
-      en: "The changes since the end of this day (UTC): the points added, revised and removed between the version published then (as `as_of` answers) and the current one. A day before the indicator's first version, or after today, is a 400.",
-      es: "Los cambios desde el final de este día (UTC): los puntos agregados, revisados y quitados entre la versión publicada entonces (la que responde `as_of`) y la actual. Un día anterior a la primera versión del indicador, o posterior a hoy, da 400.",
+      en: "The changes since the end of this day (UTC): the points added, revised and removed between the version published then (as `as_of` answers) and the current one. A day before the indicator's first version answers everything published since that version (every current point added) and says so in `meta.since_before_first` (that version's day); a day after today is a 400.",
+      es: "Los cambios desde el final de este día (UTC): los puntos agregados, revisados y quitados entre la versión publicada entonces (la que responde `as_of`) y la actual. Un día anterior a la primera versión del indicador responde todo lo publicado desde esa versión (cada punto actual, agregado) y lo dice `meta.since_before_first` (el día de esa versión); un día posterior a hoy da 400.",
     },
     summary: { en: "the day to list the changes since", es: "el día desde el que se listan los cambios" },
   },
@@ -197,6 +198,26 @@ function listChanges(history: HistoryData, since: number): PointChange[] {
   }
   // Stable: on the same day the answers' order stays.
   return changes.sort((a, b) => (a.changed < b.changed ? 1 : a.changed > b.changed ? -1 : 0));
+}
+
+/**
+ * The changes since a day before the only version there is (a build without
+ * history: src/build/history.ts writes no table): every point of sub-series
+ * `chosen` (all when null) of `view` added on `day`, in the answers' order (date
+ * descending, sub-series ascending), as `changesSince` lists them from a table.
+ */
+export function allAdded(view: AnswerView, chosen: readonly number[] | null, day: string): PointChange[] {
+  const changes: PointChange[] = [];
+  for (const s of chosen ?? view.series.map((_, k) => k)) {
+    const series = view.series[s];
+    const part = partOf(view, s);
+    if (series === undefined || part === undefined) continue;
+    for (let rank = 0; rank < series.length; rank++) {
+      const row = csvRow(part.data, series.global(rank));
+      changes.push({ date: row.date, series: view.ids[s] as string, change: "added", value: row.value, previous: null, changed: day });
+    }
+  }
+  return changes.sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
 }
 
 /** A change as JSON: the value texts are JSON numbers, as in the data answers. */

@@ -9,6 +9,14 @@
 /** The version prefix of every API path. */
 export const API_BASE = "/api/v1";
 
+/**
+ * The offset from UTC of the day `/api/v1/adjust` calls today, in seconds:
+ * Montevideo's time, UTC−3 all year (Uruguay has kept no daylight saving time
+ * since 2015). An amount is adjusted to a day of the people who hold it: at
+ * 22:00 in Montevideo it is still that day there, though it is the next in UTC.
+ */
+export const TODAY_UTC_OFFSET_SECONDS = -3 * 3600;
+
 /** `limit`: points per sub-series. */
 export const LIMIT = { min: 1, max: 5000, default: 500 } as const;
 
@@ -136,7 +144,7 @@ export function quote(value: string, max = ECHO_MAX): string {
  * raise it with any change that alters an answer's bytes for the same data and
  * query (test/unit/etag-pins.test.ts fails until it is raised).
  */
-export const ANSWER_CODE_VERSION = 2;
+export const ANSWER_CODE_VERSION = 3;
 
 /** The one licence the service publishes under (SPDX id). */
 export const LICENSE = "CC-BY-4.0";

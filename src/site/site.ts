@@ -65,11 +65,20 @@ export type RenderConfig = SiteConfig & {
 };
 
 /**
+ * The amounts a form sent without the page script may hold: what the API reads as
+ * people mean it (digits, and a decimal point with one or two digits). "25.000"
+ * is refused there, since the API would read 25; the page script reads it as
+ * 25,000 (src/site/client/amount.ts) and drops this pattern.
+ */
+const AMOUNT_WITHOUT_SCRIPT = "[0-9]+([.][0-9]{1,2})?";
+
+/**
  * "Adjust an amount" (`/api/v1/adjust`): on the home page every sub-series that
  * adjusts, on an indicator's page its own. A GET form to the API, so that it
  * answers without a script; the page script shows the answer in the page
- * (src/site/client/adjust-view.ts). Each choice bounds the date fields by the
- * days its data covers.
+ * (src/site/client/adjust-view.ts). Each choice bounds the date fields from its
+ * first value; the page script bounds them by today, the reader's, and makes it
+ * the default (a static page cannot know it: without a script the API bounds them).
  */
 function adjustSection(config: RenderConfig, lang: Lang, only: string | null): SafeHtml | string {
   const m = MESSAGES[lang];
@@ -80,7 +89,7 @@ function adjustSection(config: RenderConfig, lang: Lang, only: string | null): S
     const first = one?.dates.at(-1);
     if (view === undefined || one === undefined || newest === undefined || first === undefined || (only !== null && a.indicator !== only)) return [];
     const label = view.series.length > 1 ? `${view.title[lang]}: ${one.title[lang]}` : view.title[lang];
-    return [{ value: `${a.indicator}:${a.series}`, label, first, newest, last: view.version }];
+    return [{ value: `${a.indicator}:${a.series}`, label, first, newest }];
   });
   const chosen = choices[0];
   if (chosen === undefined) return "";
@@ -88,10 +97,10 @@ function adjustSection(config: RenderConfig, lang: Lang, only: string | null): S
   const back = `${String(Number(chosen.newest.slice(0, 4)) - 5).padStart(4, "0")}${chosen.newest.slice(4)}`;
   return html`<section id="adjust" aria-labelledby="h-adjust"><h2 id="h-adjust">${m.adjustHeading}</h2>
 <form id="adjust-form" class="ask" action="${ADJUST_PATH}" method="get" data-base-url="${config.baseUrl}">
-<label for="adjust-amount">${m.adjustAmount}</label> <input id="adjust-amount" name="amount" type="number" min="0" step="any" value="1000" inputmode="decimal" required>
-<label for="adjust-from">${m.adjustFrom}</label> <input id="adjust-from" name="from" type="date" min="${chosen.first}" max="${chosen.last}" value="${back < chosen.first ? chosen.first : back}" required>
-<label for="adjust-to">${m.adjustTo}</label> <input id="adjust-to" name="to" type="date" min="${chosen.first}" max="${chosen.last}" value="${chosen.newest}" required>
-<label for="adjust-by">${m.adjustBy}</label> <select id="adjust-by" name="by">${choices.map((c) => html`<option value="${c.value}" data-first="${c.first}" data-last="${c.last}">${c.label}</option>`)}</select>
+<label for="adjust-amount">${m.adjustAmount}</label> <input id="adjust-amount" name="amount" type="text" value="1000" inputmode="decimal" autocomplete="off" pattern="${AMOUNT_WITHOUT_SCRIPT}" required>
+<label for="adjust-from">${m.adjustFrom}</label> <input id="adjust-from" name="from" type="date" min="${chosen.first}" value="${back < chosen.first ? chosen.first : back}" required>
+<label for="adjust-to">${m.adjustTo}</label> <input id="adjust-to" name="to" type="date" min="${chosen.first}" value="${chosen.newest}" required>
+<label for="adjust-by">${m.adjustBy}</label> <select id="adjust-by" name="by">${choices.map((c) => html`<option value="${c.value}" data-first="${c.first}">${c.label}</option>`)}</select>
 <button type="submit">${m.adjustButton}</button>
 </form>
 <div id="adjust-answer" class="answer-box" aria-live="polite"></div>

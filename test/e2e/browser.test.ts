@@ -595,26 +595,51 @@ describe("the pages answer the questions people bring, honestly (both languages,
     await page.close();
   });
 
-  it.each([390, 1280])("adjusts an amount at %i px, in both languages, on the home page and an adjusting indicator's page: the answer is the API's at the address shown", async (width) => {
+  it.each([390, 1280])("adjusts an amount at %i px, in both languages, on the home page and an adjusting indicator's page, typed as in Uruguay and to today: the answer is the API's at the address shown", async (width) => {
     const { page, problems } = await openPage(width, 900);
+    // Today as the page counts it (src/site/client/adjust-view.ts `calculatorToday`): the browser's day (this machine's), never after Montevideo's (the API's).
+    const now = new Date();
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const local = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+    const montevideo = new Date(now.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
+    const today = local < montevideo ? local : montevideo;
+    type Answer = { data: { adjusted: number; factor: number; to: { value: number } }; meta: { used: Record<"from" | "to", { date: string; reason: string | null; due: string | null }> } };
     for (const lang of LANGS) {
-      for (const path of [`${prefix(lang)}/`, `${prefix(lang)}/series/consumer-price-index/`]) {
+      const money = new Intl.NumberFormat(lang === "es" ? "es-UY" : "en-US", { style: "currency", currency: "UYU", currencyDisplay: "narrowSymbol", maximumFractionDigits: 2, minimumFractionDigits: 2 });
+      // The home page by the BPC (a stepwise value in force today), the CPI's page by the CPI (its newest month is older than today).
+      for (const [path, by] of [
+        [`${prefix(lang)}/`, "bpc:bpc"],
+        [`${prefix(lang)}/series/consumer-price-index/`, "consumer-price-index:general"],
+      ] as const) {
         await visit(page, path);
-        await page.selectOption("#adjust-by", "consumer-price-index:general");
-        await page.fill("#adjust-amount", "1000");
+        await page.selectOption("#adjust-by", by);
+        // The dates accept today and default to it.
+        expect(await page.inputValue("#adjust-to")).toBe(today);
+        expect(await page.getAttribute("#adjust-to", "max")).toBe(today);
+        await page.fill("#adjust-amount", "25.000");
         await page.fill("#adjust-from", "2019-01-15");
-        await page.fill("#adjust-to", "2026-07-01");
         await page.locator("#adjust-form button").click();
         const result = page.locator("#adjust-answer strong data");
         await result.waitFor();
         const href = (await page.locator("#adjust-answer .api-equivalent a").getAttribute("href")) ?? "";
         const url = new URL(href);
-        expect(url.pathname + url.search).toBe("/api/v1/adjust?amount=1000&from=2019-01-15&to=2026-07-01&by=consumer-price-index:general");
-        const api = (await (await fetch(`${server.url}${url.pathname}${url.search}`)).json()) as { data: { adjusted: number; factor: number } };
+        // "25.000" is twenty-five thousand on both pages.
+        expect(url.pathname + url.search).toBe(`/api/v1/adjust?amount=25000&from=2019-01-15&to=${today}&by=${by}`);
+        const response = await fetch(`${server.url}${url.pathname}${url.search}`);
+        expect(response.status).toBe(200);
+        const api = (await response.json()) as Answer;
         expect(Number(await result.getAttribute("value"))).toBe(api.data.adjusted);
         const text = (await page.locator("#adjust-answer").textContent()) ?? "";
-        expect(text).toMatch(lang === "es" ? /\$\s?1\.618,66/ : /\$1,618\.66/);
-        expect(text).toContain(lang === "es" ? "factor 1,6186562" : "factor 1.6186562");
+        expect(text.replace(/\s/g, " ")).toContain(money.format(api.data.adjusted).replace(/\s/g, " "));
+        expect(text).toContain(lang === "es" ? `factor ${String(api.data.factor).replace(".", ",")}` : `factor ${api.data.factor}`);
+        // The date of each value used, and why when it is not the date's own; all in the page's language.
+        const reason = api.meta.used.to.reason;
+        if (reason === null) expect(text).not.toMatch(/no hay un valor propio|has no value of its own/);
+        else {
+          expect(text).toContain(lang === "es" ? "no hay un valor propio: se usó el valor más reciente" : "has no value of its own: the newest value was used");
+          expect(text).toContain(reason === "overdue" ? (lang === "es" ? "debía publicarse" : "was due on") : lang === "es" ? "se publica el" : "comes out on");
+        }
+        if (by === "consumer-price-index:general") expect(reason).not.toBeNull();
         // The answer fits the phone's width: nothing to scroll sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       }
@@ -633,12 +658,19 @@ describe("the pages answer the questions people bring, honestly (both languages,
       // And back: 1,000 UI of the second date in pesos, × the API's value of that day.
       const back = new Intl.NumberFormat(lang === "es" ? "es-UY" : "en-US", { style: "currency", currency: "UYU", currencyDisplay: "narrowSymbol", maximumFractionDigits: 2 }).format(1000 * ui.data.to.value);
       expect(await page.locator("#adjust-answer").textContent()).toContain(back);
-      // A date the index does not cover: the API's detail, not a number.
+      // Faults in the page's language, never the API's text: an amount that is not one (no request), a date after today (the API's 400).
       await visit(page, `${prefix(lang)}/series/consumer-price-index/`);
-      await page.fill("#adjust-from", "2019-01-15");
-      await page.fill("#adjust-to", "2026-11-01");
+      await page.fill("#adjust-amount", "25.5.5");
       await page.locator("#adjust-form button").click();
-      await expect.poll(() => page.locator("#adjust-answer").textContent()).toContain("to: no value of consumer-price-index:general covers 2026-11-01");
+      await expect.poll(() => page.locator("#adjust-answer").textContent()).toContain(lang === "es" ? "«25.5.5» no es un monto" : "“25.5.5” is not an amount");
+      await page.fill("#adjust-amount", "25000,5");
+      const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      // The field's max keeps the browser from sending it: lifted, so that the API answers.
+      await page.evaluate(() => document.getElementById("adjust-to")?.removeAttribute("max"));
+      await page.fill("#adjust-to", tomorrow);
+      await page.locator("#adjust-form button").click();
+      await expect.poll(() => page.locator("#adjust-answer").textContent()).toContain(lang === "es" ? "La fecha de destino es posterior a hoy" : "The date to is after today");
+      expect(await page.locator("#adjust-answer").textContent()).not.toContain("to:");
     }
     expect(problems.filter((p) => !p.includes("400"))).toEqual([]);
     await page.close();

@@ -101,24 +101,27 @@ async function checkOracle(base: string, dir: string, indicators: readonly strin
       const prefix = prefixes[id];
       const points = expected.as_of[id]?.[day]?.filter(([, series]) => prefix === undefined || series.startsWith(prefix)) ?? expected.as_of[id]?.[day];
       const asOf = await get(base, `/api/v1/${id}?as_of=${day}&limit=5000${prefix === undefined ? "" : `&series=${prefix}*`}`);
-      const changes = await get(base, `/api/v1/${id}/changes?since=${day}&limit=5000`);
+      const changes = await get(base, `/api/v1/${id}/changes?since=${day}&limit=5000${prefix === undefined ? "" : `&series=${prefix}*`}`);
+      expect(changes.status, `${id} since=${day}: ${changes.text}`).toBe(200);
+      const listing = JSON.parse(changes.text) as Page;
       if (points === null || points === undefined) {
         expect(asOf.status, `${id} as_of=${day}: ${asOf.text}`).toBe(400);
         expect(detail(asOf.text)).toMatch(/^as_of: /);
-        expect(changes.status, `${id} since=${day}`).toBe(400);
-        expect(detail(changes.text)).toMatch(/^since: /);
-        continue;
+        // Before the first version: everything published since it, and the answer says so.
+        expect(listing.meta.since_before_first, `${id} since=${day}`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect((listing.meta.since_before_first as string) > day).toBe(true);
+      } else {
+        expect(asOf.status, `${id} as_of=${day}: ${asOf.text}`).toBe(200);
+        const page = JSON.parse(asOf.text) as Page;
+        // Compared as JSON text first: a deep comparison of thousands of points is slow.
+        const got = page.data.map((p) => [p.date, p.series, p.value]);
+        const want = points.map(([d, s, v]) => [d, s, Number(v)]);
+        if (JSON.stringify(got) !== JSON.stringify(want)) expect(got, `${id} as_of=${day}`).toEqual(want);
+        expect(page.meta.as_of).toBe(day);
+        expect(listing.meta.since_before_first).toBeUndefined();
       }
-      expect(asOf.status, `${id} as_of=${day}: ${asOf.text}`).toBe(200);
-      const page = JSON.parse(asOf.text) as Page;
-      // Compared as JSON text first: a deep comparison of thousands of points is slow.
-      const got = page.data.map((p) => [p.date, p.series, p.value]);
-      const want = points.map(([d, s, v]) => [d, s, Number(v)]);
-      if (JSON.stringify(got) !== JSON.stringify(want)) expect(got, `${id} as_of=${day}`).toEqual(want);
-      expect(page.meta.as_of).toBe(day);
-      expect(changes.status, `${id} since=${day}: ${changes.text}`).toBe(200);
-      const listed = (JSON.parse(changes.text) as Page).data.map((c) => [c.date, c.series, c.change, c.value, c.previous, c.changed]);
-      const wantChanges = (expected.changes[id]?.[day] ?? []).map(([d, s, k, v, p, c]) => [d, s, k, v === null ? null : Number(v), p === null ? null : Number(p), c]);
+      const listed = listing.data.map((c) => [c.date, c.series, c.change, c.value, c.previous, c.changed]);
+      const wantChanges = (expected.changes[id]?.[day] ?? []).filter(([, series]) => prefix === undefined || series.startsWith(prefix)).map(([d, s, k, v, p, c]) => [d, s, k, v === null ? null : Number(v), p === null ? null : Number(p), c]);
       expect(listed, `${id} changes since ${day}`).toEqual(wantChanges);
       checked++;
     }

@@ -19,6 +19,9 @@ import { ROOT } from "../helpers.js";
 
 /** The shared build's data version (test/epoch.ts). */
 const VERSION = "2026-11-20";
+/** Today, as the handler is told it (noon in Montevideo): the latest date either end may name. */
+const TODAY = "2026-11-28";
+const NOW = Date.parse(`${TODAY}T15:00:00Z`);
 
 interface End {
   date: string;
@@ -30,9 +33,11 @@ interface End {
 }
 interface Adjusted {
   data: { amount: number; from: End; to: End; factor: number; adjusted: number; in_units: number | null };
-  meta: { by: string; units_of: { es: string; en: string } | null; url: string };
+  meta: { by: string; units_of: { es: string; en: string } | null; url: string; used: Record<"from" | "to", { date: string; reason: string | null; due: string | null }> };
 }
-type Oracle = { error: 400 } | { from_point: string; from_value: number; to_point: string; to_value: number; factor: number; adjusted: number };
+type Oracle =
+  | { error: 400 }
+  | { from_point: string; from_value: number; from_reason: string | null; from_due: string | null; to_point: string; to_value: number; to_reason: string | null; to_due: string | null; factor: number; adjusted: number };
 
 let get: (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -60,7 +65,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 beforeAll(() => {
   const api = new Api();
   const env = { ASSETS: folderAssets(inject("realDist")), RATE_LIMIT_REQUESTS: "999999999" };
-  get = (path, init) => api.fetch(new Request(`http://api.test${path}`, init), env);
+  get = (path, init) => api.fetch(new Request(`http://api.test${path}`, init), env, NOW);
 });
 
 /** Equal to 8 significant digits (the API rounds a derived number once, there). */
@@ -84,10 +89,13 @@ describe("/api/v1/adjust on the real data", () => {
       const pick = () => day(first - 60 * 86_400_000 + Math.floor(random() * ((last - first) / 86_400_000)) * 86_400_000);
       return { by, amount: Math.round(random() * 10_000_000) / 100, from: pick(), to: pick() };
     });
-    const run = spawnSync("/usr/bin/python3", [join(ROOT, "test/python/adjust_oracle.py"), join(ROOT, "data"), VERSION], { input: JSON.stringify(questions), encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+    // And today itself, and days between the data version and today, at either end.
+    questions.push({ by, amount: 25_000, from: "2020-01-15", to: TODAY }, { by, amount: 100, from: TODAY, to: "2026-11-21" }, { by, amount: 1, from: "2026-11-24", to: TODAY });
+    const run = spawnSync("/usr/bin/python3", [join(ROOT, "test/python/adjust_oracle.py"), join(ROOT, "data"), VERSION, TODAY], { input: JSON.stringify(questions), encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
     expect(run.status, run.stderr).toBe(0);
     const oracle = JSON.parse(run.stdout) as Oracle[];
     let answered = 0;
+    let substituted = 0;
     for (const [k, q] of questions.entries()) {
       const want = oracle[k] as Oracle;
       const response = await get(`/api/v1/adjust?amount=${q.amount}&from=${q.from}&to=${q.to}&by=${by}`);
@@ -102,6 +110,11 @@ describe("/api/v1/adjust on the real data", () => {
       const { data } = body;
       expect([data.from.point, data.to.point], JSON.stringify(q)).toEqual([want.from_point, want.to_point]);
       expect([data.from.value, data.to.value]).toEqual([want.from_value, want.to_value]);
+      expect(body.meta.used, JSON.stringify(q)).toEqual({
+        from: { date: want.from_point, reason: want.from_reason, due: want.from_due },
+        to: { date: want.to_point, reason: want.to_reason, due: want.to_due },
+      });
+      if (want.to_reason !== null) substituted++;
       expect(close(data.factor, want.factor), `${data.factor} vs ${want.factor}`).toBe(true);
       expect(close(data.adjusted, want.adjusted), `${data.adjusted} vs ${want.adjusted}`).toBe(true);
       if (adjuster.unit !== null) expect(close(data.in_units as number, q.amount / want.from_value)).toBe(true);
@@ -109,8 +122,10 @@ describe("/api/v1/adjust on the real data", () => {
       // The point cited is one of data/'s, its value text as published.
       expect(Number(values.get(data.to.point))).toBe(data.to.value);
     }
-    // Most questions fall where the data are: the comparison is not carried by the 400s.
+    // Most questions fall where the data are: the comparison is not carried by the 400s; some fall past the newest value.
     expect(answered).toBeGreaterThan(100);
+    // The BPC of 2026 is in force until 1 January 2027; the CPI's and the UI's newest values are older than today.
+    expect(substituted > 0, `${substituted} answers with the newest value for a later day`).toBe(by !== "bpc:bpc");
   });
 
   it("adjusts by the CPI as INE does: the index of the month of each date", async () => {
@@ -152,7 +167,8 @@ describe("/api/v1/adjust on the real data", () => {
     ["amount=abc&from=2019&to=2020&by=consumer-price-index:general", /^amount: /],
     ["amount=10&from=2019-02-30&to=2020&by=consumer-price-index:general", /^from: expected an ISO 8601 date/],
     ["amount=10&from=1900-01-01&to=2020&by=consumer-price-index:general", /^from: 1900-01-01 is before/],
-    ["amount=10&from=2019&to=2099-01-01&by=consumer-price-index:general", /^to: no value of consumer-price-index:general covers 2099-01-01/],
+    ["amount=10&from=2019&to=2099-01-01&by=consumer-price-index:general", /^to: 2099-01-01 is after today \(2026-11-28, in Montevideo, UTC−3\)/],
+    ["amount=10&from=2026-11-29&to=2020&by=unidad-indexada:ui", /^from: 2026-11-29 is after today/],
     ["amount=10&from=2019&to=2020&by=domestic-worker-wages:monthly", /^by: "domestic-worker-wages:monthly" does not adjust amounts; the sub-series that do are /],
     ["amount=10&from=2019&to=2020&by=gdp:x", /^by: "gdp:x" does not adjust/],
     ["amount=10&from=2019&to=2020&by=consumer-price-index", /^by: expected <indicator>:<sub-series id>/],

@@ -8,14 +8,16 @@ The rules it models:
 - a commit is published on the UTC day of its committer time (never before its
   parent's: a running maximum); the version in force at the end of a day is the
   last commit published on or before it; an indicator has no version on a day
-  before the first commit holding its folder (the API answers 400 then);
+  before the first commit holding its folder (the API answers 400 for `as_of` then);
 - `as_of=D` answers the points of that version: every (date, series, value) of its
   CSV files, date descending then series ascending;
 - `changes?since=D` lists the points whose value text or presence differs between
   the version of D and the newest one: added (value, no previous), revised (value
   and previous) or removed (previous, no value), each with the last day on which
   the point's value text or presence changed, newest day first, then date
-  descending and series ascending.
+  descending and series ascending. On a day before the indicator's first version
+  nothing was published: every point published since is listed (the newest
+  version's points added, each on the day it last changed).
 
 Input on stdin (JSON): {"repo": dir, "data": the data folder relative to repo,
 "indicators": [...], "days": [...]}. Output on stdout (JSON):
@@ -91,11 +93,11 @@ def main():
             base = None if sha is None else points(sha, indicator)
             if base is None:
                 as_of[indicator][day] = None
-                changes[indicator][day] = None
-                continue
-            ordered = sorted(base.items(), key=lambda item: item[0][0])
-            ordered = sorted(ordered, key=lambda item: item[0][1], reverse=True)
-            as_of[indicator][day] = [[date, series, value] for (series, date), value in ordered]
+                base = {}
+            else:
+                ordered = sorted(base.items(), key=lambda item: item[0][0])
+                ordered = sorted(ordered, key=lambda item: item[0][1], reverse=True)
+                as_of[indicator][day] = [[date, series, value] for (series, date), value in ordered]
             # The last day each point's value text or presence changed, walking the days after `day`.
             changed_on = {}
             before = base

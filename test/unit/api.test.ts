@@ -72,8 +72,19 @@ describe("the handler in Node", () => {
     expect(body.data).toEqual([]);
     expect(body.meta).toMatchObject({ total: 0, version: day, license: "CC-BY-4.0" });
     expect(read.some((path) => path.endsWith(".history.bin"))).toBe(false);
+    // A day before the only version: everything published since it, every point added on its day, and the answer says so.
     const before = await call("/api/v1/tiny-wages/changes?since=2000-01-01", {}, later);
-    expect(before.status).toBe(400);
+    expect(before.status).toBe(200);
+    const all = (await before.json()) as { data: { date: string; series: string; change: string; value: number; previous: null; changed: string }[]; meta: Record<string, unknown> };
+    expect(all.meta).toMatchObject({ since: "2000-01-01", since_before_first: day, total: 6 });
+    expect(Object.keys(all.meta).slice(0, 3)).toEqual(["indicator", "since", "since_before_first"]);
+    expect(all.data.slice(0, 3)).toEqual([
+      { date: "2024-07-01", series: "monthly", change: "added", value: 27985, previous: null, changed: day },
+      { date: "2024-01-01", series: "hourly", change: "added", value: 145.34, previous: null, changed: day },
+      { date: "2024-01-01", series: "monthly", change: "added", value: 27626.3, previous: null, changed: day },
+    ]);
+    const monthly = (await (await call("/api/v1/tiny-wages/changes?since=2000-01-01&series=monthly&format=csv", {}, later)).text()).split("\n");
+    expect(monthly).toEqual(["date,series,change,value,previous,changed", `2024-07-01,monthly,added,27985,,${day}`, `2024-01-01,monthly,added,27626.3,,${day}`, `2023-07-01,monthly,added,25000.50,,${day}`, `2023-01-01,monthly,added,24000,,${day}`, ""]);
   });
 
   it("refuses a question whose sub-series' shards pass what one request may read with a 400 naming series and how many fit; a narrower one and a prebuilt page are answered", async () => {
@@ -132,6 +143,12 @@ describe("the handler in Node", () => {
     read.length = 0;
     expect((await handler(spy)("/api/v1/wages?as_of=2026-03-10", {}, later)).status).toBe(200);
     expect(read.filter(history).length).toBeGreaterThan(1);
+    // Since a day before the first version: every point published since, each added on the day it last changed.
+    const first = (await (await handler(spy)("/api/v1/wages/changes?since=2000-01-01&limit=5000", {}, later)).json()) as { data: { change: string; changed: string }[]; meta: Record<string, unknown> };
+    const current = (await (await reference("/api/v1/wages?limit=5000", {}, later)).json()) as { meta: { total: number } };
+    expect(first.meta.since_before_first).toMatch(/^2026-/);
+    expect(first.data.length).toBe(current.meta.total);
+    expect(new Set(first.data.map((c) => c.change))).toEqual(new Set(["added"]));
     read.length = 0;
     const changes = await handler(spy)("/api/v1/wages/changes?since=2026-01-10", {}, later);
     expect(changes.status).toBe(200);

@@ -156,6 +156,7 @@ export function renderLlmsTxt(
     "## Adjusting an amount",
     "",
     `- ${base}${ADJUST_PATH}?amount=…&from=YYYY-MM-DD&to=YYYY-MM-DD&by=<indicator>:<sub-series>: an amount of money carried from one date to another, × the value covering \`to\` / the value covering \`from\` (factor and adjusted, both values with their dates, the days they cover and sources). ` +
+      "Either date may be any day up to today in Montevideo (UTC−3); past the newest value the newest is used, and `meta.used` gives, for each end, the date of the value used and why the date has none of its own (`overdue` or `pending`, with the day the next value is due): quote it with the number. " +
       `The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
     "",
     "## Search",

@@ -73,8 +73,10 @@ export const en = {
   valueOnHeading: (date: string) => `On ${date}:`,
   heldSince: (date: string) => `in force since ${date}`,
   noValueOn: "no value covers that day in this data",
-  look: (check: { readonly day: string; readonly by: string } | null, changed: string) =>
-    check === null ? `no check recorded; data last changed on ${changed}` : `source consulted on ${check.day}${check.by === "update" ? " by the automatic update" : " by a person of the project"}`,
+  look: (check: { readonly day: string; readonly by?: string } | null, changed: string) =>
+    check === null
+      ? `no check recorded; data last changed on ${changed}`
+      : `source consulted on ${check.day}${check.by === undefined ? "" : check.by === "update" ? " by the automatic update" : " by a person of the project"}`,
   inForceAtCheck: (look: string) => `in force as far as is known: ${look}`,
   /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
   revisedMark: "rev.",
@@ -112,7 +114,22 @@ export const en = {
   adjustCovers: (from: string, to: string) => (from === to ? `on ${from}` : `${from} to ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} are ${units} ${unit}.`,
   adjustFromUnits: (units: string, unit: string, date: string, money: string) => `And back: ${units} ${unit} of ${date} are ${money}.`,
-  adjustFailed: (detail: string) => `Could not adjust: ${detail}`,
+  adjustInForce: (since: string, look: string) => `in force since ${since} (${look})`,
+  adjustMissing: (reason: "overdue" | "pending", asked: string, used: string, due: string | null) =>
+    `${asked} has no value of its own: the newest value was used (${used}). ${
+      reason === "overdue"
+        ? `The next one was due on ${due ?? "?"} and is not in the data yet.`
+        : due === null
+          ? "No date is expected for the next one."
+          : `The next one comes out on ${due}.`
+    }`,
+  adjustBadAmount: (typed: string) => (typed === "" ? "Type an amount, such as 25.000 or 25.000,50." : `“${typed}” is not an amount: type it in figures, such as 25.000 or 25.000,50 (25,000 or 25,000.50 work too).`),
+  adjustAfterToday: (which: "from" | "to", today: string) => `The ${which === "from" ? "date from" : "date to"} is after today (${today}): there are no values for it yet.`,
+  adjustBeforeFirst: (which: "from" | "to", by: string, first: string) => `The ${which === "from" ? "date from" : "date to"} is before the first value of ${by} (${first}).`,
+  adjustNoValue: (which: "from" | "to", by: string) => `The ${which === "from" ? "date from" : "date to"} has no value of ${by}.`,
+  adjustBusy: "Too many requests in a row: wait a few seconds and try again.",
+  adjustFailed: (status: string) => `Could not adjust (error ${status}); try again later.`,
+  adjustOffline: "Could not reach the API; check the connection and try again.",
   dataHeading: "Data",
   showTable: "Show the table of values",
   showComparison: "Show the comparison table",

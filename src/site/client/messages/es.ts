@@ -71,10 +71,10 @@ export const es: Messages = {
    * What is known of how current the data are (src/core/schedule.ts `Look`): the
    * last recorded look at the publisher, who made it, or that none is recorded.
    */
-  look: (check: { readonly day: string; readonly by: string } | null, changed: string) =>
+  look: (check: { readonly day: string; readonly by?: string } | null, changed: string) =>
     check === null
       ? `sin comprobación registrada; datos modificados por última vez el ${changed}`
-      : `fuente consultada el ${check.day}${check.by === "update" ? " por la actualización automática" : " por una persona del proyecto"}`,
+      : `fuente consultada el ${check.day}${check.by === undefined ? "" : check.by === "update" ? " por la actualización automática" : " por una persona del proyecto"}`,
   inForceAtCheck: (look: string) => `vigente según lo último que se sabe: ${look}`,
   /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
   revisedMark: "rev.",
@@ -112,7 +112,22 @@ export const es: Messages = {
   adjustCovers: (from: string, to: string) => (from === to ? `el ${from}` : `del ${from} al ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} son ${units} ${unit}.`,
   adjustFromUnits: (units: string, unit: string, date: string, money: string) => `Y al revés: ${units} ${unit} del ${date} son ${money}.`,
-  adjustFailed: (detail: string) => `No se pudo actualizar: ${detail}`,
+  adjustInForce: (since: string, look: string) => `vigente desde el ${since} (${look})`,
+  adjustMissing: (reason: "overdue" | "pending", asked: string, used: string, due: string | null) =>
+    `Para el ${asked} no hay un valor propio: se usó el valor más reciente (${used}). ${
+      reason === "overdue"
+        ? `El siguiente debía publicarse el ${due ?? "?"} y todavía no está en los datos.`
+        : due === null
+          ? "No hay una fecha prevista para el siguiente."
+          : `El siguiente se publica el ${due}.`
+    }`,
+  adjustBadAmount: (typed: string) => (typed === "" ? "Escribí un monto, como 25.000 o 25.000,50." : `«${typed}» no es un monto: escribilo con cifras, como 25.000 o 25.000,50.`),
+  adjustAfterToday: (which: "from" | "to", today: string) => `${which === "from" ? "La fecha de origen" : "La fecha de destino"} es posterior a hoy (${today}): todavía no hay valores para ella.`,
+  adjustBeforeFirst: (which: "from" | "to", by: string, first: string) => `${which === "from" ? "La fecha de origen" : "La fecha de destino"} es anterior al primer valor de ${by} (${first}).`,
+  adjustNoValue: (which: "from" | "to", by: string) => `${which === "from" ? "La fecha de origen" : "La fecha de destino"} no tiene un valor de ${by}.`,
+  adjustBusy: "Demasiadas consultas seguidas: esperá unos segundos y probá de nuevo.",
+  adjustFailed: (status: string) => `No se pudo actualizar (error ${status}); probá de nuevo más tarde.`,
+  adjustOffline: "No se pudo consultar la API; revisá la conexión y probá de nuevo.",
   dataHeading: "Datos",
   showTable: "Ver la tabla de valores",
   showComparison: "Ver la tabla comparativa",
