@@ -384,7 +384,7 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
     const next = ctx.nextDue(date);
     const nextOver = next === null ? null : ctx.nextDue(next);
     const missing = next !== null && nextOver !== null && nextOver <= ctx.input.indicator.version;
-    lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version)}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
+    lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version, ctx.input.indicator.display.date !== "period")}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
   }
   if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
   const fresh: SafeHtml[] = [];
@@ -394,8 +394,9 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
   return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}${fresh.map((line) => html`<span class="card-line card-fresh">${line}</span> `)}`;
 }
 
-/** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
+/** The change from `from` to `to` as "+$ 946 (+3,1 %)"; "sin cambios" when it is nothing at the decimals shown (never "+$ 0,00 (0 %)"). */
 function changeText(ctx: Context, from: string, to: string): string {
+  if (ctx.f.unchanged(from, to)) return ctx.m.noChange;
   const percent = ctx.f.percent(from, to);
   return percent === null ? ctx.f.change(from, to) : `${ctx.f.change(from, to)} (${percent})`;
 }
@@ -902,7 +903,7 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
   const base = contextOf(input);
   const ctx: Context = { ...base, ...derivedCoverage(base, lines, chart.period) };
   const { indicator } = input;
-  const dates = chart.period === null ? ctx.f : new Formatter(input.lang, indicator.unit, chart.period, indicator.display.changeDecimals);
+  const dates = chart.period === null ? ctx.f : Formatter.of(input.lang, indicator.unit, indicator.display, indicator.rhythm, chart.period);
   const byId = new Map(lines.map((line) => [line.id, line]));
   // Lines of different magnitudes (a monthly and an hourly wage) in separate charts, as the page's own.
   const groups = magnitudeGroups(lines.map((line) => ({ id: line.id, title: { es: line.label, en: line.label }, facets: {}, dates: line.points.map((p) => p.date), values: line.points.map((p) => String(p.value)), notes: {} })));
@@ -938,7 +939,7 @@ function contextOf(input: ViewInput): Context {
     ...coverageOf(indicator),
     lang: input.lang,
     m: MESSAGES[input.lang],
-    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null, indicator.display.changeDecimals),
+    f: Formatter.of(input.lang, indicator.unit, indicator.display, indicator.rhythm),
     input,
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
