@@ -76,8 +76,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       default: z.record(facetName, text).default({}),
       /**
        * The ratios the page offers as views of its chart (the API's `per`): a value
-       * in units of another indicator's sub-series ("in hours of the domestic
-       * minimum wage"), or as a percentage of it.
+       * in units of another indicator's sub-series (a value in hours of an hourly
+       * wage), or as a percentage of it.
        */
       ratios: z
         .array(

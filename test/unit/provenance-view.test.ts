@@ -52,8 +52,10 @@ describe("a value's note and kind of source on the page", () => {
   });
 
   it("the card, the table and each point of the chart carry the kind", () => {
-    const shown = renderView({ lang: "es", indicator: view, selection: {}, baseUrl: "https://example.test" });
-    const html = [shown.card, shown.table, shown.charts].map((part) => part.html).join("\n");
+    // The page's default (the general category, monthly: the newest value a secondary source's), and the decrees' Montevideo minimum.
+    const shown = renderView({ lang: "es", indicator: view, selection: view.defaults, baseUrl: "https://example.test" });
+    const decrees = renderView({ lang: "es", indicator: view, selection: { ...view.defaults, category: "montevideo" }, baseUrl: "https://example.test" });
+    const html = [shown.card, shown.table, decrees.charts].map((part) => part.html).join("\n");
     expect(html).toMatch(/<p class="card-value">.*<span class="card-kind">fuente: (prensa|publicación oficial|obra de referencia o recopilación)<\/span><\/p>/);
     expect(html).toContain('<span class="cell-kind">fuente: prensa</span>');
     expect(html).toContain('data-kind="fuente: publicación oficial"');

@@ -386,6 +386,22 @@ describe("series view", () => {
     expect(cells.find(([d]) => d === "2024-12-01")?.[1]).toBe("—");
   });
 
+  it("draws lines of one chart in dashes as well as colours, the legend showing each line as drawn, so that lines that run together stay apart", () => {
+    const together: TestSeries[] = [
+      { id: "interior", title: "Interior", points: [["2005-01-01", "100"], ["2004-01-01", "90"]] },
+      { id: "montevideo", title: "Montevideo", points: [["2005-01-01", "100"], ["2004-01-01", "91"]] },
+    ];
+    const view = renderView({ lang: "es", indicator: viewIndicator(indicator({ rhythm: "annual" }, together), VERSION), selection: {}, baseUrl: "https://example.test" });
+    const line = (id: string) => new RegExp(`<path class="series-line" data-series="${id}"[^>]*>`).exec(view.charts.html)?.[0] ?? "";
+    expect(line("interior")).not.toContain("stroke-dasharray");
+    const dash = /stroke-dasharray="([^"]+)"/.exec(line("montevideo"))?.[1];
+    expect(dash).toBeDefined();
+    expect(line("montevideo")).not.toContain(`stroke="${/stroke="([^"]+)"/.exec(line("interior"))?.[1] ?? ""}"`);
+    // The legend's sample of the second line has its colour and its dash.
+    const legend = /<ul class="legend">(.*?)<\/ul>/s.exec(view.charts.html)?.[1] ?? "";
+    expect(legend).toMatch(new RegExp(`stroke-dasharray="${dash ?? "-"}"/></svg>Montevideo</li>`));
+  });
+
   it("reads a 0 as a 0 and a date as a date when the indicator declares nothing else", () => {
     const built = indicator({ stepwise: false, unit: "index" }, [{ id: "a", title: "A", points: [["2024-02-01", "0"], ["2024-01-01", "-1.5"]] }]);
     for (const lang of LANGS) {

@@ -16,7 +16,7 @@
  * that hold until the next one, gaps where a point is missing, a zero as what the
  * indicator says it means (`display.zero`), notes marked.
  */
-import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
+import { lineChart, seriesColor, seriesDash, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
 import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
 import { successorDueDay, type Schedule } from "../../core/schedule.js";
 import { Formatter } from "./format.js";
@@ -533,10 +533,11 @@ ${input.legend}${gapList}
 </figure>`;
 }
 
-function legend(items: readonly { label: string; color: string; highlight?: boolean }[]): SafeHtml {
+/** The legend: each line's label after a sample of the line as the chart draws it, its colour and its dash (`seriesDash`). */
+function legend(items: readonly { label: string; color: string; highlight?: boolean; dash?: string | null }[]): SafeHtml {
   return html`<ul class="legend">${items.map(
     (item) =>
-      html`<li${raw(item.highlight === true ? ' class="highlight"' : "")}><span class="swatch" style="background:${item.color}"></span>${item.label}</li>`,
+      html`<li${raw(item.highlight === true ? ' class="highlight"' : "")}><svg class="swatch" viewBox="0 0 28 6" width="28" height="6" aria-hidden="true"><line x1="0" y1="3" x2="28" y2="3" stroke="${item.color}" stroke-width="6"${item.dash === undefined || item.dash === null ? "" : html` stroke-dasharray="${item.dash}"`}/></svg>${item.label}</li>`,
   )}</ul>`;
 }
 
@@ -816,7 +817,7 @@ function plainView(ctx: Context): View {
       description: group
         .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.pointShortDate(s.dates.at(-1) as string), f.pointShortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
         .join(" "),
-      legend: legend(group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i) }))),
+      legend: legend(group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i), dash: seriesDash(i) }))),
       gapLabels: new Map(group.map((s) => [s.id, s.title[lang]])),
       full: new Map(group.map((s) => [s.id, s])),
     });
@@ -923,7 +924,7 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
         caption: chart.caption,
         title,
         description: chart.about === null ? chart.caption : `${chart.caption}. ${chart.about}`,
-        legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i) }))),
+        legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i), dash: seriesDash(i) }))),
         gapLabels: new Map(),
         full: new Map(),
       },
