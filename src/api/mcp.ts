@@ -207,7 +207,7 @@ function tools(manifest: Manifest): readonly Tool[] {
         "real (YYYY-MM: in pesos of that month, deflated by the CPI), per (<indicator>:<sub-series>: a ratio). " +
         `By default the newest ${MCP_DEFAULT_LIMIT} values per sub-series; at most ${MCP_MAX_VALUES} values in all (the result says when it cut). ` +
         "Each value comes with its note (null, or what is doubtful about it: quote it with the value), its source address and the kind of that source " +
-        "(official, official-republication, press, reference, computed; null for a derived value).",
+        "(official, official-republication, republication, press, reference, computed; null for a derived value).",
       inputSchema: object({ indicator, ...valueArguments() }, ["indicator", "series"]),
       async run(args, call, site) {
         // Each argument as the API's parameter text; the API parses it (and names it in a 400).

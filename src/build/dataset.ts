@@ -92,7 +92,8 @@ export function buildIndicator(source: IndicatorSource, attribution: string, att
     attributionUrl,
     rhythm: source.meta.rhythm,
     stepwise: source.meta.stepwise,
-    sourceKinds: source.meta.sourceKinds,
+    // The answers carry each point's kind; the names are the page's (src/core/source-kind-counts.ts `citedSources`).
+    sourceKinds: source.meta.sourceKinds.map(({ prefix, kind }) => ({ prefix, kind })),
     ...(source.meta.check === undefined ? {} : { checked: source.meta.check.day }),
     ...(changed === undefined ? {} : { changed }),
     ...(source.meta.schedule === null ? {} : { schedule: source.meta.schedule }),

@@ -12,7 +12,7 @@ import type { BuiltIndicator } from "./dataset.js";
 import { datasetJsonLd } from "./formats/schema-org.js";
 import { byCodeUnits } from "../core/order.js";
 import { SOURCE_KINDS, sourceKindOf } from "../core/provenance.js";
-import { sourceKindCounts, type KindOrNone } from "../core/source-kind-counts.js";
+import { citedSources, type KindOrNone } from "../core/source-kind-counts.js";
 import { revisedPoints, type SeriesRevisions } from "../core/revised.js";
 import { decodeHistory } from "../core/history.js";
 import type { IndicatorHistory } from "./history.js";
@@ -131,7 +131,7 @@ export function siteIndicator(config: SiteConfig, indicator: BuiltIndicator, ver
     ratios: meta.view.ratios,
     lastUpdated: indicator.answers.lastUpdated,
     seriesCount: indicator.plain.length,
-    sourceKinds: sourceKindCounts(meta.sourceKinds, indicator.source.rows).kinds,
+    sourceKinds: citedSources(meta.sourceKinds, indicator.source.rows),
     view: viewIndicator(indicator, version, revised),
     jsonLd: Object.fromEntries(LANGS.map((lang) => [lang, datasetJsonLd(config, indicator, lang)])) as Record<Lang, unknown>,
     ...(indicator.parts === undefined ? {} : { parts: indicator.parts }),

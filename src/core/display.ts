@@ -43,7 +43,13 @@ export interface Display {
    * variations; null: one, and two under 1 % ("+0,07 %").
    */
   readonly changeDecimals: number | null;
+  /**
+   * The decimals every value is shown with, as the publisher gives them (the UI's
+   * four: "$ 6,6378"), in cards, tables, tooltips and changes; null: those of each
+   * value's text, at most two (src/site/client/format.ts).
+   */
+  readonly decimals: number | null;
 }
 
 /** The neutral display: what an indicator without a `display` block gets. */
-export const NEUTRAL_DISPLAY: Display = { date: "date", zero: null, compared: null, value: null, unit: null, noteLanguage: "en", scale: "linear", endNote: null, changeDecimals: null };
+export const NEUTRAL_DISPLAY: Display = { date: "date", zero: null, compared: null, value: null, unit: null, noteLanguage: "en", scale: "linear", endNote: null, changeDecimals: null, decimals: null };

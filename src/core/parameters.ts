@@ -449,7 +449,7 @@ export const PARAMETER_DECLARATIONS = [
     meta: null,
     schema: { type: "string", enum: ["true", "false"], default: "false" },
     description: {
-      en: "`true`: each item of `data` also carries its point's `note` (as written in the data, or null), `source` (the address it cites, or null) and `source_kind` (official, official-republication, press, reference or computed, as the indicator's metadata declares; null for a point citing nothing and for a derived value, which has no source of its own). JSON only: the CSV has source and note in every line.",
+      en: "`true`: each item of `data` also carries its point's `note` (as written in the data, or null), `source` (the address it cites, or null) and `source_kind` (official, official-republication, republication, press, reference or computed, as the indicator's metadata declares; null for a point citing nothing and for a derived value, which has no source of its own). JSON only: the CSV has source and note in every line.",
       es: "`true`: cada elemento de `data` lleva además la nota de su punto (`note`, tal como está en los datos, o null), la dirección que cita (`source`, o null) y el tipo de esa fuente (`source_kind`: official, official-republication, press, reference o computed, como lo declaran los metadatos del indicador; null para un punto sin fuente y para un valor derivado, que no tiene fuente propia). Solo JSON: el CSV trae source y note en cada línea.",
     },
     summary: { en: "`true`: each value with its note, source and kind of source", es: "`true`: cada valor con su nota, su fuente y el tipo de fuente" },

@@ -5,8 +5,13 @@
  */
 import type { DownloadPart } from "../core/distributions.js";
 import type { Lang, Localized } from "../core/i18n.js";
-import type { SourceKindCounts } from "../core/source-kind-counts.js";
+import type { CitedKind } from "../core/source-kind-counts.js";
 import type { ViewIndicator } from "./client/series-view.js";
+
+/** True when every value of `meta` cites its publisher's own publication: then the publisher is "the source", and the page names no other. */
+export function allOfficial(meta: Pick<SiteIndicator, "sourceKinds">): boolean {
+  return meta.sourceKinds.every((k) => k.kind === "official");
+}
 
 export interface SiteIndicator {
   readonly id: string;
@@ -22,8 +27,8 @@ export interface SiteIndicator {
   /** Date of the newest point, or null for an indicator without points. */
   readonly lastUpdated: string | null;
   readonly seriesCount: number;
-  /** The kinds of source the points cite, each with its label and number of points (src/core/source-kind-counts.ts). */
-  readonly sourceKinds: SourceKindCounts["kinds"];
+  /** The kinds of source the points cite, each with its label, number of points and the sources of that kind they cite (src/core/source-kind-counts.ts `citedSources`). */
+  readonly sourceKinds: readonly CitedKind[];
   /** What the page's view needs: labels, points, notes, display settings. */
   readonly view: ViewIndicator;
   /** The schema.org Dataset of the page in each language, as a JSON-LD object. */

@@ -17,7 +17,7 @@ import { lineChart, seriesColor, type ChartPoint, type ChartSeries } from "./cli
 import { Formatter } from "./client/format.js";
 import { MESSAGES } from "./client/messages/index.js";
 import { MAX_LINES, coverageOf, evenRanks, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
-import type { SiteIndicator } from "./model.js";
+import { allOfficial, type SiteIndicator } from "./model.js";
 import type { SiteConfig } from "../core/config.js";
 import { html, type SafeHtml } from "../core/html.js";
 import type { Lang } from "../core/i18n.js";
@@ -94,7 +94,7 @@ function pointsPerLine(series: readonly ViewSeries[]): number {
 function preview(meta: SiteIndicator, lang: Lang): Preview {
   const { view } = meta;
   const m = MESSAGES[lang];
-  const f = new Formatter(lang, view.unit, view.display.date === "period" ? view.rhythm : null);
+  const f = Formatter.of(lang, view.unit, view.display, view.rhythm);
   const coverage = coverageOf(view);
   const { end, nextDue } = coverage;
   const zero = view.display.zero?.[lang] ?? null;
@@ -276,7 +276,7 @@ export function previewSvg(config: SiteConfig, meta: SiteIndicator, lang: Lang, 
   // The footer: the source on the left (two lines at most), licence and site on the right.
   const credit = `${meta.license.replace(/-/g, " ")} · ${config.name}`;
   const creditWidth = fonts.width(credit, 22, true);
-  const source = wrap(fonts, `${m.source}: ${meta.source.name[lang]}`, 20, false, PREVIEW_WIDTH - 2 * MARGIN - creditWidth - 32, 2);
+  const source = wrap(fonts, `${allOfficial(meta) ? m.source : m.publisher}: ${meta.source.name[lang]}`, 20, false, PREVIEW_WIDTH - 2 * MARGIN - creditWidth - 32, 2);
   const sourceSvg = source.map((line, i) => html`<text x="${MARGIN}" y="${FOOTER_RULE + 30 + i * 26}" font-size="20" fill="${MUTED}">${line}</text>`);
   return html`<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}" font-family="${fonts.family}">
 <style>.chart text{fill:#333}.chart .grid{stroke:#e4e4e4}.chart .x-axis line{stroke:#888}.chart .unit{font-weight:bold}</style>

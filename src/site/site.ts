@@ -37,7 +37,7 @@ import {
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
 import { groupKey, renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
-import type { SiteIndicator } from "./model.js";
+import { allOfficial, type SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
 import { ADJUST_PATH } from "../core/adjust.js";
 import type { Manifest } from "../core/manifest.js";
@@ -280,8 +280,9 @@ export function renderHome(config: RenderConfig, indicators: readonly SiteIndica
   const m = MESSAGES[lang];
   const items = indicators.map((indicator) => {
     const f = new Formatter(lang, indicator.view.unit);
+    const latest = latestText(indicator, lang);
     return html`<li><h3><a href="${seriesPagePath(indicator.id, lang)}">${indicator.view.title[lang]}</a></h3>
-<p>${m.indicatorLine(indicator.lastUpdated === null ? m.noData : f.date(indicator.lastUpdated), f.number(indicator.seriesCount), m.rhythms[indicator.view.rhythm] ?? indicator.view.rhythm)}</p>
+<p>${m.indicatorLine(m.latestLine(latest.label, latest.date), indicator.seriesCount, f.number(indicator.seriesCount), m.rhythms[indicator.view.rhythm] ?? indicator.view.rhythm)}</p>
 <p class="endpoint"><code>${endpointPath(indicator.id)}</code></p></li>
 `;
   });
@@ -480,19 +481,59 @@ function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang)
 </section>`;
 }
 
-/** "publicación oficial: 12; prensa: 34": the kinds of source of the points, with their numbers (numbers in the page's format). */
-function kindsText(meta: SiteIndicator, lang: Lang): string {
-  const f = new Formatter(lang, "");
-  return meta.sourceKinds.map((k) => MESSAGES[lang].sourceKindCount(k.label[lang], f.number(k.points))).join("; ");
+/**
+ * What the newest point's date is, as its indicator declares dates
+ * (`display.date`): the period a value refers to ("Último dato: julio de 2026":
+ * the CPI of July, published in August), the day a value takes effect ("Último
+ * valor: vigente desde el 1 de julio de 2026") or a day ("Último dato: 5 de
+ * setiembre de 2026"): never "publication", which none of them is.
+ */
+function latestText(meta: SiteIndicator, lang: Lang): { label: string; date: string } {
+  const m = MESSAGES[lang];
+  const { view } = meta;
+  const effective = view.display.date === "effective";
+  const label = effective ? m.latestEffective : m.latestPoint;
+  if (meta.lastUpdated === null) return { label, date: m.noData };
+  const f = Formatter.of(lang, view.unit, view.display, view.rhythm);
+  return { label, date: effective ? m.heldSince(f.date(meta.lastUpdated)) : f.pointDate(meta.lastUpdated) };
 }
 
 /**
- * What the citation adds after the publisher's name when not every value is its
- * official publication: the kinds of source of the values, so that a citation
- * does not credit a ministry with what the press reported.
+ * "obra de referencia o recopilación: 18 (IECON (12), vLex (4), …); prensa: 4
+ * (…)": the kinds of source of the points and the sources of each kind they cite,
+ * with their numbers, each source linked to the address its declaration covers.
  */
-function citedKinds(meta: SiteIndicator, lang: Lang): string {
-  return meta.sourceKinds.every((k) => k.kind === "official") ? "" : MESSAGES[lang].citationKinds(kindsText(meta, lang));
+function kindsList(meta: SiteIndicator, lang: Lang): SafeHtml {
+  const m = MESSAGES[lang];
+  const f = new Formatter(lang, "");
+  return html`${meta.sourceKinds.map(
+    (k, i) =>
+      html`${i === 0 ? "" : "; "}${m.sourceKindCount(k.label[lang], f.number(k.points))}${
+        k.sources.length === 0 ? "" : html` (${k.sources.map((s, j) => html`${j === 0 ? "" : ", "}<a href="${s.url}">${s.name[lang]}</a> (${f.number(s.points)})`)})`
+      }`,
+  )}`;
+}
+
+/** At most this many sources of a kind are named in a citation; the rest are counted ("y 9 más"). */
+const CITED_PER_KIND = 3;
+
+/**
+ * Who the citation credits: the publisher when every value is its official
+ * publication; else the sources the values cite, by kind (the most cited of each
+ * named), then the publisher as the one who sets or publishes the value, so that a
+ * citation never credits a ministry with what the press or a compilation reported.
+ */
+function citationSource(meta: SiteIndicator, lang: Lang): string {
+  const m = MESSAGES[lang];
+  if (allOfficial(meta)) return meta.source.name[lang];
+  const f = new Formatter(lang, "");
+  const kinds = meta.sourceKinds.map((k) => {
+    const named = k.sources.slice(0, CITED_PER_KIND).map((s) => s.name[lang]);
+    const more = k.sources.length - named.length;
+    const names = more > 0 ? [...named, m.andMore(f.number(more))] : named;
+    return names.length === 0 ? k.label[lang] : `${names.join(", ")} (${k.label[lang]})`;
+  });
+  return m.citedSources(kinds.join("; "), meta.source.name[lang]);
 }
 
 function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | string {
@@ -524,6 +565,7 @@ export function renderIndicatorPage(config: RenderConfig, meta: SiteIndicator, l
 `,
   };
   const compared = view.compare;
+  const latest = latestText(meta, lang);
   return layout(
     config,
     page,
@@ -571,11 +613,11 @@ ${glossary(meta, lang, m)}
 <section aria-labelledby="h-about"><h2 id="h-about">${m.aboutHeading}</h2>
 <p>${meta.description[lang]}</p>
 <dl class="facts">
-<div class="wide"><dt>${m.source}</dt><dd><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
-${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKinds}</dt><dd id="source-kinds">${kindsText(meta, lang)}</dd></div>
-`}<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
+${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKinds}</dt><dd id="source-kinds">${kindsList(meta, lang)}</dd></div>
+`}<div class="wide"><dt>${allOfficial(meta) ? m.source : m.publisher}</dt><dd id="publisher"><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
+<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
 <div><dt>${m.rhythm}</dt><dd>${m.rhythms[view.rhythm] ?? view.rhythm}</dd></div>
-<div><dt>${m.lastUpdate}</dt><dd>${meta.lastUpdated === null ? m.noData : f.date(meta.lastUpdated)}</dd></div>
+<div><dt>${latest.label}</dt><dd id="latest-point">${latest.date}</dd></div>
 <div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
 <div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
 </dl>
@@ -588,7 +630,7 @@ ${attributionBlock(config, lang, meta.id, "attribution-snippet")}
 <p>${m.thisPage} <a href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
 <h3 id="cite">${m.citationHeading}</h3>
 <p>${m.citationIntro}</p>
-<blockquote class="citation" id="citation">${m.citation(`${meta.source.name[lang]}${citedKinds(meta, lang)}`, title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
+<blockquote class="citation" id="citation">${m.citation(citationSource(meta, lang), title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
 <button type="button" data-copy="citation" hidden>${m.copyCitation}</button>
 </section>
 ${pageConfig(config, lang, meta)}
@@ -620,7 +662,7 @@ ${head(config, page)}</head>
 ${rendered.charts}
 </div>
 <p id="chart-announce" class="visually-hidden" aria-live="polite"></p>
-<p class="embed-credit">${m.source}: ${meta.source.name[lang]}. ${raw(localAttribution(config, meta.id, lang))} (CC BY 4.0)</p>
+<p class="embed-credit">${allOfficial(meta) ? m.source : m.publisher}: ${meta.source.name[lang]}. ${raw(localAttribution(config, meta.id, lang))} (CC BY 4.0)</p>
 </main>
 ${pageConfig(config, lang, meta)}
 </body>

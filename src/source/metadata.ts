@@ -92,8 +92,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       default: z.record(facetName, text).default({}),
       /**
        * The ratios the page offers as views of its chart (the API's `per`): a value
-       * in units of another indicator's sub-series ("in hours of the domestic
-       * minimum wage"), or as a percentage of it.
+       * in units of another indicator's sub-series (a value in hours of an hourly
+       * wage), or as a percentage of it.
        */
       ratios: z
         .array(
@@ -248,6 +248,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       endNote: z.number({ error: "expected the number of a note, 1 for the first" }).int().min(1).optional(),
       /** The decimals of a relative change on the page (src/core/display.ts). */
       changeDecimals: z.number({ error: "expected a number of decimals from 0 to 4" }).int("expected a number of decimals from 0 to 4").min(0, "expected a number of decimals from 0 to 4").max(4, "expected a number of decimals from 0 to 4").optional(),
+      /** The decimals every value is shown with, as published (src/core/display.ts). */
+      decimals: z.number({ error: "expected a number of decimals from 0 to 6" }).int("expected a number of decimals from 0 to 6").min(0, "expected a number of decimals from 0 to 6").max(6, "expected a number of decimals from 0 to 6").optional(),
     })
     .optional(),
   /**
@@ -277,6 +279,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       z.strictObject({
         prefix: httpUrl,
         kind: z.enum(SOURCE_KINDS, { error: `expected one of ${SOURCE_KINDS.join(", ")}` }),
+        /** Who the source is, as the page names it (absent: the prefix's host); required for a republication, which must say who republishes. */
+        name: localized.optional(),
       }),
     )
     .default([]),
@@ -374,6 +378,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     if (raw.adjusts.findIndex((b) => b.series === a.series) !== i) issue(`adjusts.${i}.series`, `"${a.series}" is declared twice`);
   });
   raw.sourceKinds.forEach((rule, i) => {
+    if (rule.kind === "republication" && rule.name === undefined) issue(`sourceKinds.${i}.name`, "required for a republication: who republishes the publisher's files");
     if (raw.sourceKinds.findIndex((other) => other.prefix === rule.prefix) !== i) issue(`sourceKinds.${i}.prefix`, `"${rule.prefix}" is declared twice`);
   });
   if (raw.publication !== undefined && raw.importer === undefined) issue("publication", 'names no importer: add the "importer" that reads this file');
@@ -438,6 +443,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
       endNote: endNote === undefined ? null : endNote - 1,
       scale: raw.display?.chart?.scale ?? NEUTRAL_DISPLAY.scale,
       changeDecimals: raw.display?.changeDecimals ?? NEUTRAL_DISPLAY.changeDecimals,
+      decimals: raw.display?.decimals ?? NEUTRAL_DISPLAY.decimals,
     },
     facets,
     series,

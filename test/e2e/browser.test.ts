@@ -757,7 +757,7 @@ describe("the pages answer the questions people bring, honestly (both languages,
       expect(at("Círculo Católico")).toBeGreaterThanOrEqual(0);
       expect(at("Círculo Católico")).toBeLessThan(at("COMEF"));
       expect(at("Círculo Católico")).toBeLessThan(at("CUDAM"));
-      expect(labels.find((l) => l.startsWith("Casa de Galicia"))).toBe(lang === "es" ? "Casa de Galicia (datos hasta 2022)" : "Casa de Galicia (data until 2022)");
+      expect(labels.find((l) => l.startsWith("Casa de Galicia"))).toBe(lang === "es" ? "Casa de Galicia (hasta 2022)" : "Casa de Galicia (until 2022)");
 
       // The other language opens on the same selection.
       await page.selectOption('select[name="provider"]', "Asociación Española");

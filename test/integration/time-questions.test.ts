@@ -293,6 +293,13 @@ describe("/api/v1/search", () => {
     ["inflation", "consumer-price-index", "general"],
     ["inflación", "consumer-price-index", "general"],
     ["sueldo mínimo", "national-minimum-wage", "monthly"],
+    // The words people use (issue 36): declared as data, in indicator.json's search.
+    ["salario doméstica", "domestic-worker-wages", "hourly"],
+    ["trabajadora doméstica", "domestic-worker-wages", "hourly"],
+    ["empleada doméstica", "domestic-worker-wages", "hourly"],
+    ["alquiler", "unidad-indexada", "ui"],
+    ["reajuste de alquiler", "unidad-indexada", "ui"],
+    ["rent", "unidad-indexada", "ui"],
   ])("finds by the words indicator.json declares for search: '%s' → %s %s first", async (q, indicator, series) => {
     const { body } = await find(`q=${encodeURIComponent(q)}&limit=100`);
     expect(body.data[0]).toMatchObject({ indicator, series });
@@ -301,6 +308,20 @@ describe("/api/v1/search", () => {
       const british = await find(`q=${encodeURIComponent(q.replace("gynecology", "gynaecology").replace("pediatrics", "paediatrics"))}&limit=100`);
       expect(body.data.map((d) => d.series)).toEqual(british.body.data.map((d) => d.series));
     } else expect(body.data.every((d) => d.indicator === indicator)).toBe(true);
+  });
+
+  it("finds CASMU's emergency consultations for 'casmu emergencia', and Asociación Española's sub-series for 'la española'", async () => {
+    const emergency = await find("q=casmu%20emergencia&limit=100");
+    expect(emergency.body.data.map((d) => d.series).sort()).toEqual([
+      "casmu.consult-central-emergency.fonasa",
+      "casmu.consult-central-emergency.no-fonasa",
+      "casmu.consult-urgent-home-visit.fonasa",
+      "casmu.consult-urgent-home-visit.no-fonasa",
+    ]);
+    const spanish = await find(`q=${encodeURIComponent("la española")}&limit=100`);
+    expect(spanish.body.meta.total).toBeGreaterThan(20);
+    expect(spanish.body.data.every((d) => d.series.startsWith("asociacion-espanola."))).toBe(true);
+    expect(spanish.body.data[0]?.facets).toContainEqual(expect.objectContaining({ name: "provider", value: "Asociación Española" }));
   });
 
   it("is accent- and case-blind: 'Médica Uruguaya' and 'medica uruguaya' are the same answer, bytes and ETag", async () => {

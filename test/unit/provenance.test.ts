@@ -1,7 +1,7 @@
 /** The kind of a point's source (src/core/provenance.ts): the longest declared prefix it begins with. */
 import { describe, expect, it } from "vitest";
-import { sourceKindOf, type SourceKindRule } from "../../src/core/provenance.js";
-import { sourceKindCounts } from "../../src/core/source-kind-counts.js";
+import { SOURCE_KIND_LABELS, sourceKindOf, type SourceKindRule } from "../../src/core/provenance.js";
+import { NO_SOURCE_LABEL, citedSources, sourceKindCounts } from "../../src/core/source-kind-counts.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
 
 const RULES: SourceKindRule[] = [
@@ -64,7 +64,7 @@ describe("sourceKinds in indicator.json", () => {
 
   it("takes prefixes and kinds, and names a kind outside the list, a prefix that is no address and a prefix declared twice", () => {
     expect(issues([{ prefix: "https://example.test/decrees/", kind: "official" }])).toEqual([]);
-    expect(issues([{ prefix: "https://example.test/", kind: "newspaper" }])).toEqual(["sourceKinds.0.kind: expected one of official, official-republication, press, reference, computed"]);
+    expect(issues([{ prefix: "https://example.test/", kind: "newspaper" }])).toEqual(["sourceKinds.0.kind: expected one of official, official-republication, republication, press, reference, computed"]);
     expect(issues([{ prefix: "example.test", kind: "press" }])).toEqual(["sourceKinds.0.prefix: expected an http(s) URL"]);
     expect(
       issues([
@@ -72,5 +72,28 @@ describe("sourceKinds in indicator.json", () => {
         { prefix: "https://example.test/", kind: "official" },
       ]),
     ).toEqual(['sourceKinds.1.prefix: "https://example.test/" is declared twice']);
+  });
+
+  it("wants a republication to say who republishes (name), and takes a name for any kind", () => {
+    expect(issues([{ prefix: "https://example.test/copies/", kind: "republication" }])).toEqual(["sourceKinds.0.name: required for a republication: who republishes the publisher's files"]);
+    expect(issues([{ prefix: "https://example.test/copies/", kind: "republication", name: { es: "Una ONG", en: "An NGO" } }])).toEqual([]);
+    expect(issues([{ prefix: "https://example.test/", kind: "press", name: { es: "Diario" } }])).toEqual(["sourceKinds.0.name.en: required"]);
+  });
+});
+
+describe("the sources the values cite (citedSources)", () => {
+  it("names each cited source by its declared name or its host, by kind in the declared order, most cited first", () => {
+    const rules = [
+      { prefix: "https://www.news.example.test/", kind: "press" as const },
+      { prefix: "http://news.example.test/", kind: "press" as const },
+      { prefix: "https://example.test/compiled/", kind: "reference" as const, name: { es: "Una recopilación", en: "A compilation" } },
+      { prefix: "https://example.test/decrees/", kind: "official" as const },
+    ];
+    const rows = ["https://www.news.example.test/a", "http://news.example.test/b", "https://example.test/compiled/1", "https://example.test/compiled/2", "https://example.test/compiled/3", ""].map((source) => ({ source }));
+    expect(citedSources(rules, rows)).toEqual([
+      { kind: "press", label: SOURCE_KIND_LABELS.press, points: 2, sources: [{ name: { es: "news.example.test", en: "news.example.test" }, url: "https://www.news.example.test/", points: 2 }] },
+      { kind: "reference", label: SOURCE_KIND_LABELS.reference, points: 3, sources: [{ name: { es: "Una recopilación", en: "A compilation" }, url: "https://example.test/compiled/", points: 3 }] },
+      { kind: "none", label: NO_SOURCE_LABEL, points: 1, sources: [] },
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { renderViewGroup, viewGroupFiles, viewGroups } from "../../src/build/vie
 import { groupWith, joinedGroup, type ViewGroupFile } from "../../src/site/client/group-files.js";
 import { viewDataPath } from "../../src/core/paths.js";
 import { NEUTRAL_DISPLAY, type Display } from "../../src/core/display.js";
+import { MESSAGES } from "../../src/site/client/messages/index.js";
 import { both, indicatorMeta } from "../meta.js";
 
 /** What the health insurance prices declare: effective dates, a 0 that means "no charge". */
@@ -249,6 +250,34 @@ describe("formatting by the platform", () => {
     expect(new Formatter("es", "index").value("101.5")).toBe("101,5");
   });
 
+  it("shows a value with the decimals its indicator declares (display.decimals: the UI's four), and its changes at them", () => {
+    const es = new Formatter("es", "UYU", null, null, 4);
+    const en = new Formatter("en", "UYU", null, null, 4);
+    expect(sp(es.value("6.6378"))).toBe("$ 6,6378");
+    expect(sp(es.value("2.728"))).toBe("$ 2,7280");
+    expect(en.value("6.6378")).toBe("$6.6378");
+    // A day's change is a ten-thousandth: shown, and its percentage with two significant digits, never "0 %".
+    expect(sp(es.change("6.6377", "6.6378"))).toBe("+$ 0,0001");
+    expect(sp(es.percent("6.6377", "6.6378") ?? "")).toBe("+0,0015%");
+    expect(es.unchanged("6.6377", "6.6378")).toBe(false);
+    // Without the declaration the same change rounds to the cents: nothing to show.
+    const cents = new Formatter("es", "UYU");
+    expect(sp(cents.value("6.6378"))).toBe("$ 6,64");
+    expect(cents.unchanged("6.6377", "6.6378")).toBe(true);
+  });
+
+  it("writes a negative number with the minus sign (U+2212), not a hyphen, in both languages", () => {
+    const es = new Formatter("es", "UYU");
+    const en = new Formatter("en", "UYU");
+    expect(sp(es.change("31178", "30232"))).toBe("\u2212$ 946");
+    expect(en.change("164", "159.05")).toBe("\u2212$4.95");
+    expect(sp(es.percent("100", "95.2") ?? "")).toBe("\u22124,8%");
+    expect(en.percent("100", "95.2")).toBe("\u22124.8%");
+    expect(new Formatter("es", "index").value("-1.5")).toBe("\u22121,5");
+    expect(sp(es.computedPercent(-4.8, 1))).toBe("\u22124,8%");
+    for (const text of [es.change("2", "1"), es.percent("2", "1"), en.number(-40000), es.computed(-3.25, 2, "UYU")]) expect(text).not.toContain("-");
+  });
+
   it.each([
     ["31178", true, 0],
     ["27626.3", true, 2],
@@ -357,6 +386,22 @@ describe("series view", () => {
     expect(cells.find(([d]) => d === "2024-12-01")?.[1]).toBe("—");
   });
 
+  it("draws lines of one chart in dashes as well as colours, the legend showing each line as drawn, so that lines that run together stay apart", () => {
+    const together: TestSeries[] = [
+      { id: "interior", title: "Interior", points: [["2005-01-01", "100"], ["2004-01-01", "90"]] },
+      { id: "montevideo", title: "Montevideo", points: [["2005-01-01", "100"], ["2004-01-01", "91"]] },
+    ];
+    const view = renderView({ lang: "es", indicator: viewIndicator(indicator({ rhythm: "annual" }, together), VERSION), selection: {}, baseUrl: "https://example.test" });
+    const line = (id: string) => new RegExp(`<path class="series-line" data-series="${id}"[^>]*>`).exec(view.charts.html)?.[0] ?? "";
+    expect(line("interior")).not.toContain("stroke-dasharray");
+    const dash = /stroke-dasharray="([^"]+)"/.exec(line("montevideo"))?.[1];
+    expect(dash).toBeDefined();
+    expect(line("montevideo")).not.toContain(`stroke="${/stroke="([^"]+)"/.exec(line("interior"))?.[1] ?? ""}"`);
+    // The legend's sample of the second line has its colour and its dash.
+    const legend = /<ul class="legend">(.*?)<\/ul>/s.exec(view.charts.html)?.[1] ?? "";
+    expect(legend).toMatch(new RegExp(`stroke-dasharray="${dash ?? "-"}"/></svg>Montevideo</li>`));
+  });
+
   it("reads a 0 as a 0 and a date as a date when the indicator declares nothing else", () => {
     const built = indicator({ stepwise: false, unit: "index" }, [{ id: "a", title: "A", points: [["2024-02-01", "0"], ["2024-01-01", "-1.5"]] }]);
     for (const lang of LANGS) {
@@ -409,6 +454,54 @@ describe("series view", () => {
     const neutral = view(null, "es");
     expect(neutral.card).toContain("+6,00 (+5,3%) respecto a un año antes");
     expect(neutral.table).toMatch(/<td class="num">\+5,3%<\/td><\/tr>/);
+  });
+});
+
+describe("what the pages say of their dates, counts and changes", () => {
+  const days = (n: number, from: string, values: (i: number) => string): [string, string][] =>
+    Array.from({ length: n }, (_, i) => [new Date(Date.parse(`${from}T00:00:00Z`) - i * 86_400_000).toISOString().slice(0, 10), values(i)]);
+
+  it("shows a daily unit at its four decimals on the card, in the table and in the tooltips, and a repeated value as no change", () => {
+    const display: Display = { ...NEUTRAL_DISPLAY, decimals: 4 };
+    const built = indicator({ stepwise: false, unit: "UYU", rhythm: "daily", display }, [{ id: "ui", title: "UI", points: days(400, "2026-09-05", (i) => (i === 0 ? "6.6378" : (6.6377 - (i - 1) * 0.0007).toFixed(4))) }]);
+    const es = renderView({ lang: "es", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" });
+    expect(sp(es.card.html)).toContain("$ 6,6378");
+    expect(sp(es.card.html)).toContain("+$ 0,0001 (+0,0015%) respecto al valor anterior ($ 6,6377, 4 set. 2026)");
+    expect(sp(es.table.html)).toContain("$ 6,6377");
+    expect(sp(es.charts.html)).toContain("$ 6,6378");
+    const same = indicator({ stepwise: false, unit: "UYU", rhythm: "daily", display }, [{ id: "ui", title: "UI", points: days(3, "2026-09-05", () => "6.6378") }]);
+    for (const lang of LANGS) {
+      const card = sp(renderView({ lang, indicator: viewIndicator(same, VERSION), selection: {}, baseUrl: "https://example.test" }).card.html);
+      expect(card).toContain(lang === "es" ? "sin cambios respecto al valor anterior" : "no change on the previous value");
+      expect(card).not.toMatch(/\$ ?0[,.]0000|\(0 ?%\)/);
+    }
+  });
+
+  it("names the missing next day with its article, in Uruguay's spelling: «El dato del 6 de setiembre»", () => {
+    const built = indicator({ stepwise: false, unit: "UYU", rhythm: "daily", schedule: { dates: "daily", published: null } }, [{ id: "ui", title: "UI", points: days(3, "2026-09-05", () => "6.6378") }]);
+    const card = renderView({ lang: "es", indicator: viewIndicator(built, VERSION), selection: {}, baseUrl: "https://example.test" }).card.html;
+    expect(card).toContain("Dato del 5 de setiembre de 2026.");
+    expect(card).toContain("El dato del 6 de setiembre de 2026 todavía no está");
+  });
+
+  it("says what its newest date is: the period of a value, or since when it is in force, never «publication»; one sub-series is «1 subserie»", () => {
+    const monthly = indicator({ id: "index", unit: "index", display: { ...NEUTRAL_DISPLAY, date: "period" } }, [{ id: "g", title: "G", points: [["2026-07-01", "118.2"], ["2026-06-01", "118.1"]] }]);
+    const effective = indicator({ id: "wage", stepwise: true, rhythm: "semiannual", display: { ...NEUTRAL_DISPLAY, date: "effective" } }, plain);
+    const sites = [siteIndicator(config, monthly, VERSION), siteIndicator(config, effective, VERSION)];
+    const home = renderHome(config, sites, "es");
+    expect(home).toContain("Último dato: julio de 2026 · 1 subserie · mensual");
+    expect(home).toContain("Último valor: vigente desde el 1 de febrero de 2024 · 2 subseries · semestral");
+    expect(home).not.toContain("Última publicación");
+    expect(renderHome(config, sites, "en")).toContain("Latest data point: July 2026 · 1 sub-series · monthly");
+    const page = renderIndicatorPage(config, sites[0] as ReturnType<typeof siteIndicator>, "es");
+    expect(page).toContain('<dt>Último dato</dt><dd id="latest-point">julio de 2026</dd>');
+    expect(renderIndicatorPage(config, sites[1] as ReturnType<typeof siteIndicator>, "es")).toContain('<dt>Último valor</dt><dd id="latest-point">vigente desde el 1 de febrero de 2024</dd>');
+  });
+
+  it("counts search results in the singular when there is one", () => {
+    expect(MESSAGES.es.searchCount(1, 1)).toBe("1 serie encontrada.");
+    expect(MESSAGES.es.searchCount(3, 3)).toBe("3 series encontradas.");
+    expect(MESSAGES.en.searchCount(1, 1)).toBe("1 series found.");
   });
 });
 

@@ -23,6 +23,20 @@ export function seriesColor(index: number): string {
   return PALETTE[index % PALETTE.length] as string;
 }
 
+/**
+ * The dash pattern of series `index` (SVG `stroke-dasharray`, in the chart's
+ * units), null for a solid line: lines of a chart differ by dash as well as by
+ * colour, so two that run together (the wages' Montevideo and interior minimums
+ * before 2008, equal or nearly) stay visible, the later one's gaps showing the
+ * earlier one's colour, and a reader who cannot tell the colours apart can tell
+ * the lines (WCAG 1.4.1, "Use of Color"). The legend draws the same pattern.
+ */
+const DASHES: readonly (string | null)[] = [null, "8 4", "2 3", "12 3 2 3", "1 5", "6 2 2 2", "14 4", "4 4"];
+
+export function seriesDash(index: number): string | null {
+  return DASHES[index % DASHES.length] ?? null;
+}
+
 /** "Nice" tick step (1, 2 or 5 × 10^k) giving about `count` intervals over `span`. */
 export function niceStep(span: number, count: number): number {
   if (!(span > 0)) return 1;
@@ -463,11 +477,13 @@ export function lineChart(options: ChartOptions): Chart {
     const muted = !marked(s);
     const color = muted ? MUTED : seriesColor(index);
     const width = muted ? 1.5 : anyHighlight ? 3 : 2;
+    // Beside a highlighted line the others are one grey "rest": only lines each in their own colour get their own dash.
+    const dash = muted || anyHighlight ? null : seriesDash(index);
     const pen = tracePath(options, plot, points);
     const d = pen.d();
     if (d !== "") {
       lines.push(
-        html`<path class="series-line" data-series="${s.id}" d="${d}" fill="none" stroke="${color}" stroke-width="${width}" stroke-linejoin="round"><title>${s.label}</title></path>`,
+        html`<path class="series-line" data-series="${s.id}" d="${d}" fill="none" stroke="${color}" stroke-width="${width}"${dash === null ? "" : html` stroke-dasharray="${dash}"`} stroke-linejoin="round"><title>${s.label}</title></path>`,
       );
     }
     if (muted) {

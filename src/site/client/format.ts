@@ -10,13 +10,29 @@
  * give every value exactly as published.
  */
 import { LOCALES, type Lang } from "../../core/i18n.js";
+import type { Display } from "../../core/display.js";
 
-/** The decimals a value's text gives (`"154.67"` → 2, `"31178"` → 0), as displayed: 0 or 2 for money. */
-export function displayDecimals(text: string, money: boolean): number {
+/**
+ * The decimals a value's text gives (`"154.67"` → 2, `"31178"` → 0), as displayed:
+ * 0 or 2 for money; `declared`, the decimals the indicator is published with
+ * (`display.decimals`: the UI's four), replaces that reading when given.
+ */
+export function displayDecimals(text: string, money: boolean, declared: number | null = null): number {
+  if (declared !== null) return declared;
   const dot = text.indexOf(".");
   const given = dot < 0 ? 0 : text.length - dot - 1;
   const capped = Math.min(2, given);
   return money && capped === 1 ? 2 : capped;
+}
+
+/**
+ * The minus sign of a formatted number: `Intl` writes the hyphen-minus (U+002D)
+ * in both locales; typography (and the Unicode Standard, §6.2 "Dashes") writes a
+ * negative number with the minus sign U+2212, which screen readers read as
+ * "minus" and which does not break a line after it.
+ */
+export function trueMinus(text: string): string {
+  return text.replace(/-/g, "\u2212");
 }
 
 /** True when `unit` is an ISO 4217 currency code `Intl` knows ("UYU"). */
@@ -48,6 +64,7 @@ export class Formatter {
   private readonly _shortPeriod: Intl.DateTimeFormat | null;
 
   private readonly _declaredPercent: Intl.NumberFormat | null;
+  private readonly _significantPercent: Intl.NumberFormat;
 
   /**
    * `period`: the rhythm of an indicator whose dates name the period a value refers
@@ -55,12 +72,16 @@ export class Formatter {
    * 2026"), not as its first day. Null for dates that are days. `changeDecimals`:
    * the decimals of a relative change the indicator declares (`display.changeDecimals`:
    * the CPI's two, as INE publishes its variations); null: one, two under 1 %.
+   * `decimals`: the decimals the indicator's values are published with
+   * (`display.decimals`: the UI's four), for every value and change; null: those
+   * of each value's text, at most two.
    */
   constructor(
     readonly lang: Lang,
     readonly unit: string,
     readonly period: string | null = null,
     readonly changeDecimals: number | null = null,
+    readonly decimals: number | null = null,
   ) {
     this.locale = LOCALES[lang];
     this.money = isCurrency(unit);
@@ -72,12 +93,24 @@ export class Formatter {
     this._smallPercent = new Intl.NumberFormat(this.locale, { style: "percent", maximumFractionDigits: 2, signDisplay: "exceptZero" });
     this._declaredPercent =
       changeDecimals === null ? null : new Intl.NumberFormat(this.locale, { style: "percent", minimumFractionDigits: changeDecimals, maximumFractionDigits: changeDecimals, signDisplay: "exceptZero" });
+    // A change too small for the shown decimals (a UI's day, +0,0015 %) keeps two significant digits rather than read as 0.
+    this._significantPercent = new Intl.NumberFormat(this.locale, { style: "percent", maximumSignificantDigits: 2, signDisplay: "exceptZero" });
     const months = period === "monthly" || period === "quarterly" || period === "semiannual";
     this._period = months ? new Intl.DateTimeFormat(this.locale, { month: "long", year: "numeric", timeZone: "UTC" }) : null;
     this._shortPeriod = months ? new Intl.DateTimeFormat(this.locale, { month: "short", year: "numeric", timeZone: "UTC" }) : null;
     // Dates are calendar days: formatted in UTC so no time zone can shift them.
     this._long = new Intl.DateTimeFormat(this.locale, { dateStyle: "long", timeZone: "UTC" });
     this._medium = new Intl.DateTimeFormat(this.locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  }
+
+  /**
+   * The formatter of an indicator's values as its `display` declares them: its
+   * dates read as periods when they are (`display.date` "period": `rhythm`), its
+   * changes and values with their declared decimals. `period` overrides the
+   * rhythm (a derived chart of one value per month).
+   */
+  static of(lang: Lang, unit: string, display: Display, rhythm: string, period?: string | null): Formatter {
+    return new Formatter(lang, unit, period !== undefined ? period : display.date === "period" ? rhythm : null, display.changeDecimals, display.decimals);
   }
 
   private _numberFormat(cache: Map<number, Intl.NumberFormat>, decimals: number, signed: boolean): Intl.NumberFormat {
@@ -94,19 +127,35 @@ export class Formatter {
     return format;
   }
 
-  /** A value as its source wrote it (`"154.67"`), in the unit: "$ 154,67". */
+  /** A value as its source wrote it (`"154.67"`), in the unit: "$ 154,67" (the UI's "$ 6,6378": its declared four decimals). */
   value(text: string): string {
     const n = Number(text);
-    if (n !== 0 && Math.abs(n) < 0.01 && !this.money) return this._small.format(n);
-    return this._numberFormat(this._values, displayDecimals(text, this.money), false).format(Number(text));
+    if (this.decimals === null && n !== 0 && Math.abs(n) < 0.01 && !this.money) return trueMinus(this._small.format(n));
+    return trueMinus(this._numberFormat(this._values, displayDecimals(text, this.money, this.decimals), false).format(Number(text)));
+  }
+
+  /** The decimals a change from `from` to `to` is shown with: the more precise value's. */
+  private _changeDecimals(from: string, to: string): number {
+    return Math.max(displayDecimals(from, this.money, this.decimals), displayDecimals(to, this.money, this.decimals));
+  }
+
+  /**
+   * True when the change from `from` to `to` is nothing at the decimals the
+   * values are shown with: "+$ 0,00 (0 %)" is no change to report, and the card
+   * says "sin cambios" instead of printing it.
+   */
+  unchanged(from: string, to: string): boolean {
+    const scale = 10 ** this._changeDecimals(from, to);
+    return Math.round((Number(to) - Number(from)) * scale) === 0;
   }
 
   /** The difference between two values' texts, signed: "+$ 946" / "−$ 12,50". */
   change(from: string, to: string): string {
-    const decimals = Math.max(displayDecimals(from, this.money), displayDecimals(to, this.money));
+    const decimals = this._changeDecimals(from, to);
+    const scale = 10 ** decimals;
     const difference = Number(to) - Number(from);
-    // Rounded to the cents shown, so 0.1 + 0.2 style noise never prints.
-    return this._numberFormat(this._changes, decimals, true).format(Math.round(difference * 100) / 100);
+    // Rounded to the decimals shown, so 0.1 + 0.2 style noise never prints.
+    return trueMinus(this._numberFormat(this._changes, decimals, true).format(Math.round(difference * scale) / scale));
   }
 
   /** A relative change, "+3,1 %"; null when it is undefined (from 0). */
@@ -118,10 +167,15 @@ export class Formatter {
 
   /**
    * A relative change given as a ratio (0.0427): with the declared decimals
-   * ("+4,27 %"), else one, and two under 1 % ("+3,1 %", "+0,07 %").
+   * ("+4,27 %"), else one, and two under 1 % ("+3,1 %", "+0,07 %"). A change
+   * those decimals would show as 0 but is not (a UI's day: 0.0015 %) keeps two
+   * significant digits ("+0,0015 %"): a 0 % is said only of no change.
    */
   changeRatio(ratio: number): string {
-    return (this._declaredPercent ?? (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent)).format(ratio);
+    const format = this._declaredPercent ?? (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent);
+    const decimals = format.resolvedOptions().maximumFractionDigits ?? 2;
+    const shownZero = ratio !== 0 && Math.round(Math.abs(ratio) * 100 * 10 ** decimals) === 0;
+    return trueMinus((shownZero ? this._significantPercent : format).format(ratio));
   }
 
   /**
@@ -130,12 +184,12 @@ export class Formatter {
    * when given ("$ 31.178,00": a currency's own decimals at least), else plain.
    */
   computed(value: number, digits: number, currency: string | null = null): string {
-    return this._computedFormat(currency === null ? { maximumFractionDigits: digits } : { style: "currency", currency, currencyDisplay: "narrowSymbol", maximumFractionDigits: digits }).format(value);
+    return trueMinus(this._computedFormat(currency === null ? { maximumFractionDigits: digits } : { style: "currency", currency, currencyDisplay: "narrowSymbol", maximumFractionDigits: digits }).format(value));
   }
 
   /** A computed percentage, `value` in percent (3.14 → "+3,1 %" with one digit), at most `digits` decimals; `signed`: "+" before a rise. */
   computedPercent(value: number, digits: number, signed = true): string {
-    return this._computedFormat({ style: "percent", maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" }).format(value / 100);
+    return trueMinus(this._computedFormat({ style: "percent", maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto" }).format(value / 100));
   }
 
   /** One format per set of options, made once. */
@@ -151,7 +205,7 @@ export class Formatter {
 
   /** A plain number, for axis ticks: "40.000". */
   number(value: number): string {
-    return this._plain.format(value);
+    return trueMinus(this._plain.format(value));
   }
 
   /** The unit's symbol for an axis: "$" for pesos, else the unit itself. */

@@ -68,7 +68,7 @@ export interface QuestionContext {
 }
 
 export function questionContext(config: QuestionsConfig): QuestionContext {
-  const f = new Formatter(config.lang, config.unit, config.display.date === "period" ? config.rhythm : null, config.display.changeDecimals);
+  const f = Formatter.of(config.lang, config.unit, config.display, config.rhythm);
   return {
     m: MESSAGES[config.lang],
     f,
@@ -111,7 +111,7 @@ export function ratioOf(ctx: QuestionContext, mode: string): TimeConfig["ratios"
  */
 export function modeQuestion(ctx: QuestionContext, mode: string, base: string, divisor: ViewSeries | null): { question: Question; reading: Reading } {
   const { f, money, deflatorMonth } = ctx;
-  if (mode === "real" && deflatorMonth !== null) return { question: realQuestion(ctx, deflatorMonth), reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+  if (mode === "real" && deflatorMonth !== null) return { question: realQuestion(ctx, deflatorMonth), reading: { text: (v) => f.computed(v, f.decimals ?? 2, money), axis: f.unitSymbol } };
   if (mode === "index") return { question: { units: "index", base }, reading: { text: (v) => f.computed(v, 1), axis: `100 = ${f.date(base)}` } };
   if (mode === "percent_change_a_year_ago" || mode === "percent_change") {
     // The indicator's own changes: with the decimals it declares, as on its card and table.
@@ -123,7 +123,7 @@ export function modeQuestion(ctx: QuestionContext, mode: string, base: string, d
     const per = { parameter: ratio.parameter, series: divisor, rule: ratio };
     return { question: { per }, reading: ratio.percent ? { text: (v) => f.computedPercent(v * 100, 2, false), axis: "%" } : { text: (v) => f.computed(v, 2), axis: ratio.label } };
   }
-  return { question: {}, reading: { text: (v) => f.computed(v, 2, money), axis: f.unitSymbol } };
+  return { question: {}, reading: { text: (v) => f.computed(v, f.decimals ?? 2, money), axis: f.unitSymbol } };
 }
 
 /**
@@ -162,7 +162,7 @@ export function modeAnswer(ctx: QuestionContext, on: ModeAsked, asked: { questio
   }));
   const period = question.frequency === undefined ? null : PERIOD_RHYTHMS[question.frequency];
   // Dates of one value per period read as the period ("julio de 2019"), as the chart's.
-  const dates = period === null ? f : new Formatter(config.lang, config.unit, period, config.display.changeDecimals);
+  const dates = period === null ? f : Formatter.of(config.lang, config.unit, config.display, config.rhythm, period);
   const about = question.real !== undefined && period !== null && deflatorMonthText !== null ? m.realByMonth(deflatorMonthText) : null;
   const charts = derivedFigure({ lang: config.lang, indicator, selection: on.selection, baseUrl: config.baseUrl }, lines, { caption: on.label, unit: asked.reading.axis, period, about });
   const latest = lines.map((line) => {
@@ -204,7 +204,7 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
     const from = then[k]?.points[0];
     const index = nominal[k]?.points[0];
     if (one === undefined || from === undefined || index === undefined) return html`<li>${title}: ${m.sinceNone}</li>`;
-    const nominalLine = slotted(m.sinceNominal(f.computed(from.value, 2, money), f.value(one.values[0] as string), SLOT), changeOn100(ctx, index.value, null));
+    const nominalLine = slotted(m.sinceNominal(f.computed(from.value, f.decimals ?? 2, money), f.value(one.values[0] as string), SLOT), changeOn100(ctx, index.value, null));
     const r = real?.[k]?.points[0];
     const realLine = r === undefined || deflatorMonthText === null ? "" : html`; ${slotted(m.sinceReal(SLOT, deflatorMonthText), changeOn100(ctx, r.value, "real"))}`;
     return html`<li data-series="${id}">${title}: ${nominalLine}${realLine}</li>`;

@@ -16,7 +16,7 @@
  * that hold until the next one, gaps where a point is missing, a zero as what the
  * indicator says it means (`display.zero`), notes marked.
  */
-import { lineChart, seriesColor, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
+import { lineChart, seriesColor, seriesDash, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
 import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
 import { successorDueDay, type Schedule } from "../../core/schedule.js";
 import { Formatter } from "./format.js";
@@ -393,7 +393,7 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
     const next = ctx.nextDue(date);
     const nextOver = next === null ? null : ctx.nextDue(next);
     const missing = next !== null && nextOver !== null && nextOver <= ctx.input.indicator.version;
-    lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version)}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
+    lines.push(missing ? html`${said}. ${m.nextPeriodMissing(f.pointDate(next), version, ctx.input.indicator.display.date !== "period")}${noteLink}` : html`${said} ${m.checkedOn(version)}`);
   }
   if (standing.since !== date && standing.state !== "replaced") lines.push(html`${m.repeatedUntil(f.pointDate(date))}`);
   const fresh: SafeHtml[] = [];
@@ -403,8 +403,9 @@ function standingText(ctx: Context, s: ViewSeries, standing: Standing): SafeHtml
   return html`${lines.map((line) => html`<span class="card-line">${line}</span> `)}${fresh.map((line) => html`<span class="card-line card-fresh">${line}</span> `)}`;
 }
 
-/** The change from `from` to `to` as "+$ 946 (+3,1 %)". */
+/** The change from `from` to `to` as "+$ 946 (+3,1 %)"; "sin cambios" when it is nothing at the decimals shown (never "+$ 0,00 (0 %)"). */
 function changeText(ctx: Context, from: string, to: string): string {
+  if (ctx.f.unchanged(from, to)) return ctx.m.noChange;
   const percent = ctx.f.percent(from, to);
   return percent === null ? ctx.f.change(from, to) : `${ctx.f.change(from, to)} (${percent})`;
 }
@@ -541,10 +542,11 @@ ${input.legend}${gapList}
 </figure>`;
 }
 
-function legend(items: readonly { label: string; color: string; highlight?: boolean }[]): SafeHtml {
+/** The legend: each line's label after a sample of the line as the chart draws it, its colour and its dash (`seriesDash`). */
+function legend(items: readonly { label: string; color: string; highlight?: boolean; dash?: string | null }[]): SafeHtml {
   return html`<ul class="legend">${items.map(
     (item) =>
-      html`<li${raw(item.highlight === true ? ' class="highlight"' : "")}><span class="swatch" style="background:${item.color}"></span>${item.label}</li>`,
+      html`<li${raw(item.highlight === true ? ' class="highlight"' : "")}><svg class="swatch" viewBox="0 0 28 6" width="28" height="6" aria-hidden="true"><line x1="0" y1="3" x2="28" y2="3" stroke="${item.color}" stroke-width="6"${item.dash === undefined || item.dash === null ? "" : html` stroke-dasharray="${item.dash}"`}/></svg>${item.label}</li>`,
   )}</ul>`;
 }
 
@@ -824,7 +826,7 @@ function plainView(ctx: Context): View {
       description: group
         .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.pointShortDate(s.dates.at(-1) as string), f.pointShortDate(s.dates[0] as string), valueText(ctx, s.values[0] as string)))
         .join(" "),
-      legend: legend(group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i) }))),
+      legend: legend(group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i), dash: seriesDash(i) }))),
       gapLabels: new Map(group.map((s) => [s.id, s.title[lang]])),
       full: new Map(group.map((s) => [s.id, s])),
     });
@@ -911,7 +913,7 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
   const base = contextOf(input);
   const ctx: Context = { ...base, ...derivedCoverage(base, lines, chart.period) };
   const { indicator } = input;
-  const dates = chart.period === null ? ctx.f : new Formatter(input.lang, indicator.unit, chart.period, indicator.display.changeDecimals);
+  const dates = chart.period === null ? ctx.f : Formatter.of(input.lang, indicator.unit, indicator.display, indicator.rhythm, chart.period);
   const byId = new Map(lines.map((line) => [line.id, line]));
   // Lines of different magnitudes (a monthly and an hourly wage) in separate charts, as the page's own.
   const groups = magnitudeGroups(lines.map((line) => ({ id: line.id, title: { es: line.label, en: line.label }, facets: {}, dates: line.points.map((p) => p.date), values: line.points.map((p) => String(p.value)), notes: {} })));
@@ -931,7 +933,7 @@ export function derivedFigure(input: ViewInput, lines: readonly DerivedLine[], c
         caption: chart.caption,
         title,
         description: chart.about === null ? chart.caption : `${chart.caption}. ${chart.about}`,
-        legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i) }))),
+        legend: legend(members.map((line, i) => ({ label: line.label, color: seriesColor(i), dash: seriesDash(i) }))),
         gapLabels: new Map(),
         full: new Map(),
       },
@@ -947,7 +949,7 @@ function contextOf(input: ViewInput): Context {
     ...coverageOf(indicator),
     lang: input.lang,
     m: MESSAGES[input.lang],
-    f: new Formatter(input.lang, indicator.unit, indicator.display.date === "period" ? indicator.rhythm : null, indicator.display.changeDecimals),
+    f: Formatter.of(input.lang, indicator.unit, indicator.display, indicator.rhythm),
     input,
     prefix: input.idPrefix ?? "",
     zero: indicator.display.zero?.[input.lang] ?? null,
