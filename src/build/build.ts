@@ -527,9 +527,11 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     const { meta, folder } = source;
     const time = options.sourceDateEpoch ?? (await effects.folderVersion(folder));
     versions.set(meta.id, time);
-    // SOURCE_DATE_EPOCH is every time of this build's data, the last change of its points too.
+    // With SOURCE_DATE_EPOCH (the deploy's: the merge commit's time) the build's own points are of that
+    // time, and no change of points is later than it: the history still says when they last changed.
     const epoch = options.sourceDateEpoch;
-    changed.set(meta.id, epoch === undefined ? currentChanged(committed.get(meta.id) ?? [], source, time, await effects.folderVersion(folder, "*.csv")) : dayOfTime(epoch));
+    const day = currentChanged(committed.get(meta.id) ?? [], source, time, epoch ?? (await effects.folderVersion(folder, "*.csv")));
+    changed.set(meta.id, epoch !== undefined && day > dayOfTime(epoch) ? dayOfTime(epoch) : day);
   }
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const indicators = load.indicators.map((source) =>
