@@ -8,7 +8,7 @@
  * as before) and the index revised (`real` as of before uses the old value).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "./helpers.js";
 
@@ -96,13 +96,16 @@ export async function syntheticHistory(): Promise<{ dir: string; data: string; c
   return { dir, data, commits };
 }
 
-/** The data folder at `commit`, copied out of the repository (no git history with it). */
+/**
+ * The data folder of a clone of the repository checked out at `commit`: the data
+ * as they were then with their history up to then, what a build of that day knew
+ * (the day its points last changed is read from that history).
+ */
 export async function dataAt(dir: string, commit: string): Promise<string> {
-  const out = join(await tempDir("open-series-version-"), "data");
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  execFileSync("sh", ["-c", `git -C "${dir}" archive "${commit}" data | tar -x -C "${dirname(out)}"`]);
-  return out;
+  const clone = join(await tempDir("open-series-version-"), "repo");
+  execFileSync("git", ["clone", "--quiet", "--no-checkout", dir, clone]);
+  execFileSync("git", ["-C", clone, "checkout", "--quiet", commit]);
+  return join(clone, "data");
 }
 
 /**

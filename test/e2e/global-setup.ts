@@ -15,7 +15,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { runCli, tempDir } from "../helpers.js";
 import { realBuild } from "../real-build.js";
-import { startPagesDev } from "../../scripts/lib/pages-dev.js";
+import { startPagesDev, type PagesDev } from "../../scripts/lib/pages-dev.js";
 
 import { EPOCH } from "../epoch.js";
 
@@ -35,6 +35,12 @@ declare module "vitest" {
   }
 }
 
+/** Stops every server of `starting` that started. */
+async function stopStarted(starting: readonly Promise<PagesDev>[]): Promise<void> {
+  const started = (await Promise.allSettled(starting)).flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  await Promise.all(started.map((server) => server.stop()));
+}
+
 /** The servers and outputs, started once per run: both system projects ask (vitest.config.ts), the first starts them. */
 async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<void> }> {
   const dir = await tempDir();
@@ -48,16 +54,27 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
   // The main output is the one build of the real data the integration layer reads too.
   const mainDir = await realBuild();
   // The main build's three servers start (other processes) while this one builds the second output.
-  const onMain = Promise.all([
+  const starting = [
     startPagesDev(mainDir, high),
     startPagesDev(mainDir, { RATE_LIMIT_REQUESTS: "5", RATE_LIMIT_WINDOW_SECONDS: "3" }),
     startPagesDev(mainDir, { RATE_LIMIT_REQUESTS: "20", RATE_LIMIT_WINDOW_SECONDS: "20" }),
-  ]);
+  ];
   // Awaited below; handled now, so a server failing during the build is reported there, not as an unhandled rejection.
-  onMain.catch(() => undefined);
+  for (const server of starting) server.catch(() => undefined);
   // No history: the alt server answers computed pages; as_of is the main server's (test/e2e/history.test.ts).
-  await build(altDir, ["--limits", "7", "--no-history"]);
-  const [[main, tight, load], alt] = await Promise.all([onMain, startPagesDev(altDir, high)]);
+  await build(altDir, ["--limits", "7", "--no-history"]).catch(async (error: unknown) => {
+    await stopStarted(starting);
+    throw error;
+  });
+  starting.push(startPagesDev(altDir, high));
+  // One server that fails to start stops the others: a failed setup leaves no process behind.
+  const settled = await Promise.allSettled(starting);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed !== undefined) {
+    await stopStarted(starting);
+    throw failed.reason;
+  }
+  const [main, tight, load, alt] = settled.map((s) => (s as PromiseFulfilledResult<PagesDev>).value) as [PagesDev, PagesDev, PagesDev, PagesDev];
   const servers = [main, alt, tight, load];
   let stopped: Promise<void> | undefined;
   return {

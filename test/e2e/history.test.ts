@@ -143,7 +143,7 @@ describe("as_of through wrangler pages dev, over a synthetic history", () => {
   it("answers on each day with a commit what a build of that day's last commit answers", async () => {
     let compared = 0;
     for (const c of daily) {
-      // A copy of the folder, without git: the build of that commit's data alone.
+      // A clone at that commit: the build of that commit's data with the history it had.
       const out = await built(await dataAt(repo.dir, c.commit), String(Date.parse(`${c.day}T12:00:00Z`) / 1000));
       const api = new Api();
       const assets = folderAssets(out);

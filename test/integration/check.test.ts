@@ -16,8 +16,12 @@ import { execFile } from "node:child_process";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Api } from "../../src/api/handler.js";
 import { runCheck } from "../../src/source/check-cli.js";
+import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir, type CliResult } from "../helpers.js";
 
 const exec = promisify(execFile);
@@ -39,8 +43,23 @@ async function check(argv: readonly string[], day: string): Promise<CliResult> {
   return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
+/** What MCP's get_metadata and get_values (a day after the last look) say of the indicator, read by the SDK's client from the handler over `out`. */
+async function mcp(out: string): Promise<{ metadata: string; values: string }> {
+  const api = new Api();
+  const env = { ASSETS: folderAssets(out), RATE_LIMIT_REQUESTS: "1000000" };
+  const fetchFn = (input: string | URL | Request, init?: RequestInit) => api.fetch(new Request(input, init), env);
+  const client = new Client({ name: "open-series-uy-check", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://api.test/mcp"), { fetch: fetchFn }));
+  const text = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as { content: { text: string }[] }).content[0]?.text ?? "";
+  try {
+    return { metadata: await text("get_metadata", { indicator: ID }), values: await text("get_values", { indicator: ID, series: ["monthly"], at: "2024-12-01" }) };
+  } finally {
+    await client.close();
+  }
+}
+
 /** Builds the repository's data and reads what the surfaces say. */
-async function built(): Promise<{ status: Record<string, unknown>; metadata: { freshness: Record<string, unknown> }; page: string }> {
+async function built(): Promise<{ status: Record<string, unknown>; metadata: { freshness: Record<string, unknown> }; page: string; mcp: { metadata: string; values: string } }> {
   const out = join(await tempDir("open-series-check-out-"), "dist");
   const result = await runCli(["build", "--data", data, "--out", out]);
   expect(result.code, result.stderr).toBe(0);
@@ -49,6 +68,7 @@ async function built(): Promise<{ status: Record<string, unknown>; metadata: { f
     status: status.indicators[0] as Record<string, unknown>,
     metadata: JSON.parse(await readFile(join(out, `api/v1/${ID}/metadata.json`), "utf8")) as { freshness: Record<string, unknown> },
     page: await readFile(join(out, `series/${ID}/index.html`), "utf8"),
+    mcp: await mcp(out),
   };
 }
 
@@ -69,7 +89,9 @@ beforeAll(async () => {
 
 describe("a check is a check", () => {
   it("with none recorded, every surface says so, and the data changed with its points, not its metadata", async () => {
-    const { status, metadata, page } = await built();
+    const { status, metadata, page, mcp } = await built();
+    expect(mcp.metadata).toContain("No check of the publisher is recorded; the data last changed on 2023-11-14; its next value is due on 2025-01-01.");
+    expect(mcp.values).toContain("The day asked is after the last look at the data (no check of the publisher is recorded; the data last changed on 2023-11-14)");
     expect(status).toMatchObject({ id: ID, checked: null, check: null, data_changed: "2023-11-14", newest: "2024-07-01", next_due: "2025-01-01", overdue: false });
     expect(metadata.freshness).toEqual({ checked: null, check: null, data_changed: "2023-11-14", newest: "2024-07-01", next_due: "2025-01-01", overdue: false, overdue_since: null, overdue_series: 0 });
     expect(page).toContain("(sin comprobación registrada; datos modificados por última vez el 14 de noviembre de 2023).");
@@ -91,7 +113,9 @@ describe("a check is a check", () => {
     // The check alone is added, after the source's declarations.
     expect(Object.keys(JSON.parse(after) as object).indexOf("check")).toBe(Object.keys(JSON.parse(after) as object).indexOf("source") + 1);
     await git("2024-03-05", "commit", "--quiet", "-am", "checked");
-    const { status, metadata, page } = await built();
+    const { status, metadata, page, mcp } = await built();
+    expect(mcp.metadata).toContain("Publisher last checked on 2024-03-05 by a person, reading https://example.test/source/2024 (nothing new); its next value is due on 2025-01-01.");
+    expect(mcp.values).toContain("The day asked is after the last look at the data (the publisher was last checked on 2024-03-05)");
     expect(status).toMatchObject({ checked: "2024-03-05", check: check_, data_changed: "2023-11-14" });
     expect(metadata.freshness).toMatchObject({ checked: "2024-03-05", check: check_ });
     expect(page).toContain("(fuente consultada el 5 de marzo de 2024 por una persona del proyecto).");
