@@ -297,6 +297,15 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
                     required: ["by", "unit", "units_of", "rhythm", "stepwise", "url", "used", "checked", "data_changed"],
                     properties: {
                       by: { type: "string" },
+                      unit: { type: "string", description: "The unit of `by`'s indicator, as its metadata document gives it." },
+                      units_of: {
+                        type: ["object", "null"],
+                        description: "For a unit of account (a sub-series its indicator.json's `adjusts` declares with a `unit`), the unit's name in Spanish and English: what `data.in_units` counts. Else null.",
+                        required: ["es", "en"],
+                        properties: { es: { type: "string" }, en: { type: "string" } },
+                      },
+                      rhythm: { type: "string", enum: [...RHYTHMS] },
+                      stepwise: { type: "boolean", description: "True when a value holds until the next one: a date after the last look gets the value in force then, as `at` answers." },
                       url: { type: "string", description: "The canonical URL of the question." },
                       used: {
                         type: "object",

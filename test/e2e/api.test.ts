@@ -85,13 +85,22 @@ describe("the API through wrangler pages dev", () => {
     });
   });
 
-  it("answers a day after the last check (the data version, 2026-11-20): the value in force at the check with meta.checked, or nothing with the reason", async () => {
-    const prices = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&at=2027-06-08")).text) as { data: unknown[]; meta: Record<string, unknown> };
-    expect(prices.data).toEqual([{ date: "2026-01-01", series: "casmu.consult-general-medicine.fonasa", value: 188 }]);
-    expect(prices.meta.checked).toBe("2026-11-20");
-    const wages = JSON.parse((await get(main, "/api/v1/domestic-worker-wages?series=hourly,monthly&at=2026-12-30")).text) as { data: unknown[]; meta: Record<string, unknown> };
-    expect(wages.data).toEqual([]);
-    expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
+  it("answers a day after the last check (the data version, 2026-11-20): the value in force at the check with meta.checked (null: none recorded) and meta.data_changed, or nothing with the reason", async () => {
+    type Answer = { data: unknown[]; meta: Record<string, unknown> };
+    const prices = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&at=2027-06-08")).text) as Answer;
+    expect(prices.data).toEqual([{ date: "2026-07-01", series: "casmu.consult-general-medicine.fonasa", value: 192 }]);
+    expect(prices.meta).toMatchObject({ checked: null, data_changed: "2026-11-20" });
+    expect(prices.meta.missing).toBeUndefined();
+    // The domestic wages of July 2026 are in force until their successor is due, on 1 January 2027.
+    const wages = JSON.parse((await get(main, "/api/v1/domestic-worker-wages?series=hourly,monthly&at=2026-12-30")).text) as Answer;
+    expect(wages.data).toEqual([
+      { date: "2026-07-01", series: "hourly", value: 169 },
+      { date: "2026-07-01", series: "monthly", value: 32051 },
+    ]);
+    expect(wages.meta).toMatchObject({ checked: null, data_changed: "2026-11-20" });
+    const later = JSON.parse((await get(main, "/api/v1/domestic-worker-wages?series=hourly,monthly&at=2027-06-08")).text) as Answer;
+    expect(later.data).toEqual([]);
+    expect(later.meta.missing).toEqual([{ reason: "pending", last: "2026-07-01", due: "2027-01-01", series: ["hourly", "monthly"] }]);
   });
 
   it("answers a day across every sub-series of the health insurance prices from a time tile, with the bytes Node gives from the shards", async () => {
@@ -110,7 +119,7 @@ describe("the API through wrangler pages dev", () => {
       data: { series: string }[];
       meta: { series: string[]; total: number };
     };
-    expect(one.data).toHaveLength(16);
+    expect(one.data).toHaveLength(17);
     expect(one.meta.series).toEqual(["casmu.consult-general-medicine.fonasa"]);
     const pattern = JSON.parse((await get(main, "/api/v1/health-insurance-prices?series=casmu.*&limit=1")).text) as { data: { series: string }[] };
     expect(pattern.data.length).toBeGreaterThan(10);

@@ -151,18 +151,24 @@ describe("the site in Chromium, in Spanish and English", () => {
     const { page, problems } = await openPage(1280, 900);
     for (const lang of LANGS) {
       await visit(page, `${prefix(lang)}/series/domestic-worker-wages/`);
-      for (const series of ["monthly", "hourly"]) {
+      // One card: the general category's monthly minimum (indicator.json's view.default); per hour once the pay select says so.
+      expect(await page.locator("#view-card article").count()).toBe(1);
+      for (const series of ["monthly", "hourly"] as const) {
+        if (series === "hourly") await page.selectOption('select[name="period"]', "hourly");
         const point = await newest("domestic-worker-wages", series);
         const card = page.locator(`#view-card article[data-series="${series}"]`);
+        await card.waitFor();
         const shown = await card.locator(".card-value data").textContent();
         expect(Number(await card.locator(".card-value data").getAttribute("value"))).toBe(point.value);
         expect(parseShown(shown ?? "", lang)).toBe(point.value);
+        // In force since the newest point's date (2026-07-01), written out in the page's language.
         const since = (await card.locator(".card-since").textContent()) ?? "";
-        expect(since).toContain(lang === "es" ? "1 de enero de 2026" : "January 1, 2026");
+        expect(since).toContain(new Intl.DateTimeFormat(lang === "es" ? "es-UY" : "en-US", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(point.date)));
+        expect(since).toContain(lang === "es" ? "1 de julio de 2026" : "July 1, 2026");
+        // 32051: "$ 32.051" in Spanish, "$32,051" in English; 169 per hour, never rounded.
+        const written = { es: { monthly: "$ 32.051", hourly: "$ 169" }, en: { monthly: "$32,051", hourly: "$169" } }[lang][series];
+        expect(shown?.replace(/\s/g, " ")).toBe(written);
       }
-      // 31178: "$ 31.178" in Spanish, "$31,178" in English; 164 per hour, never rounded.
-      const monthly = (await page.locator('#view-card article[data-series="monthly"] .card-value data').textContent())?.replace(/\s/g, " ");
-      expect(monthly).toBe(lang === "es" ? "$ 31.178" : "$31,178");
 
       await visit(page, `${prefix(lang)}/series/health-insurance-prices/`);
       const casmu = await newest("health-insurance-prices", CASMU);
@@ -249,11 +255,13 @@ describe("the site in Chromium, in Spanish and English", () => {
     await svg.focus();
     await page.keyboard.press("End");
     await expect.poll(() => tooltip.isVisible()).toBe(true);
-    expect(await tooltip.textContent()).toContain("$ 31.178".replace(" ", "\u00a0"));
-    expect(await tooltip.textContent()).toContain("1 de enero de 2026");
+    // The newest point of the general monthly minimum, the highlighted line: July 2026's.
+    expect(await tooltip.textContent()).toContain("$ 32.051".replace(" ", "\u00a0"));
+    expect(await tooltip.textContent()).toContain("1 de julio de 2026");
     await page.keyboard.press("ArrowLeft");
-    expect(await tooltip.textContent()).toContain("30.232");
-    expect(await page.locator("#chart-announce").textContent()).toContain("30.232");
+    expect(await tooltip.textContent()).toContain("31.178");
+    expect(await tooltip.textContent()).toContain("1 de enero de 2026");
+    expect(await page.locator("#chart-announce").textContent()).toContain("31.178");
     // Hover: the point under the pointer.
     const point = page.locator('#charts .chart-wide circle.point[data-date="2025-01-01"]').first();
     const box = await point.boundingBox();
@@ -365,7 +373,10 @@ describe("the site in Chromium, in Spanish and English", () => {
     }, server.url);
     expect(result.status).toBe(200);
     expect(result.etag).toMatch(/^"/);
-    expect(result.points).toBe(6); // limit=1: the newest point of each of the 6 sub-series
+    // limit=1: the newest point of each sub-series (10: general, cocina, cuidados, Montevideo and interior, monthly and hourly).
+    const doc = (await (await fetch(`${server.url}/api/v1/domestic-worker-wages/metadata.json`)).json()) as { series: unknown[] };
+    expect(doc.series).toHaveLength(10);
+    expect(result.points).toBe(doc.series.length);
     expect(result.attribution).toContain("utm_campaign=backlinks");
     const conditional = await page.evaluate(
       async ([api, etag]) => (await fetch(`${api}/api/v1/domestic-worker-wages?limit=1`, { headers: { "If-None-Match": etag as string } })).status,
@@ -501,19 +512,37 @@ const hipPage = (lang: string, provider: string, item: string, regime: string) =
 
 describe("the pages answer the questions people bring, honestly (both languages, phone and desktop)", () => {
   for (const [width, height] of [[390, 844], [1280, 900]] as const) {
-    it(`at ${width} px: the wage card says its coverage ended on 2026-06-30 and links the note on the new categories; the date field answers 29.400 for 15 March 2025, as the API's at= does`, async () => {
+    it(`at ${width} px: the wage card says the general monthly minimum is in force since 1 July 2026, how current the data are (no check recorded, the day they last changed) and when the next value is expected; the sentence on what is next links the note on the new categories, which the category select offers; the date field answers 29.400 for 15 March 2025, as the API's at= does`, async () => {
       const { page, problems } = await openPage(width, height);
+      // How current the data are, as status.json serves them: no check recorded, and the day the points last changed (the build's SOURCE_DATE_EPOCH, 2026-11-20, or earlier).
+      const status = (await (await fetch(`${server.url}/api/v1/status.json`)).json()) as { indicators: { id: string; checked: string | null; data_changed: string; next_due: string | null; overdue: boolean }[] };
+      const wages = status.indicators.find((i) => i.id === "domestic-worker-wages");
+      expect(wages).toMatchObject({ checked: null, next_due: "2027-01-01", overdue: false });
+      const changed = wages?.data_changed ?? "";
+      expect(changed <= "2026-11-20", changed).toBe(true);
+      const cocina = await newest("domestic-worker-wages", "monthly-cocina");
       for (const lang of LANGS) {
+        const long = (date: string) => new Intl.DateTimeFormat(lang === "es" ? "es-UY" : "en-US", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(date));
         await visit(page, `${prefix(lang)}/series/domestic-worker-wages/`);
         const card = page.locator('#view-card article[data-series="monthly"]');
         const since = card.locator(".card-since");
-        expect(await since.getAttribute("data-until")).toBe("2026-06-30");
-        expect(await since.getAttribute("data-state")).toBe("ended");
+        // July 2026's value is in the data: current, in force since then, its successor due on 1 January 2027.
+        expect(await since.getAttribute("data-since")).toBe("2026-07-01");
+        expect(await since.getAttribute("data-state")).toBe("current");
         const text = ((await since.textContent()) ?? "").replace(/\s+/g, " ");
-        expect(text).toContain(lang === "es" ? "al 30 de junio de 2026; el valor siguiente no está en estos datos" : "to June 30, 2026; the next value is not in this data");
-        // The data version: the build's SOURCE_DATE_EPOCH (test/e2e/global-setup.ts).
-        expect(text).toContain(lang === "es" ? "comprobados el 20 de noviembre de 2026" : "checked on November 20, 2026");
-        const link = since.locator("a");
+        expect(text).toContain(lang === "es" ? "Vigente desde el 1 de julio de 2026 (" : "In force since July 1, 2026 (");
+        expect(text).toContain(lang === "es" ? `(sin comprobación registrada; datos modificados por última vez el ${long(changed)}).` : `(no check recorded; data last changed on ${long(changed)}).`);
+        expect(text).not.toMatch(/comprobados|checked on/);
+        expect(text).toContain(lang === "es" ? "Próximo dato esperado: 1 de enero de 2027." : "Next value expected: January 1, 2027.");
+        expect(text).not.toMatch(/Atrasado|Overdue/);
+        // The value's own note: the general category's, the default one.
+        await card.locator("details.note summary").click();
+        expect(await card.locator("details.note").textContent()).toContain(lang === "es" ? "Categoría general, la que se muestra por defecto" : "General category, the default one");
+        // The sentence on what is next and how current the data are, linking the note on the new categories.
+        const freshness = ((await page.locator("#freshness").textContent()) ?? "").replace(/\s+/g, " ");
+        expect(freshness).toContain(lang === "es" ? "El próximo dato, el de 1 de enero de 2027, se espera hacia el 1 de enero de 2027" : "The next value, for January 1, 2027, is expected around January 1, 2027");
+        expect(freshness).toContain(lang === "es" ? "estos datos llegan hasta 1 de julio de 2026" : "this data ends at July 1, 2026");
+        const link = page.locator("#freshness a");
         expect(await link.getAttribute("href")).toBe("#note-4");
         expect(await page.locator("#note-4").textContent()).toMatch(lang === "es" ? /tres categorías/ : /three categories/);
         await link.click();
@@ -528,17 +557,23 @@ describe("the pages answer the questions people bring, honestly (both languages,
         expect(((await monthly.textContent()) ?? "").replace(/\s/g, " ")).toBe(lang === "es" ? "$ 29.400" : "$29,400");
         const api = new URL((await page.locator("#ask-at-answer .api-equivalent a").getAttribute("href")) ?? "");
         expect(api.searchParams.get("at")).toBe("2025-03-15");
+        // About the card's sub-series (the general monthly minimum).
+        expect(api.searchParams.get("series")).toBe("monthly");
         const answer = (await (await fetch(`${server.url}${api.pathname}${api.search}`)).json()) as { data: { series: string; value: number; date: string }[] };
-        expect(answer.data.find((d) => d.series === "monthly")).toEqual(expect.objectContaining({ value: 29400, date: "2025-01-01" }));
-        const hourly = await page.locator('#ask-at-answer li[data-series="hourly"] data').getAttribute("value");
-        expect(Number(hourly)).toBe(answer.data.find((d) => d.series === "hourly")?.value);
-        // A day after the last check: the field takes it, and the answer says what was due and since when.
+        expect(answer.data).toEqual([expect.objectContaining({ series: "monthly", value: 29400, date: "2025-01-01" })]);
+        // A day after the data version, past the next value's due date: the answer says which value comes next and when, as the data knew it.
         await page.fill("#ask-at-date", "2027-06-08");
         await page.locator("#ask-at button").click();
         const late = page.locator('#ask-at-answer li.no-value[data-series="monthly"]');
         await late.waitFor();
-        expect(((await late.textContent()) ?? "").replace(/\s+/g, " ")).toContain(lang === "es" ? "se esperaba el 1 de julio de 2026 y no está en estos datos" : "was due on July 1, 2026 and is not in this data");
-        expect(text).toContain(lang === "es" ? "Atrasado desde el 1 de julio de 2026." : "Overdue since July 1, 2026.");
+        const lateText = ((await late.textContent()) ?? "").replace(/\s+/g, " ");
+        expect(lateText).toContain(lang === "es" ? "el siguiente al de 1 de julio de 2026 se espera el 1 de enero de 2027" : "the one after July 1, 2026 is expected on January 1, 2027");
+        expect(lateText).toContain(lang === "es" ? `sin comprobación registrada; datos modificados por última vez el ${long(changed)}` : `no check recorded; data last changed on ${long(changed)}`);
+        // The new categories, from the category select: the cooking category's card, its value the API's.
+        await page.selectOption('select[name="category"]', "cocina");
+        await expect.poll(() => page.locator("#view-card article").getAttribute("data-series")).toBe("monthly-cocina");
+        expect(Number(await page.locator("#view-card .card-value data").getAttribute("value"))).toBe(cocina.value);
+        expect(await page.locator("#view-card .card-since").getAttribute("data-since")).toBe("2026-07-01");
       }
       expect(problems).toEqual([]);
       await page.close();
@@ -561,9 +596,10 @@ describe("the pages answer the questions people bring, honestly (both languages,
       const api = await apiAt(await page.locator("#mode-answer .api-equivalent a").getAttribute("href"));
       expect(new URL((await page.locator("#mode-answer .api-equivalent a").getAttribute("href")) ?? "").searchParams.get("real")).toMatch(/^\d{4}-\d{2}$/);
       expect(Number(await real.getAttribute("value"))).toBe(api.find((d) => d.series === "monthly")?.value);
-      // Drawn: one chart per magnitude (monthly, hourly), its newest point the same value.
+      // Drawn: one chart per magnitude of the card's sub-series (one: the general monthly minimum), its newest point the same value.
+      expect(await page.locator("#mode-answer li[data-series]").evaluateAll((items) => items.map((li) => li.getAttribute("data-series")))).toEqual(["monthly"]);
       const figures = page.locator('#charts figure[id^="figure-question"]');
-      expect(await figures.count()).toBe(2);
+      expect(await figures.count()).toBe(1);
       const newestPoint = page.locator('#charts .chart-wide circle.point[data-series="monthly"]').last();
       expect(parseShown((await newestPoint.getAttribute("data-value-text")) ?? "", lang)).toBeCloseTo(api.find((d) => d.series === "monthly")?.value ?? NaN, 1);
       // Back to the published values: the page's own chart again.

@@ -78,11 +78,16 @@ describe("openapi.json", () => {
     await check("/api/v1/health-insurance-prices?limit=10&offset=10");
     await check("/api/v1/domestic-worker-wages?from=2020&limit=3", { headers: { "If-None-Match": ok.headers.get("ETag") ?? "" } });
     await check("/api/v1/domestic-worker-wages?limit=0");
-    // After the last check (the tests' data version, 2026-11-20): meta.checked, and meta.missing with the overdue reason.
-    await check("/api/v1/domestic-worker-wages?at=2026-11-21");
-    const after = (await (await fetch(`${server.url}/api/v1/domestic-worker-wages?at=2026-11-21`, { headers: CLIENT })).json()) as { meta: { checked?: string; missing?: unknown[] } };
-    expect(after.meta.checked).toBe("2026-11-20");
-    expect(after.meta.missing?.length).toBeGreaterThan(0);
+    // After the last look (the tests' data version, 2026-11-20; no check recorded): meta.checked null and
+    // meta.data_changed, with meta.missing: the regional series ended, and, once July 2026's successor is due
+    // (1 January 2027, after the last look), the others pending.
+    for (const day of ["2026-11-21", "2027-06-08"]) {
+      await check(`/api/v1/domestic-worker-wages?at=${day}`);
+      const after = (await (await fetch(`${server.url}/api/v1/domestic-worker-wages?at=${day}`, { headers: CLIENT })).json()) as { meta: { checked?: string | null; data_changed?: string; missing?: { reason: string }[] } };
+      expect(after.meta.checked, day).toBeNull();
+      expect(after.meta.data_changed, day).toBe("2026-11-20");
+      expect(after.meta.missing?.map((m) => m.reason), day).toEqual(day === "2026-11-21" ? ["ended"] : ["pending", "ended"]);
+    }
     await check("/api/v1/no-such-indicator");
     await check("/api/v1/domestic-worker-wages", { method: "POST" });
     let status = 0;
@@ -118,6 +123,14 @@ describe("openapi.json", () => {
       if (name === "") continue;
       const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
       expect(validate?.(JSON.parse(text)), `${path}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+    }
+    // The adjustment's answer: its meta (the unit, units_of, rhythm, stepwise, used, checked, data_changed) as declared,
+    // for an index and a unit of account, a date with its own value and one past the newest (meta.used's reason).
+    const adjust = ajv.compile({ $ref: "openapi.json#/paths/~1api~1v1~1adjust/get/responses/200/content/application~1json/schema" });
+    for (const path of ["/api/v1/adjust?amount=1000&from=2019-01-15&to=2026-07-01&by=consumer-price-index:general", "/api/v1/adjust?amount=1000&from=2019-01-15&to=2026-11-20&by=unidad-indexada:ui"]) {
+      const response = await fetch(server.url + path, { headers: client });
+      expect(response.status, path).toBe(200);
+      expect(adjust(await response.json()), `${path}: ${JSON.stringify(adjust.errors)}`).toBe(true);
     }
   });
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe("pandas", () => {
-  it("reads a sub-series with pd.read_csv(url): its 16 rows with the published values", async () => {
+  it("reads a sub-series with pd.read_csv(url): its 17 rows with the published values", async () => {
     // Debian's packages are installed for Debian's Python, not for another python3 first on PATH.
     const program = [
       "import json, sys, pandas as pd",
@@ -36,7 +36,8 @@ describe("pandas", () => {
       .filter((p) => p.series === "casmu.consult-general-medicine.fonasa")
       .sort((a, b) => (a.date < b.date ? 1 : -1))
       .map((p) => [p.date, p.series, Number(p.raw)]);
-    expect(read.rows).toHaveLength(16);
+    // One price per published list: 17, the newest from 2026-07-01.
+    expect(read.rows).toHaveLength(17);
     expect(read.rows).toEqual(expected);
   });
 });
@@ -48,18 +49,23 @@ describe("status.json", () => {
       "doc = json.load(urllib.request.urlopen(sys.argv[1]))",
       "df = pd.json_normalize(doc['indicators']).set_index('id')",
       "df['next_due'] = pd.to_datetime(df['next_due'])",
-      "print(json.dumps({'rows': len(df), 'overdue': sorted(df.index[df['overdue']]), 'next': {k: str(v.date()) for k, v in df['next_due'].dropna().items()}, 'checked': sorted(set(df['checked']))}))",
+      "df['data_changed'] = pd.to_datetime(df['data_changed'])",
+      "print(json.dumps({'rows': len(df), 'overdue': sorted(df.index[df['overdue']]), 'next': {k: str(v.date()) for k, v in df['next_due'].dropna().items()}, 'unchecked': bool(df['checked'].isna().all()), 'changed': {k: str(v.date()) for k, v in df['data_changed'].items()}}))",
     ].join("\n");
     const run = await runProcess("/usr/bin/python3", ["-c", program, `${inject("system").urls.main}/api/v1/status.json`]);
     expect(run.code, run.stderr).toBe(0);
-    const read = JSON.parse(run.stdout) as { rows: number; overdue: string[]; next: Record<string, string>; checked: string[] };
+    const read = JSON.parse(run.stdout) as { rows: number; overdue: string[]; next: Record<string, string>; unchecked: boolean; changed: Record<string, string> };
     expect(read.rows).toBe(6);
-    expect(read.checked).toEqual(["2026-11-20"]);
-    expect(read.overdue).toEqual(["consumer-price-index", "domestic-worker-wages", "unidad-indexada"]);
+    // No check is recorded for any indicator (checked null); data_changed, the day its points last changed, is a day no later than the data version (2026-11-20).
+    expect(read.unchecked).toBe(true);
+    expect(Object.keys(read.changed)).toHaveLength(6);
+    for (const [id, day] of Object.entries(read.changed)) expect(day <= "2026-11-20", `${id}: ${day}`).toBe(true);
+    // The domestic wages' July 2026 values are in the data: their next is January 2027's, not yet due.
+    expect(read.overdue).toEqual(["consumer-price-index", "unidad-indexada"]);
     expect(read.next).toEqual({
       bpc: "2027-01-01",
       "consumer-price-index": "2026-09-05",
-      "domestic-worker-wages": "2026-07-01",
+      "domestic-worker-wages": "2027-01-01",
       "national-minimum-wage": "2027-01-01",
       "unidad-indexada": "2026-09-06",
     });
@@ -79,19 +85,19 @@ describe("the code snippets of the indicator page, run as offered", () => {
   const expected = () =>
     (refs.get("health-insurance-prices") as RefIndicator).points.filter((p) => p.series === "casmu.consult-general-medicine.fonasa").map((p) => Number(p.raw));
 
-  it("Python (pandas): the default selection's 16 prices, dates parsed", async () => {
+  it("Python (pandas): the default selection's 17 prices, dates parsed", async () => {
     const code = await snippet("python");
     expect(code).toContain("pd.read_csv(");
     const program = `${code}\nimport json\nprint(json.dumps({'n': len(df), 'dtype': str(df['date'].dtype), 'values': sorted(float(v) for v in df['value'])}))`;
     const run = await runProcess("/usr/bin/python3", ["-c", program]);
     expect(run.code, run.stderr).toBe(0);
     const read = JSON.parse(run.stdout) as { n: number; dtype: string; values: number[] };
-    expect(read.n).toBe(16);
+    expect(read.n).toBe(17);
     expect(read.dtype).toMatch(/^datetime64/);
     expect(read.values).toEqual(expected().sort((a, b) => a - b));
   });
 
-  it("R (read.csv): the same 16 prices, dates as Date", async () => {
+  it("R (read.csv): the same 17 prices, dates as Date", async () => {
     const ensured = await runProcess("bash", [join(ROOT, "scripts/ensure-r.sh")]);
     expect(ensured.code, ensured.stderr).toBe(0);
     const code = await snippet("r");
@@ -100,7 +106,7 @@ describe("the code snippets of the indicator page, run as offered", () => {
     const run = await runProcess("Rscript", ["-e", program]);
     expect(run.code, run.stderr).toBe(0);
     const [rows, type, ...values] = run.stdout.trim().split("\n");
-    expect([rows, type]).toEqual(["16", "Date"]);
+    expect([rows, type]).toEqual(["17", "Date"]);
     expect(values.map(Number)).toEqual(expected().sort((a, b) => a - b));
   }, 300_000);
 
@@ -113,7 +119,7 @@ describe("the code snippets of the indicator page, run as offered", () => {
       await Promise.resolve();
     }) as { constructor: new (body: string) => () => Promise<Answer> }).constructor;
     const { data, meta } = await new AsyncFunction(`${code}\nreturn { data, meta };`)();
-    expect(meta.total).toBe(16);
+    expect(meta.total).toBe(17);
     expect(data.map((p) => p.value).sort((a, b) => a - b)).toEqual(expected().sort((a, b) => a - b));
   });
 });

@@ -48,7 +48,7 @@ describe("npm run build on the real data", () => {
       const ref = refs.get(id) as RefIndicator;
       expect(buildA.stdout).toMatch(new RegExp(`^${id}\\s+${new Set(ref.points.map((p) => p.series)).size}\\s+${ref.points.length}\\s`, "m"));
     }
-    expect(buildA.stdout).toMatch(/^health-insurance-prices\s+1554\s+22914\s/m);
+    expect(buildA.stdout).toMatch(/^health-insurance-prices\s+1554\s+24274\s/m);
     expect(buildA.stdout).toMatch(/^consumer-price-index\s+1\s+1069\s/m);
   });
 
@@ -108,7 +108,7 @@ describe("npm run build on the real data", () => {
     expect(catalog.indicators.map((i) => i.id)).toEqual(IDS);
     const hip = catalog.indicators.find((i) => i.id === "health-insurance-prices");
     expect(hip?.series).toHaveLength(1554);
-    expect(hip?.points).toBe(22914);
+    expect(hip?.points).toBe(24274);
     expect(Object.keys(hip?.series[0]?.facets ?? {}).sort()).toEqual(["item", "provider", "regime"]);
     expect(hip?.links).toEqual({
       endpoint: "/api/v1/health-insurance-prices",
@@ -184,15 +184,28 @@ describe("npm run build on the real data", () => {
     const differing = [...a.keys()].filter((k) => a.get(k) !== c.get(k));
     // The data version is also the XLSX files' dates, the Data Packages' `created` and the DCAT `dct:modified`.
     const formats = IDS.flatMap((id) => [`api/v1/${id}/data.xlsx`, `api/v1/${id}/datapackage.json`]);
-    // And the indicator pages say when the data was checked (the cards' "comprobados el …", the citation);
-    // their preview images draw the card's standing, which the version bounds.
+    // And the indicator pages say how current the data are (the cards' "datos modificados por última vez el …",
+    // the citation); their preview images draw the card's standing, which the version bounds.
     const pages = IDS.flatMap((id) => ["", "en/"].flatMap((lang) => [`${lang}series/${id}/index.html`, `${lang}series/${id}/embed/index.html`]));
     for (const page of pages) expect(differing, page).toContain(page);
     const others = differing.filter((k) => !pages.includes(k) && !/^(en\/)?series\/[^/]+\/preview\.png$/.test(k));
-    // The home pages' calculator bounds its date fields by the data version (a value in force reaches it).
-    // Without a later `checked`, the version's date is the last check: every surface of freshness says it
-    // (src/build/freshness.ts: the metadata documents, the catalog, status.json, llms.txt).
+    // (The home pages keep their bytes: the calculator's date fields run to today, the browser's day, not to
+    // the data version.) Every surface of freshness gives `data_changed`, the day the points last changed,
+    // which a build bounds by its version, unable to know of changes after it (src/build/freshness.ts: the
+    // metadata documents, the catalog, status.json, llms.txt).
     const freshness = ["api/v1/index.json", "api/v1/status.json", "llms.txt", ...IDS.map((id) => `api/v1/${id}/metadata.json`)];
-    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", "index.html", "en/index.html", ...formats, ...freshness].sort());
+    // The answer files carry that day too (`changed`, which an `at` answer after the last look gives as
+    // meta.data_changed), as do the files derived from them (the history, the `at` tiles): an indicator whose
+    // points last changed after the earlier version has a different `data_changed` in the two builds, and its
+    // answer and derived files change with it; those of any other indicator keep their bytes. The indicators
+    // are read from each build's status.json (with the real data's history, every indicator whose points a
+    // commit after 2026-11-20 changed).
+    const dataChanged = (out: string) =>
+      new Map((JSON.parse(readFileSync(join(out, "api/v1/status.json"), "utf8")) as { indicators: { id: string; data_changed: string | null }[] }).indicators.map((i) => [i.id, i.data_changed]));
+    const [changedA, changedC] = [dataChanged(outA), dataChanged(outC)];
+    const moved = IDS.filter((id) => changedA.get(id) !== changedC.get(id));
+    const answers = [...a.keys()].filter((k) => moved.some((id) => k === `_data/${id}.api.bin` || k === `_data/${id}.history.bin` || new RegExp(`^_data/${id}/(answers|history|at)/\\d+\\.bin$`).test(k)));
+    for (const id of moved) expect(answers, id).toContain(`_data/${id}.api.bin`);
+    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", ...formats, ...freshness, ...answers].sort());
   });
 });

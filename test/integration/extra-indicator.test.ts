@@ -126,7 +126,9 @@ describe("an indicator added as a folder, with no code change", () => {
       expect(page).toContain('<data value="0">0</data>');
       expect(page).not.toMatch(/sin costo|no charge|Vigente|In force/);
       expect(page).toContain(lang === "es" ? "Dato del 1 de marzo de 2026" : "Dated March 1, 2026");
-      expect(page).toMatch(lang === "es" ? /<data value="-[\d.]+">-\d+,\d+<\/data>/ : /<data value="-[\d.]+">-\d+\.\d+<\/data>/);
+      // The machine-readable value keeps the hyphen-minus; the text writes the minus sign U+2212 (src/site/client/format.ts, trueMinus).
+      expect(page).toMatch(lang === "es" ? /<data value="-[\d.]+">\u2212\d+,\d+<\/data>/ : /<data value="-[\d.]+">\u2212\d+\.\d+<\/data>/);
+      expect(page).not.toMatch(/<data value="[^"]*">-/);
       expect(page).toContain(lang === "es" ? "milímetros" : "millimetres");
       // The missing day is a gap in each sub-series, listed.
       expect(page).toContain(lang === "es" ? "2 períodos sin datos" : "2 periods without data");
@@ -135,8 +137,8 @@ describe("an indicator added as a folder, with no code change", () => {
     expect(es).toContain("Nota: medición revisada por la estación");
     expect(en).toContain("Note: measurement revised by the station");
     expect(en).not.toContain("medición revisada");
-    // The value axis reaches below zero.
-    expect(es).toMatch(/<text x="[\d.]+" y="[\d.]+" dy="0.32em" text-anchor="end">-\d/);
+    // The value axis reaches below zero (its ticks with the minus sign too).
+    expect(es).toMatch(/<text x="[\d.]+" y="[\d.]+" dy="0.32em" text-anchor="end">\u2212\d/);
   });
 
   it("publishes every format, read back by independent readers", async () => {

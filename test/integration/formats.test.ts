@@ -159,7 +159,7 @@ describe("data.parquet, read by DuckDB", () => {
       ...facetNames(id).map((name) => [name, "VARCHAR"]),
     ]);
     if (id === "health-insurance-prices") expect(facetNames(id)).toEqual(["provider", "item", "regime"]);
-    if (id === "domestic-worker-wages") expect(facetNames(id)).toEqual([]);
+    if (id === "domestic-worker-wages") expect(facetNames(id)).toEqual(["category", "period"]);
   });
 
   it.each(IDS)("%s: the same rows as data.csv (read by DuckDB too), in its order, with each sub-series' facets", async (id) => {
@@ -356,7 +356,7 @@ describe("the Atom feeds, parsed by feedparser", () => {
     expect(feed.updated).toBe(feed.entries[0]?.updated);
     expect(feed.links).toContainEqual({ rel: "alternate", type: "text/html", href: `${SITE}/series/${id}/` });
     expect(feed.links).toContainEqual({ rel: "self", type: "application/atom+xml", href: `${SITE}/api/v1/${id}/feed.atom` });
-    if (id === "health-insurance-prices") expect(releases).toHaveLength(16);
+    if (id === "health-insurance-prices") expect(releases).toHaveLength(17);
     if (id === "consumer-price-index") expect(releases).toHaveLength(200);
     if (id === "consumer-price-index") expect(feed.entries[0]).toMatchObject({ title: "1 point for the month 2026-07-01/2026-07-31", updated: "2026-08-01T00:00:00Z" });
   });

@@ -5,7 +5,7 @@
  * contract (exit codes, nothing written on error, --force keeping notes).
  * The CLI runs only against temporary copies of data/.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cp, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -307,11 +307,13 @@ describe.concurrent("command line", () => {
 
   it("writes a new month atomically, leaving no temporary file", async () => {
     const { data, folder } = await dataCopy();
-    const result = await runImport(["health-insurance-prices", file, "--date", "2026-07", "--source", url, "--data", data]);
+    // A month data/ does not have (2026-07 is the list in force from 1 July 2026).
+    expect(existsSync(join(DATA, "2027-01.csv"))).toBe(false);
+    const result = await runImport(["health-insurance-prices", file, "--date", "2027-01", "--source", url, "--data", data]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`wrote ${join(folder, "2026-07.csv")}: 1360 points of 34 providers; left out: 9000 (line 36)`);
-    const written = await readFile(join(folder, "2026-07.csv"), "utf8");
-    const expected = (await readFile(join(DATA, "2026-01.csv"), "utf8")).replaceAll("2026-01-01,", "2026-07-01,");
+    expect(result.stdout).toContain(`wrote ${join(folder, "2027-01.csv")}: 1360 points of 34 providers; left out: 9000 (line 36)`);
+    const written = await readFile(join(folder, "2027-01.csv"), "utf8");
+    const expected = (await readFile(join(DATA, "2026-01.csv"), "utf8")).replaceAll("2026-01-01,", "2027-01-01,");
     expect(written).toBe(expected);
     expect((await readdir(folder)).filter((f) => !/^(\d{4}-\d{2}\.csv|indicator\.json|atuservicio-mapping\.json)$/.test(f))).toEqual([]);
   });

@@ -370,26 +370,53 @@ describe("/api/v1/search", () => {
 });
 
 describe("a day after the last check (the data version, 2026-11-20), through the handler", () => {
-  type Answer = { data: { date: string; series: string; value: number }[]; meta: { checked?: string; missing?: { reason: string; last: string | null; due: string | null; series: string[] }[] } };
+  type Missing = { reason: string; last: string | null; due: string | null; series: string[] };
+  type Answer = { data: { date: string; series: string; value: number }[]; meta: { checked?: string | null; data_changed?: string; missing?: Missing[] } };
   const ask = async (path: string) => {
     const r = await get(path);
     expect(r.status, path).toBe(200);
     return JSON.parse(r.text) as Answer;
   };
   const CASMU = "/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&at=";
+  /**
+   * The last look: no check is recorded in data/ (checked null), and the points' last change is bounded by the
+   * version (data_changed: the build cannot know of a change after it), so it is the version's day.
+   */
+  const LOOK = { checked: null, data_changed: VERSION };
+  /** The regional series that the publications since 2006 leave out have ended: nothing is awaited of them. */
+  const ENDED = { reason: "ended", last: "2006-01-01", due: "2006-07-01", series: ["hourly-interior", "hourly-montevideo", "monthly-interior", "monthly-montevideo"] };
+  /** The domestic wages' sub-series with a value of July 2026 (the general category and the two created in December 2025). */
+  const JULY_2026 = ["hourly", "hourly-cocina", "hourly-cuidados", "monthly", "monthly-cocina", "monthly-cuidados"];
 
-  it.each([["2026-11-21"], ["2026-12-30"], ["2027-06-08"]])("at=%s (version + 1, + 40, + 200 days): prices answer with meta.checked; domestic wages are empty with the overdue reason", async (day) => {
+  it.each([["2026-11-21"], ["2026-12-30"], ["2027-06-08"]])("at=%s (version + 1, + 40, + 200 days): prices answer the list in force from 1 July 2026 (no successor is scheduled) with meta.checked null and meta.data_changed", async (day) => {
     const prices = await ask(`${CASMU}${day}`);
-    expect(prices.data).toEqual([{ date: "2026-01-01", series: "casmu.consult-general-medicine.fonasa", value: 188 }]);
-    expect(prices.meta.checked).toBe(VERSION);
+    expect(prices.data).toEqual([{ date: "2026-07-01", series: "casmu.consult-general-medicine.fonasa", value: 192 }]);
+    expect(prices.meta).toMatchObject(LOOK);
     expect(prices.meta.missing).toBeUndefined();
+  });
+
+  it.each([["2026-11-21"], ["2026-12-30"]])("at=%s (before 1 January 2027, when their successor is due): domestic wages answer July 2026's values with meta.checked null and meta.data_changed", async (day) => {
     const wages = await ask(`/api/v1/domestic-worker-wages?series=hourly,monthly&at=${day}`);
-    expect(wages.data).toEqual([]);
-    expect(wages.meta.checked).toBe(VERSION);
-    expect(wages.meta.missing).toEqual([{ reason: "overdue", last: "2026-01-01", due: "2026-07-01", series: ["hourly", "monthly"] }]);
-    // The regional series that the publications since 2006 leave out have ended: nothing is awaited of them.
+    expect(wages.data).toEqual([
+      { date: "2026-07-01", series: "hourly", value: 169 },
+      { date: "2026-07-01", series: "monthly", value: 32051 },
+    ]);
+    expect(wages.meta).toMatchObject(LOOK);
+    expect(wages.meta.missing).toBeUndefined();
     const all = await ask(`/api/v1/domestic-worker-wages?at=${day}`);
-    expect(all.meta.missing?.[1]).toEqual({ reason: "ended", last: "2006-01-01", due: "2006-07-01", series: ["hourly-interior", "hourly-montevideo", "monthly-interior", "monthly-montevideo"] });
+    expect(all.data.map((p) => [p.date, p.series])).toEqual(JULY_2026.map((series) => ["2026-07-01", series]));
+    expect(all.meta).toMatchObject(LOOK);
+    expect(all.meta.missing).toEqual([ENDED]);
+  });
+
+  it("at=2027-06-08 (version + 200 days): domestic wages are empty, their successor of 1 January 2027 pending (due after the last look: not overdue)", async () => {
+    const wages = await ask("/api/v1/domestic-worker-wages?series=hourly,monthly&at=2027-06-08");
+    expect(wages.data).toEqual([]);
+    expect(wages.meta).toMatchObject(LOOK);
+    expect(wages.meta.missing).toEqual([{ reason: "pending", last: "2026-07-01", due: "2027-01-01", series: ["hourly", "monthly"] }]);
+    const all = await ask("/api/v1/domestic-worker-wages?at=2027-06-08");
+    expect(all.data).toEqual([]);
+    expect(all.meta.missing).toEqual([{ reason: "pending", last: "2026-07-01", due: "2027-01-01", series: JULY_2026 }, ENDED]);
   });
 
   it("answers the national minimum wage of July 2026 until 1 January 2027, when its successor is due (1 January and 1 July), then says it is pending", async () => {
@@ -406,9 +433,10 @@ describe("a day after the last check (the data version, 2026-11-20), through the
     expect(august.meta.missing).toEqual([{ reason: "overdue", last: "2026-07-01", due: "2026-09-05", series: ["general"] }]);
   });
 
-  it("keeps an answer up to the check as it was: no checked, no missing when a point answers", async () => {
+  it("keeps an answer up to the check as it was: no checked, no data_changed, no missing when a point answers", async () => {
     const r = await get(`${CASMU}2026-11-20`);
     expect(r.text).not.toContain('"checked"');
+    expect(r.text).not.toContain('"data_changed"');
     expect(r.text).not.toContain('"missing"');
   });
 });

@@ -4,7 +4,7 @@
  * also maps the API's query parameters onto the prebuilt pages.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -53,7 +53,13 @@ describe("the output folder on a plain static server (python3 -m http.server)", 
     children.push(child);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(base);
-    const paths = ["/api/v1/index.json", "/api/v1/openapi.json", "/index.html", "/assets/series-page.js", "/_data/domestic-worker-wages/view/all.json"];
+    // The wages page's group files, which its script fetches from the folder the page names (data-groups): one per
+    // value of the facets not compared (the pay: monthly, hourly; src/site/client/series-view.ts `groupKey`).
+    const folder = /data-groups="([^"]+)"/.exec(file("series/domestic-worker-wages/index.html").toString("utf8"))?.[1] ?? "";
+    expect(folder).toBe("/_data/domestic-worker-wages/view/");
+    const groups = readdirSync(join(out, folder)).map((name) => `${folder}${name}`);
+    expect(groups.sort()).toEqual([`${folder}0.json`, `${folder}1.json`]);
+    const paths = ["/api/v1/index.json", "/api/v1/openapi.json", "/index.html", "/assets/series-page.js", ...groups];
     for (const id of IDS) paths.push(`/api/v1/${id}/index.json`, `/api/v1/${id}/${secondPage(id)}`, `/api/v1/${id}/data.csv`, `/series/${id}/index.html`);
     for (const path of paths) {
       const r = await get(base + path);
