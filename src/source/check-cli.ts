@@ -5,14 +5,10 @@
  * committed data. One catch prints the error and returns its exit code (0 ok,
  * 1 a fault: nothing was written, 2 usage).
  */
-import { resolve } from "node:path";
 import { Command } from "commander";
-import { nodeSourceFiles } from "../build/effects.js";
 import { recordCheck, type CheckOptions } from "./check.js";
 import { runProgram } from "./errors.js";
-import { gitSourceFiles } from "./git-files.js";
-import { sourceFilesAt } from "./update-cli.js";
-import { writeFilesAtomically } from "./write-files.js";
+import { dataFolderAt } from "./update-cli.js";
 
 export interface CheckContext {
   readonly out: (line: string) => void;
@@ -45,15 +41,7 @@ export async function runCheck(argv: readonly string[], context: CheckContext): 
     .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
     .action(async (indicator: string, opts: Options) => {
       const options: CheckOptions = { data: opts.data, indicator, source: opts.source, note: opts.note, base: opts.base };
-      const { check, file } = await recordCheck(options, {
-        now: context.now,
-        source: sourceFilesAt(cwd, nodeSourceFiles()),
-        async publishedSource(data, rev) {
-          const files = await gitSourceFiles(resolve(cwd, data), rev);
-          return files === null ? null : sourceFilesAt(cwd, files);
-        },
-        writeFiles: (files) => writeFilesAtomically(new Map([...files].map(([path, text]) => [resolve(cwd, path), text]))),
-      });
+      const { check, file } = await recordCheck(options, { now: context.now, ...dataFolderAt(cwd) });
       context.out(`checked ${indicator} on ${check.day}: ${check.read} (${check.outcome}${check.note === undefined ? "" : `; ${check.note}`}), written to ${file}`);
     });
   return runProgram(program, argv, context.err, "nothing was written: the data folder is as it was");

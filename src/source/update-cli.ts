@@ -78,6 +78,21 @@ function outcome(result: UpdateResult): string[] {
   return [`check only: ${ids.join(", ")} unchanged; checked ${result.today}${again}`];
 }
 
+/**
+ * The data folder as a command sees it from `cwd`: its files (Node's), the
+ * committed data at a revision (git), and writes of several files at once or none.
+ */
+export function dataFolderAt(cwd: string): Pick<UpdateEffects, "source" | "publishedSource" | "writeFiles"> {
+  return {
+    source: sourceFilesAt(cwd, nodeSourceFiles()),
+    async publishedSource(data, rev) {
+      const files = await gitSourceFiles(resolve(cwd, data), rev);
+      return files === null ? null : sourceFilesAt(cwd, files);
+    },
+    writeFiles: (files) => writeFilesAtomically(new Map([...files].map(([path, text]) => [resolve(cwd, path), text]))),
+  };
+}
+
 async function updateCommand(indicators: readonly string[], opts: Options, context: UpdateContext): Promise<void> {
   const { cwd } = context;
   const log = { info: context.out, warn: context.err };
@@ -85,12 +100,7 @@ async function updateCommand(indicators: readonly string[], opts: Options, conte
   const effects: UpdateEffects = {
     fetch: context.fetch,
     now: context.now,
-    source: sourceFilesAt(cwd, nodeSourceFiles()),
-    async publishedSource(data, rev) {
-      const files = await gitSourceFiles(resolve(cwd, data), rev);
-      return files === null ? null : sourceFilesAt(cwd, files);
-    },
-    writeFiles: (files) => writeFilesAtomically(new Map([...files].map(([path, text]) => [resolve(cwd, path), text]))),
+    ...dataFolderAt(cwd),
     log,
   };
   const env = context.env ?? {};
