@@ -361,15 +361,18 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
  * that none is recorded and when the points last changed). Empty without a
  * schedule or a next scheduled date (irregular publications).
  */
-export function freshnessSentence(view: ViewIndicator, newest: string | null, m: Messages, f: Formatter): SafeHtml | "" {
+export function freshnessSentence(view: ViewIndicator, newest: string | null, m: Messages, lang: Lang): SafeHtml | "" {
   const schedule = view.schedule ?? null;
   if (schedule === null || newest === null) return "";
   const next = nextDatedDay(schedule, dayNumber(newest));
   if (next === null) return "";
   const due = dueDayOf(schedule, next);
+  // A point's date as the indicator means it: a period ("agosto de 2026"), a day, or the day a value takes effect.
+  const f = Formatter.of(lang, view.unit, view.display, view.rhythm);
   const { check, changed } = view.look;
   const look = m.look(check === null ? null : { day: f.date(check.day), by: check.by }, f.date(changed));
-  const said = { next: f.pointDate(dateOfDay(next)), due: f.date(dateOfDay(due)), newest: f.pointDate(newest), look };
+  const meaning = view.display.date;
+  const said = { next: m.nextValue(meaning, f.pointDate(dateOfDay(next))), due: f.date(dateOfDay(due)), newest: m.lastValue(meaning, f.pointDate(newest)), look };
   const note = view.display.endNote === null ? "" : html` <a href="#note-${String(view.display.endNote + 1)}">${m.seeNote(view.display.endNote + 1)}</a>`;
   return html`<p id="freshness" class="note">${due <= dayNumber(view.version) ? m.nextOverdue(said) : m.nextExpected(said)}${note}</p>`;
 }
@@ -621,7 +624,7 @@ ${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKind
 <div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
 <div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
 </dl>
-${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}${freshnessSentence(view, meta.lastUpdated, m, f)}
+${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}${freshnessSentence(view, meta.lastUpdated, m, lang)}
 <p class="note">${m.precisionNote}</p>
 </section>
 <section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>

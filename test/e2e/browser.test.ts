@@ -540,8 +540,8 @@ describe("the pages answer the questions people bring, honestly (both languages,
         expect(await card.locator("details.note").textContent()).toContain(lang === "es" ? "Categoría general, la que se muestra por defecto" : "General category, the default one");
         // The sentence on what is next and how current the data are, linking the note on the new categories.
         const freshness = ((await page.locator("#freshness").textContent()) ?? "").replace(/\s+/g, " ");
-        expect(freshness).toContain(lang === "es" ? "El próximo dato, el de 1 de enero de 2027, se espera hacia el 1 de enero de 2027" : "The next value, for January 1, 2027, is expected around January 1, 2027");
-        expect(freshness).toContain(lang === "es" ? "estos datos llegan hasta 1 de julio de 2026" : "this data ends at July 1, 2026");
+        expect(freshness).toContain(lang === "es" ? "El valor que rija desde el 1 de enero de 2027 se espera hacia el 1 de enero de 2027" : "The value in force from January 1, 2027 is expected around January 1, 2027");
+        expect(freshness).toContain(lang === "es" ? "el último de estos datos rige desde el 1 de julio de 2026" : "the newest value in this data is in force since July 1, 2026");
         const link = page.locator("#freshness a");
         expect(await link.getAttribute("href")).toBe("#note-4");
         expect(await page.locator("#note-4").textContent()).toMatch(lang === "es" ? /tres categorías/ : /three categories/);

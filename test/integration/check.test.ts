@@ -98,7 +98,7 @@ describe("a check is a check", () => {
     expect(page).not.toContain("comprobados");
     // The sentence the card's "why" leads to: what is next, when, and how current the data are.
     expect(page).toContain(
-      '<p id="freshness" class="note">El próximo dato, el de 1 de enero de 2025, se espera hacia el 1 de enero de 2025, según el calendario de la fuente; estos datos llegan hasta 1 de julio de 2024 (sin comprobación registrada; datos modificados por última vez el 14 de noviembre de 2023).</p>',
+      '<p id="freshness" class="note">El valor que rija desde el 1 de enero de 2025 se espera hacia el 1 de enero de 2025, según el calendario de la fuente; el último de estos datos rige desde el 1 de julio de 2024 (sin comprobación registrada; datos modificados por última vez el 14 de noviembre de 2023).</p>',
     );
   });
 

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
 import type { Schedule } from "../../src/core/schedule.js";
 import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/client/series-view.js";
+import { MESSAGES } from "../../src/site/client/messages/index.js";
+import { freshnessSentence } from "../../src/site/site.js";
 
 const HALF_YEARS: Schedule = { dates: { months: [1, 7], day: 1 }, published: null };
 const IRREGULAR: Schedule = { dates: "irregular", published: null };
@@ -76,5 +78,25 @@ describe("a day after the last check on the page", () => {
     expect(ask(prices, "2027-06-11")).toContain('<data value="188">');
     expect(card(prices)).not.toContain("Próximo dato esperado");
     expect(card(prices)).not.toContain("Atrasado");
+  });
+});
+
+describe("the sentence the cards' 'why' leads to (#freshness)", () => {
+  const sentence = (indicator: ViewIndicator, newest: string, lang: "es" | "en" = "es") => String(freshnessSentence(indicator, newest, MESSAGES[lang], lang));
+
+  it("names the next value by what its date means, when it is due, where the data end and the last look", () => {
+    // A monthly index published by the 5th of the next month: its periods are months.
+    const cpi: ViewIndicator = { ...wages([["2026-07-01", "118.2"]], { dates: { months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], day: 1 }, published: { monthsAfter: 1, day: 5 } }, "monthly"), display: { ...NEUTRAL_DISPLAY, date: "period" } };
+    expect(sentence(cpi, "2026-07-01")).toContain(
+      "El dato de agosto de 2026 debía publicarse hacia el 5 de setiembre de 2026, según el calendario de la fuente; estos datos llegan hasta julio de 2026 (sin comprobación registrada; datos modificados por última vez el 23 de noviembre de 2026).",
+    );
+    expect(sentence(cpi, "2026-07-01", "en")).toContain("The value for August 2026 was due around September 5, 2026 by the source&#39;s schedule; this data ends at July 2026 (no check recorded;");
+    const daily: ViewIndicator = { ...wages([["2026-09-05", "6.6378"]], { dates: "daily", published: null }, "daily"), display: { ...NEUTRAL_DISPLAY, date: "date" } };
+    expect(sentence(daily, "2026-09-05")).toContain("El dato del 6 de setiembre de 2026 debía publicarse hacia el 6 de setiembre de 2026, según el calendario de la fuente; estos datos llegan hasta el 5 de setiembre de 2026");
+    const current = wages([["2026-07-01", "25383"]], HALF_YEARS, "semiannual", { check: { day: "2026-11-27", by: "update" }, changed: "2026-10-06" });
+    expect(sentence(current, "2026-07-01")).toContain(
+      "El valor que rija desde el 1 de enero de 2027 se espera hacia el 1 de enero de 2027, según el calendario de la fuente; el último de estos datos rige desde el 1 de julio de 2026 (fuente consultada el 27 de noviembre de 2026 por la actualización automática).",
+    );
+    expect(sentence(wages([["2026-01-01", "188"]], IRREGULAR, "irregular"), "2026-01-01")).toBe("");
   });
 });

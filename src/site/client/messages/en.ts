@@ -7,6 +7,9 @@
  */
 import type { DistributionKey } from "../../../core/distributions.js";
 
+/** A phrase made the start of a sentence. */
+export const capitalized = (phrase: string): string => phrase.charAt(0).toUpperCase() + phrase.slice(1);
+
 export const en = {
   languageName: "English",
   skip: "Skip to content",
@@ -183,10 +186,11 @@ export const en = {
   nextDueAround: (date: string) => `Next value expected: ${date}.`,
   overdueSince: (date: string) => `Overdue since ${date}.`,
   endNoteLink: "Why",
-  nextOverdue: (s: { next: string; due: string; newest: string; look: string }) =>
-    `The value for ${s.next} was due around ${s.due} by the source's schedule; this data ends at ${s.newest} (${s.look}).`,
-  nextExpected: (s: { next: string; due: string; newest: string; look: string }) =>
-    `The next value, for ${s.next}, is expected around ${s.due} by the source's schedule; this data ends at ${s.newest} (${s.look}).`,
+  nextOverdue: (s: { next: string; due: string; newest: string; look: string }) => `${capitalized(s.next)} was due around ${s.due} by the source's schedule; ${s.newest} (${s.look}).`,
+  nextExpected: (s: { next: string; due: string; newest: string; look: string }) => `${capitalized(s.next)} is expected around ${s.due} by the source's schedule; ${s.newest} (${s.look}).`,
+  nextValue: (meaning: string, date: string) => (meaning === "period" ? `the value for ${date}` : meaning === "effective" ? `the value in force from ${date}` : `the value of ${date}`),
+  lastValue: (meaning: string, date: string) =>
+    meaning === "period" ? `this data ends at ${date}` : meaning === "effective" ? `the newest value in this data is in force since ${date}` : `this data ends on ${date}`,
   seeNote: (n: number) => `See also note ${String(n)}.`,
   againstNoted: "(against a value with a note: see below)",
   noteOf: (date: string) => `Note on the value of ${date}`,

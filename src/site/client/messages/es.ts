@@ -1,5 +1,5 @@
 /** The site's interface words in Spanish (Uruguay): the default language. See `en.ts` for the rules. */
-import type { Messages } from "./en.js";
+import { capitalized, type Messages } from "./en.js";
 
 export const es: Messages = {
   languageName: "Español",
@@ -182,9 +182,13 @@ export const es: Messages = {
   endNoteLink: "Por qué",
   /** The sentence the cards' "why" links lead to (site.ts `freshnessSentence`). */
   nextOverdue: (s: { next: string; due: string; newest: string; look: string }) =>
-    `El dato de ${s.next} debía publicarse hacia el ${s.due}, según el calendario de la fuente; estos datos llegan hasta ${s.newest} (${s.look}).`,
+    `${capitalized(s.next)} debía publicarse hacia el ${s.due}, según el calendario de la fuente; ${s.newest} (${s.look}).`,
   nextExpected: (s: { next: string; due: string; newest: string; look: string }) =>
-    `El próximo dato, el de ${s.next}, se espera hacia el ${s.due}, según el calendario de la fuente; estos datos llegan hasta ${s.newest} (${s.look}).`,
+    `${capitalized(s.next)} se espera hacia el ${s.due}, según el calendario de la fuente; ${s.newest} (${s.look}).`,
+  /** The next value and the newest one, by what a point's date means (`display.date`): a period, a day, or the day a value takes effect. */
+  nextValue: (meaning: string, date: string) => (meaning === "period" ? `el dato de ${date}` : meaning === "effective" ? `el valor que rija desde el ${date}` : `el dato del ${date}`),
+  lastValue: (meaning: string, date: string) =>
+    meaning === "period" ? `estos datos llegan hasta ${date}` : meaning === "effective" ? `el último de estos datos rige desde el ${date}` : `estos datos llegan hasta el ${date}`,
   seeNote: (n: number) => `Ver también la nota ${String(n)}.`,
   againstNoted: "(frente a un valor con nota: ver abajo)",
   noteOf: (date: string) => `Nota sobre el valor del ${date}`,
