@@ -87,8 +87,13 @@ async function changedAt(upTo: SyntheticCommit): Promise<Map<string, string>> {
   return changed;
 }
 
-async function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
-  return (await loadData(repo.data, (await gitSourceFiles(repo.data, commit)) as SourceFiles)).indicators;
+const loaded = new Map<string, Promise<readonly IndicatorSource[]>>();
+
+/** The indicators as committed at `commit` (loaded once: the tests and the oracle below read the same commits again). */
+function sourcesAt(commit: string): Promise<readonly IndicatorSource[]> {
+  let sources = loaded.get(commit);
+  if (sources === undefined) loaded.set(commit, (sources = gitSourceFiles(repo.data, commit).then(async (files) => (await loadData(repo.data, files as SourceFiles)).indicators)));
+  return sources;
 }
 
 /** The history tables of the data as checked out now, its version time NOW; `shardBytes` 1: each sub-series a shard of its own. */
