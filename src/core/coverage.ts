@@ -107,10 +107,10 @@ export interface CoverageRule {
 
 /**
  * The rule of an indicator of `rhythm` whose publications (the days any of its
- * sub-series has a point) are `published`, ascending, last checked on
- * `checkedOn` (`YYYY-MM-DD`: src/core/schedule.ts `checkedDate`, the data version's
- * date when nothing later is declared). With `after`, questions about days after
- * the check are answered as `answeringRankDay` says.
+ * sub-series has a point) are `published`, ascending, last looked at on
+ * `checkedOn` (`YYYY-MM-DD`: src/core/schedule.ts `lookBound`, the later of the
+ * recorded check and the last change of points). With `after`, questions about
+ * days after it are answered as `answeringRankDay` says.
  */
 export function coverageRule(rhythm: string, published: ArrayLike<number>, checkedOn: string, after?: Omit<AfterCheck, "checked">): CoverageRule {
   const newest = published.length === 0 ? null : dateOfDay(published[published.length - 1] as number);
