@@ -51,10 +51,10 @@ describe("the calculator's answer", () => {
 
   it("says a stepwise value is in force since its date, and how current the data are (here no check recorded)", () => {
     const es = text(adjustAnswerView("es", MESSAGES.es, "BPC", inForce, "/api/v1/adjust?x").html);
-    expect(es).toContain("vigente desde el 1 de enero de 2026 (sin comprobación registrada; datos modificados por última vez el 20 de noviembre de 2026)");
+    expect(es).toContain("6.864 (vigente desde el 1 de enero de 2026; sin comprobación registrada; datos modificados por última vez el 20 de noviembre de 2026)");
     expect(es).not.toContain("no hay un valor propio");
     const en = text(adjustAnswerView("en", MESSAGES.en, "BPC", inForce, "/api/v1/adjust?x").html);
-    expect(en).toContain("in force since January 1, 2026 (no check recorded; data last changed on November 20, 2026)");
+    expect(en).toContain("6,864 (in force since January 1, 2026; no check recorded; data last changed on November 20, 2026)");
   });
 });
 

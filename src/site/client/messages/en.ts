@@ -117,7 +117,7 @@ export const en = {
   adjustCovers: (from: string, to: string) => (from === to ? `on ${from}` : `${from} to ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} are ${units} ${unit}.`,
   adjustFromUnits: (units: string, unit: string, date: string, money: string) => `And back: ${units} ${unit} of ${date} are ${money}.`,
-  adjustInForce: (since: string, look: string) => `in force since ${since} (${look})`,
+  adjustInForce: (since: string, look: string) => `in force since ${since}; ${look}`,
   adjustMissing: (reason: "overdue" | "pending", asked: string, used: string, due: string | null) =>
     `${asked} has no value of its own: the newest value was used (${used}). ${
       reason === "overdue"

@@ -113,7 +113,7 @@ export const es: Messages = {
   adjustCovers: (from: string, to: string) => (from === to ? `el ${from}` : `del ${from} al ${to}`),
   adjustInUnits: (amount: string, units: string, unit: string) => `${amount} son ${units} ${unit}.`,
   adjustFromUnits: (units: string, unit: string, date: string, money: string) => `Y al revés: ${units} ${unit} del ${date} son ${money}.`,
-  adjustInForce: (since: string, look: string) => `vigente desde el ${since} (${look})`,
+  adjustInForce: (since: string, look: string) => `vigente desde el ${since}; ${look}`,
   adjustMissing: (reason: "overdue" | "pending", asked: string, used: string, due: string | null) =>
     `Para el ${asked} no hay un valor propio: se usó el valor más reciente (${used}). ${
       reason === "overdue"
