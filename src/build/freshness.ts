@@ -23,7 +23,7 @@ export function lookOf(indicator: Pick<BuiltIndicator, "source" | "answerFields"
 }
 
 /** The day the rule of coverage counts as the last look at `indicator` (src/core/schedule.ts `lookBound`). */
-export function checkedOf(indicator: Pick<BuiltIndicator, "source" | "answerFields">, version: number): string {
+function checkedOf(indicator: Pick<BuiltIndicator, "source" | "answerFields">, version: number): string {
   return lookBound(lookOf(indicator, version));
 }
 

@@ -7,7 +7,8 @@ import type { SiteConfig } from "../core/config.js";
 import { LANGS, type Lang, type Localized } from "../core/i18n.js";
 import { defaultSelection, type ViewIndicator, type ViewSeries } from "../site/client/series-view.js";
 import type { SiteIndicator } from "../site/model.js";
-import { checkedOf, lookOf } from "./freshness.js";
+import { lookOf } from "./freshness.js";
+import { lookBound } from "../core/schedule.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { datasetJsonLd } from "./formats/schema-org.js";
 import { byCodeUnits } from "../core/order.js";
@@ -90,6 +91,7 @@ function pointKinds(source: BuiltIndicator["source"]): Map<string, { kind: KindO
 export function viewIndicator(indicator: BuiltIndicator, version: number, revised: Revisions = NO_REVISIONS): ViewIndicator {
   const { meta } = indicator.source;
   const series = viewSeries(indicator, revised);
+  const look = lookOf(indicator, version);
   return {
     id: meta.id,
     title: meta.title,
@@ -101,9 +103,9 @@ export function viewIndicator(indicator: BuiltIndicator, version: number, revise
     compare: meta.view.compare ?? null,
     defaults: defaultSelection(meta.facets, meta.view.default, series),
     series,
-    // The last look (src/build/freshness.ts `checkedOf`): the later of the recorded check and the last change of points.
-    version: checkedOf(indicator, version),
-    look: { check: meta.check === undefined ? null : { day: meta.check.day, by: meta.check.by }, changed: lookOf(indicator, version).changed },
+    // The last look (src/core/schedule.ts `lookBound`): the later of the recorded check and the last change of points.
+    version: lookBound(look),
+    look: { check: meta.check === undefined ? null : { day: meta.check.day, by: meta.check.by }, changed: look.changed },
     schedule: meta.schedule,
     ...(indicator.parts === undefined ? {} : { inParts: true as const }),
   };

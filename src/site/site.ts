@@ -12,7 +12,7 @@ import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
 import { LANGS, LOCALES, type Lang } from "../core/i18n.js";
 import { publications } from "../core/coverage.js";
 import { dateOfDay, dayNumber } from "../core/dates.js";
-import { dueDayOf, nextDatedDay } from "../core/schedule.js";
+import { freshnessOf, nextDatedDay } from "../core/schedule.js";
 import { LIMIT } from "../core/contract.js";
 import { DECLARATIONS } from "../core/parameters.js";
 import { csvFiles, distributions, type Distribution } from "../core/distributions.js";
@@ -364,17 +364,18 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
 export function freshnessSentence(view: ViewIndicator, newest: string | null, m: Messages, lang: Lang): SafeHtml | "" {
   const schedule = view.schedule ?? null;
   if (schedule === null || newest === null) return "";
-  const next = nextDatedDay(schedule, dayNumber(newest));
-  if (next === null) return "";
-  const due = dueDayOf(schedule, next);
+  // When the next value is due and whether it is overdue at the last look: the rule status.json and the cards follow.
+  const fresh = freshnessOf(schedule, newest, view.version, newest);
+  if (fresh.nextDue === null) return "";
+  const next = nextDatedDay(schedule, dayNumber(newest)) as number;
   // A point's date as the indicator means it: a period ("agosto de 2026"), a day, or the day a value takes effect.
   const f = Formatter.of(lang, view.unit, view.display, view.rhythm);
   const { check, changed } = view.look;
   const look = m.look(check === null ? null : { day: f.date(check.day), by: check.by }, f.date(changed));
   const meaning = view.display.date;
-  const said = { next: m.nextValue(meaning, f.pointDate(dateOfDay(next))), due: f.date(dateOfDay(due)), newest: m.lastValue(meaning, f.pointDate(newest)), look };
+  const said = { next: m.nextValue(meaning, f.pointDate(dateOfDay(next))), due: f.date(fresh.nextDue), newest: m.lastValue(meaning, f.pointDate(newest)), look };
   const note = view.display.endNote === null ? "" : html` <a href="#note-${String(view.display.endNote + 1)}">${m.seeNote(view.display.endNote + 1)}</a>`;
-  return html`<p id="freshness" class="note">${due <= dayNumber(view.version) ? m.nextOverdue(said) : m.nextExpected(said)}${note}</p>`;
+  return html`<p id="freshness" class="note">${fresh.overdue ? m.nextOverdue(said) : m.nextExpected(said)}${note}</p>`;
 }
 
 /**
