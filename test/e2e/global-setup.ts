@@ -7,7 +7,10 @@
  * - `main`: the default build, a usage limit too high to reach;
  * - `alt`: the limit-7 build, the same high limit;
  * - `tight`: the default build, 5 requests per 3 s (429 and recovery);
- * - `load`: the default build, 20 requests per 20 s (the load test, the 429 schema check).
+ * - `load`: the default build, 20 requests per 20 s (the load test, the 429 schema check);
+ * - `history`: a build of the synthetic data history (test/history-repo.ts), for the
+ *   clients' `as_of` pinning: `historyVersions` gives, per day with a commit, the data
+ *   folder of that day's last commit (a clone checked out there), to compare with.
  * Tests that count requests against a limit send their own `CF-Connecting-IP`
  * (wrangler passes a client-sent one through), so files never share a counter.
  */
@@ -15,6 +18,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { runCli, tempDir } from "../helpers.js";
 import { realBuild } from "../real-build.js";
+import { dataAt, syntheticHistory } from "../history-repo.js";
 import { startPagesDev, type PagesDev } from "../../scripts/lib/pages-dev.js";
 
 import { EPOCH } from "../epoch.js";
@@ -24,9 +28,11 @@ export { EPOCH };
 export interface SystemFixtures {
   readonly mainDir: string;
   readonly altDir: string;
-  readonly urls: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string };
+  readonly urls: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string; readonly history: string };
   /** Per server, the file of what it prints (scripts/lib/pages-dev.ts `log`): test/e2e/deadline.ts quotes it. */
-  readonly logs: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string };
+  readonly logs: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string; readonly history: string };
+  /** The `history` server's data, day by day (oldest first): the data folder of each day's last commit. */
+  readonly historyVersions: readonly { readonly day: string; readonly data: string }[];
 }
 
 declare module "vitest" {
@@ -67,6 +73,16 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
     throw error;
   });
   starting.push(startPagesDev(altDir, high));
+  const synthetic = await syntheticHistory();
+  const historyDir = join(dir, "history");
+  await build(historyDir, ["--data", synthetic.data]).catch(async (error: unknown) => {
+    await stopStarted(starting);
+    throw error;
+  });
+  starting.push(startPagesDev(historyDir, high));
+  // The last commit of each day is that day's version (test/history-repo.ts).
+  const lastOfDay = new Map(synthetic.commits.map((c) => [c.day, c.commit]));
+  const historyVersions = await Promise.all([...lastOfDay].map(async ([day, commit]) => ({ day, data: await dataAt(synthetic.dir, commit) })));
   // One server that fails to start stops the others: a failed setup leaves no process behind.
   const settled = await Promise.allSettled(starting);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
@@ -74,15 +90,16 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
     await stopStarted(starting);
     throw failed.reason;
   }
-  const [main, tight, load, alt] = settled.map((s) => (s as PromiseFulfilledResult<PagesDev>).value) as [PagesDev, PagesDev, PagesDev, PagesDev];
-  const servers = [main, alt, tight, load];
+  const [main, tight, load, alt, history] = settled.map((s) => (s as PromiseFulfilledResult<PagesDev>).value) as [PagesDev, PagesDev, PagesDev, PagesDev, PagesDev];
+  const servers = [main, alt, tight, load, history];
   let stopped: Promise<void> | undefined;
   return {
     fixtures: {
       mainDir,
       altDir,
-      urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url },
-      logs: { main: main.log, alt: alt.log, tight: tight.log, load: load.log },
+      urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url, history: history.url },
+      logs: { main: main.log, alt: alt.log, tight: tight.log, load: load.log, history: history.log },
+      historyVersions,
     },
     stop: () => (stopped ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined)),
   };
