@@ -2,8 +2,10 @@
 # Makes sure Debian's Python (/usr/bin/python3: Debian's packages install for it,
 # not for a pyenv build that may come first on PATH) has the readers the format
 # tests use (test/integration/formats.test.ts): openpyxl, rdflib, extruct,
-# feedparser and pandas, and Pillow, the PNG decoder of the preview images'
-# test (test/unit/preview-image.test.ts). The missing ones are installed with apt (as root, or
+# feedparser and pandas, Pillow, the PNG decoder of the preview images'
+# test (test/unit/preview-image.test.ts), and setuptools, wheel and pip, which
+# install the Python client (clients/python) offline for its test
+# (test/e2e/python-client.test.ts). The missing ones are installed with apt (as root, or
 # through sudo: scripts/apt-install.sh), like scripts/ensure-chromium.sh does.
 set -euo pipefail
 PY=/usr/bin/python3
@@ -12,7 +14,8 @@ PY=/usr/bin/python3
 missing=$("$PY" - <<'PYTHON'
 import importlib.util
 for module, package in [("openpyxl", "python3-openpyxl"), ("rdflib", "python3-rdflib"), ("extruct", "python3-extruct"),
-                        ("feedparser", "python3-feedparser"), ("pandas", "python3-pandas"), ("PIL", "python3-pil")]:
+                        ("feedparser", "python3-feedparser"), ("pandas", "python3-pandas"), ("PIL", "python3-pil"),
+                        ("setuptools", "python3-setuptools"), ("wheel", "python3-wheel"), ("pip", "python3-pip")]:
     if importlib.util.find_spec(module) is None:
         print(package)
 PYTHON
@@ -21,4 +24,4 @@ for package in $missing; do
   bash "$(dirname "$0")/apt-install.sh" "$package"
 done
 # What was installed must import now.
-[ -z "$missing" ] || "$PY" -c "import openpyxl, rdflib, extruct, feedparser, pandas, PIL"
+[ -z "$missing" ] || "$PY" -c "import openpyxl, rdflib, extruct, feedparser, pandas, PIL, setuptools, wheel, pip"
