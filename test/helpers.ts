@@ -9,6 +9,7 @@ import fg from "fast-glob";
 import { bundleClient, type ClientScripts } from "../src/build/bundle-client.js";
 import { runCli as run } from "../src/build/cli.js";
 import { nodeBuildEffects } from "../src/build/effects.js";
+import { PageSources, pagePolicy } from "../src/build/page-policy.js";
 import { runImport as runImportCli } from "../src/source/import-cli.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
@@ -89,4 +90,27 @@ export function tempDir(prefix = "open-series-"): Promise<string> {
 export function treeDigest(dir: string): Map<string, string> {
   const files = fg.sync("**/*", { cwd: dir, dot: true, onlyFiles: true }).sort();
   return new Map(files.map((f) => [f, createHash("sha256").update(readFileSync(join(dir, f))).digest("hex")]));
+}
+
+/**
+ * Every HTML page of an output folder: its file and the path a browser asks for
+ * (`series/x/index.html` → `/series/x/`). `404.html` has no address of its own: Pages
+ * serves it, with status 404, at any path that matches no file, such as `/no-such-page`.
+ */
+export function sitePages(dir: string): { readonly file: string; readonly path: string }[] {
+  return fg
+    .sync("**/*.html", { cwd: dir })
+    .sort()
+    .map((file) => ({ file, path: file === "404.html" ? "/no-such-page" : `/${file.replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, "")}` }));
+}
+
+/**
+ * The pages' policies (src/build/page-policy.ts) as the pages of an output folder
+ * imply them: `page` for every page, `embed` for the embed pages, which any site
+ * may frame. What the served `Content-Security-Policy` must be.
+ */
+export function folderPolicies(dir: string): { readonly page: string; readonly embed: string } {
+  const sources = new PageSources();
+  for (const { file } of sitePages(dir)) sources.add(readFileSync(join(dir, file), "utf8"), file);
+  return { page: pagePolicy(sources.code()), embed: pagePolicy(sources.code(), true) };
 }

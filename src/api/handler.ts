@@ -6,13 +6,15 @@
  * Every request passes the policy first: CORS and preflight, the method check,
  * the usage limit; then the route (`ENDPOINT_ROUTE`, stated once in
  * src/core/paths.ts) picks the endpoint, and any other path gets the JSON 404.
- * Every thrown error becomes the JSON error object (docs/DESIGN.md §5).
+ * Every thrown error becomes the JSON error object (docs/DESIGN.md §5). Every
+ * answer, error, 304 and preflight included, carries `API_HEADERS`: CORS and the
+ * security headers the static files get from `_headers`, with the data policy.
  */
 import { asApiError, errorResponse, methodNotAllowed, tooManyRequests, unknownPath } from "./api-error.js";
 import { DataStore, type Assets, type StoreLimits } from "./data-store.js";
 import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
-import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS } from "../core/contract.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, CSP_HEADER, DATA_POLICY, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS, SECURITY_HEADERS } from "../core/contract.js";
 import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/paths.js";
 import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
@@ -26,6 +28,12 @@ export interface Env {
   readonly ASSETS: Assets;
   readonly [variable: string]: unknown;
 }
+
+/**
+ * Headers of every response of the function (the API and `/mcp`), success or error:
+ * CORS, and the security headers and data policy `_headers` gives the static files.
+ */
+const API_HEADERS: Readonly<Record<string, string>> = { ...CORS_HEADERS, ...SECURITY_HEADERS, [CSP_HEADER]: DATA_POLICY };
 
 /**
  * The response with extra headers set: in place, as the responses the API makes
@@ -52,7 +60,7 @@ function preflight(methods: readonly string[]): Response {
   return new Response(null, {
     status: 204,
     headers: {
-      ...CORS_HEADERS,
+      ...API_HEADERS,
       "Access-Control-Allow-Methods": methods.join(", "),
       "Access-Control-Allow-Headers": "*",
       "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
@@ -72,13 +80,13 @@ export async function apiMiddleware(
   now: number = Date.now(),
   methods: readonly string[] = ALLOWED_METHODS,
 ): Promise<Response> {
-  let headers = CORS_HEADERS;
+  let headers = API_HEADERS;
   try {
     if (request.method === "OPTIONS") return preflight(methods);
     if (!methods.includes(request.method)) throw methodNotAllowed(request.method, methods);
     const decision = limiter.hit(clientKey(request), now);
     headers = {
-      ...CORS_HEADERS,
+      ...API_HEADERS,
       "RateLimit-Policy": rateLimitPolicyHeader(limiter.config),
       RateLimit: rateLimitHeader(decision),
     };

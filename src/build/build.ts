@@ -20,6 +20,7 @@ import { renderMetadata } from "./metadata-doc.js";
 import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
+import { PageSources } from "./page-policy.js";
 import { previewImage } from "./preview-image.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
@@ -402,13 +403,30 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     { path: outputFile(SEARCH_INDEX_PATH), render: () => JSON.stringify(searchFiles.top) },
     ...searchFiles.shards.map((text, n) => ({ path: outputFile(searchShardPath(n)), render: () => text })),
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
-    { path: "_headers", render: () => headersFile(lastModified) },
   );
-  // Last: its exclude rules come from the extensions of every file planned above.
-  const files = plan.map((file) => file.path);
-  plan.push({ path: "_routes.json", render: () => routesJson(files) });
-  return plan;
+  return withPagesConfig(plan, lastModified);
 }
+
+/**
+ * The plan and, last, Cloudflare Pages' configuration files: `_headers`, whose
+ * pages' policy allows by hash the inline code of every HTML file planned before it
+ * (read as each is rendered, src/build/page-policy.ts), and `_routes.json`, whose
+ * exclude rules come from the extensions of every file planned.
+ */
+function withPagesConfig(plan: readonly PlannedFile[], lastModified: ReadonlyMap<string, string>): PlannedFile[] {
+  const pages = new PageSources();
+  const files = plan.map((file): PlannedFile => {
+    if (!file.path.endsWith(".html")) return file;
+    return { ...file, render: async () => pages.add(textOf(await file.render()), file.path) };
+  });
+  files.push({ path: "_headers", render: () => headersFile(lastModified, pages.code()) });
+  const paths = files.map((file) => file.path);
+  files.push({ path: "_routes.json", render: () => routesJson(paths) });
+  return files;
+}
+
+/** A rendered file as text (UTF-8). */
+const textOf = (body: string | Uint8Array): string => (typeof body === "string" ? body : new TextDecoder().decode(body));
 
 /**
  * The plan within the file budget: when it holds more files than `maxFiles`, the

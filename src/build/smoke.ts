@@ -8,7 +8,7 @@
  * Web standards only (`fetch`, `Headers`, `URL`, streams): it reads nothing of the
  * build's output; what it expects comes from the contract's constants (src/core/).
  */
-import { ALLOWED_METHODS, CACHE_CONTROL, JSON_CONTENT_TYPE } from "../core/contract.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, CSP_HEADER, DATA_POLICY, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../core/contract.js";
 import { CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../core/paths.js";
 
 /** The outcome of one named check. */
@@ -33,6 +33,12 @@ const JSON_TYPE = JSON_CONTENT_TYPE;
 const SUCCESS_CACHE = CACHE_CONTROL.success;
 const CSV_HEADER = "date,series,value,source,note";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The pages' policy as a deployment must serve it (docs/site.md): one policy (no comma: Pages
+ * joins one header from several rules with commas), with hashes, refusing framing. Its hashes
+ * are the build's; this check reads nothing of the build's output.
+ */
+const PAGE_POLICY = /^default-src 'self'; script-src 'self'[^,]* style-src 'self' 'sha256-[^,]*; frame-ancestors 'none'$/;
 
 /** A check that did not hold; its message is the check's detail. */
 class CheckFailed extends Error {}
@@ -143,7 +149,15 @@ function expectSuccessHeaders(p: Problems, headers: Headers): void {
   const lastModified = headers.get("last-modified");
   p.that(lastModified !== null && isImfFixdate(lastModified), `Last-Modified: expected an HTTP-date, got ${show(lastModified)}`);
   p.equal("Access-Control-Allow-Origin", "*", headers.get("access-control-allow-origin"));
-  p.equal("X-Content-Type-Options", "nosniff", headers.get("x-content-type-options"));
+  expectSecurityHeaders(p, headers, DATA_POLICY);
+}
+
+/** The security headers of every response (`SECURITY_HEADERS`) and one Content-Security-Policy: `policy`, or one it matches. */
+function expectSecurityHeaders(p: Problems, headers: Headers, policy: string | RegExp): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) p.equal(name, value, headers.get(name));
+  const served = headers.get(CSP_HEADER);
+  if (typeof policy === "string") p.equal(CSP_HEADER, policy, served);
+  else p.that(served !== null && policy.test(served), `${CSP_HEADER}: expected one policy matching ${String(policy)}, got ${show(served)}`);
 }
 
 /**
@@ -248,6 +262,7 @@ async function checkError(client: Client, path: string, status: number, code: st
   p.equal("Cache-Control", CACHE_CONTROL.error, answer.headers.get("cache-control"));
   p.equal("Content-Type", JSON_TYPE, answer.headers.get("content-type"));
   p.equal("Access-Control-Allow-Origin", "*", answer.headers.get("access-control-allow-origin"));
+  expectSecurityHeaders(p, answer.headers, DATA_POLICY);
   const body = parseJson(p, answer.text);
   const error = isRecord(body) ? body.error : undefined;
   if (!isRecord(error)) return p.fatal(`body: expected {"error":{…}}, got ${show(answer.text)}`);
@@ -311,11 +326,12 @@ async function checkOpenApi(client: Client, path: string): Promise<void> {
   p.done();
 }
 
-/** A static text file: 200, the media type, and texts it must contain. */
+/** A static text file: 200, the media type, and texts it must contain; a page, its security headers and policy too. */
 async function checkText(client: Client, path: string, mediaType: string, needles: readonly string[]): Promise<void> {
   const p = new Problems();
   const answer = await client.get(path);
   expectStatus(p, answer, 200);
+  if (mediaType === "text/html") expectSecurityHeaders(p, answer.headers, PAGE_POLICY);
   const type = answer.headers.get("content-type");
   p.that(type !== null && type.toLowerCase().startsWith(mediaType), `Content-Type: expected ${mediaType}, got ${show(type)}`);
   for (const needle of needles) p.that(answer.text.includes(needle), `body: expected to contain ${show(needle)}`);

@@ -115,12 +115,35 @@ export const EXPOSED_HEADERS = ["ETag", "Last-Modified", "Link", "Retry-After", 
 /** `Content-Type` of a CSV answer (RFC 4180 §3, UTF-8). */
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 
-/** Headers of every API response, success or error: open CORS, no content sniffing. */
+/** CORS headers of every API response, success or error: any origin may read the answers. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
-  "X-Content-Type-Options": "nosniff",
 };
+
+/**
+ * The security headers of every response, static file (`_headers`, src/build/pages-config.ts)
+ * or the function's answer (src/api/handler.ts): no content sniffing (a CSV is never run as a
+ * script), the referrer trimmed to the origin when leaving the site, and no framing by another
+ * page (`X-Frame-Options` for browsers without CSP's `frame-ancestors`). The embed pages detach
+ * `X-Frame-Options`: other sites are invited to frame them.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+};
+
+/** The header of the Content Security Policy (CSP Level 3 §3.1). */
+export const CSP_HEADER = "Content-Security-Policy";
+
+/**
+ * The Content Security Policy of everything that is not a page: the API's answers
+ * (JSON, CSV, the documents) and the data files. A document opened from them loads
+ * nothing, runs nothing and is framed by no one. The pages have their own policy,
+ * with the hashes of their inline code (src/build/page-policy.ts).
+ */
+export const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** The usage limit per client address, and the `wrangler.toml` vars that change it. */
 export const RATE_LIMIT = {

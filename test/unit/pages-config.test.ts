@@ -2,10 +2,16 @@
  * `_routes.json` (src/build/pages-config.ts): which paths the function answers. The
  * rules are checked with wrangler's own matcher, the one `wrangler pages dev` runs in
  * front of the function (`templates/pages-dev-util.ts`), not with a copy of it.
+ * `_headers`: its rules as written; what wrangler serves with them, route by route,
+ * is test/e2e/security-headers.test.ts's.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { routesJson } from "../../src/build/pages-config.js";
+import { headersFile, routesJson } from "../../src/build/pages-config.js";
+import { hashSource, pagePolicy } from "../../src/build/page-policy.js";
+import { CSP_HEADER, DATA_POLICY, SECURITY_HEADERS } from "../../src/core/contract.js";
+import { LANGS } from "../../src/core/i18n.js";
+import { embedPagePath, seriesPagePath } from "../../src/core/paths.js";
 import { ROOT, treeDigest } from "../helpers.js";
 
 type Matcher = (pathname: string, rule: string) => boolean;
@@ -76,5 +82,39 @@ describe("routesJson", () => {
       expect(target(routes, "/api/v1/index.json/")).toBe("asset");
       expect(target(routes, "/api/v1/index.json/x.csv")).toBe("asset");
     });
+  });
+});
+
+describe("headersFile", () => {
+  const code = { scripts: [hashSource("early()")], styles: [hashSource("body{}")] };
+  const lastModified = new Map([[ID, "Tue, 14 Nov 2023 22:13:20 GMT"]]);
+  const text = headersFile(lastModified, code);
+  /** The rule of `path`: its lines after the path, up to the blank line. */
+  const ruleOf = (path: string) => new RegExp(`^${path.replace(/[*]/g, "\\*")}\n((?:  .+\n)+)`, "m").exec(text)?.[1] ?? "";
+
+  it("gives every file the security headers and the pages' policy with the pages' hashes (the 404 page is served at any path)", () => {
+    expect(ruleOf("/*")).toBe(`${Object.entries({ ...SECURITY_HEADERS, [CSP_HEADER]: pagePolicy(code) }).map(([n, v]) => `  ${n}: ${v}\n`).join("")}`);
+    expect(pagePolicy(code)).toContain(`script-src 'self' ${hashSource("early()")}; style-src 'self' ${hashSource("body{}")};`);
+  });
+
+  it("replaces the pages' policy with the data policy on the static API files and the data files: detached first, so one policy is served", () => {
+    for (const path of ["/api/*", "/_data/*"]) expect(ruleOf(path), path).toMatch(new RegExp(`^  ! ${CSP_HEADER}\n  ${CSP_HEADER}: ${DATA_POLICY}\n`));
+  });
+
+  it("lets any site frame the embed pages of every language, with one rule: the policy without frame-ancestors, no X-Frame-Options", () => {
+    expect(ruleOf("/*/embed/")).toBe(`  ! ${CSP_HEADER}\n  ! X-Frame-Options\n  ${CSP_HEADER}: ${pagePolicy(code, true)}\n`);
+    // Pages reads `*` as any characters, slashes included: the rule is every path ending in embed/, which only the embed pages do.
+    for (const lang of LANGS) {
+      expect(embedPagePath(ID, lang)).toMatch(/^\/.+\/embed\/$/);
+      expect(seriesPagePath(ID, lang)).not.toMatch(/\/embed\/$/);
+    }
+  });
+
+  it("holds six fixed rules and one per indicator, within Cloudflare's limits of 100 rules and 2,000 characters a line", () => {
+    expect(text.match(/^\//gm)).toHaveLength(6 + lastModified.size);
+    const many = new Map(Array.from({ length: 95 }, (_, i) => [`x${i}`, "Tue, 14 Nov 2023 22:13:20 GMT"]));
+    expect(() => headersFile(many, code)).toThrow(/101 rules, over Cloudflare's 100/);
+    const hashes = { scripts: Array.from({ length: 40 }, (_, i) => hashSource(String(i))), styles: [] };
+    expect(() => headersFile(lastModified, hashes)).toThrow(/line over Cloudflare's 2000 characters: +Content-Security-Policy: default-src/);
   });
 });

@@ -1,0 +1,19 @@
+/**
+ * Chromium for a browser test: Debian's (or `$CHROMIUM_PATH`), made sure of by
+ * scripts/ensure-chromium.sh, launched headless without the sandbox (root in a
+ * container), the GPU or any traffic of its own (no network here). Awaited, not
+ * `spawnSync`: a system file must not block the event loop (test/helpers.ts `runProcess`).
+ */
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { ROOT, runProcess } from "./helpers.js";
+
+/** The flags of every headless launch of the tests and scripts. */
+export const CHROMIUM_ARGS: readonly string[] = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+/** A headless Chromium, installed first when missing. */
+export async function launchChromium(): Promise<Browser> {
+  const ensured = await runProcess("bash", [join(ROOT, "scripts/ensure-chromium.sh")]);
+  if (ensured.code !== 0) throw new Error(`scripts/ensure-chromium.sh failed:\n${ensured.stderr}`);
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: [...CHROMIUM_ARGS] });
+}
