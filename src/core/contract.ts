@@ -122,6 +122,12 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
 };
 
+/**
+ * `Referrer-Policy` of every static file (`_headers`' rule for `/*`), and of the
+ * files the function serves in their place (src/api/files.ts).
+ */
+export const REFERRER_POLICY = "strict-origin-when-cross-origin";
+
 /** The usage limit per client address, and the `wrangler.toml` vars that change it. */
 export const RATE_LIMIT = {
   defaults: { limit: 300, windowSeconds: 60, maxClients: 50_000 },
