@@ -436,7 +436,7 @@ function placeOnHost(plan: readonly PlannedFile[], input: PlanInput, lastModifie
   const host = planHost({ files: plan, ranked, lastModified, maxFiles: input.maxFiles ?? DEFAULT_MAX_FILES, extraFiles: 2 });
   const headers = headersFile(lastModified, host.head);
   const routes = routesJson(host.excludes, new Set(host.tail));
-  const indexes = new Map(host.tail.map((id) => [id, {}]));
+  const indexes = new Map<string, Record<string, [string, 0 | 1]>>(host.tail.map((id) => [id, {}]));
   const placed = plan.map((file): PlannedFile => {
     const index = file.indicator === undefined ? undefined : indexes.get(file.indicator);
     if (index === undefined || !file.path.startsWith(`${outputFile(endpointPath(file.indicator as string))}/`)) return file;
