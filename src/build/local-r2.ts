@@ -19,7 +19,7 @@ interface LocalBucket {
 }
 
 /** Puts at once at most this many objects: the local runtime answers each over a socket. */
-const PUTS_IN_FLIGHT = 16;
+const PUTS_IN_FLIGHT = 64;
 
 /** The keys already in `bucket`, listed a thousand at a time. */
 async function listedKeys(bucket: LocalBucket): Promise<Set<string>> {

@@ -4,7 +4,12 @@
  * needed first, exactly as many as the budget needs, and the head gives up
  * indicators only when the tail's files are not enough.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { build } from "../../src/build/build.js";
+import { nodeBuildEffects } from "../../src/build/effects.js";
+import { ROOT, tempDir } from "../helpers.js";
 import { planHost, r2Tier, rankIndicators, type HostedFile } from "../../src/build/host-plan.js";
 import { FIXED_HEADER_RULES, headersFile, routesJson } from "../../src/build/pages-config.js";
 
@@ -78,5 +83,17 @@ describe("the order files move to R2", () => {
 
   it("ranks indicators by points, most first, then by id", () => {
     expect(rankIndicators([{ id: "b", points: 5 }, { id: "a", points: 5 }, { id: "c", points: 9 }])).toEqual(["c", "a", "b"]);
+  });
+});
+
+describe("a build over a Pages limit", () => {
+  it("stops before writing anything: a _redirects in public/ over Cloudflare's 100 dynamic rules", async () => {
+    const out = join(await tempDir(), "dist");
+    const redirects = Array.from({ length: 101 }, (_, i) => `/old/${i}/* /new/:splat 301`).join("\n");
+    const effects = await nodeBuildEffects(ROOT, { info: () => undefined, warn: () => undefined });
+    const publicFiles = async () => new Map([["_redirects", new TextEncoder().encode(redirects)]]);
+    const options = { data: "test/fixtures/golden/data", out, configFile: "site.config.json", limits: [2], maxFiles: 20_000, history: false };
+    await expect(build(options, { ...effects, publicFiles, bundleClient: () => Promise.resolve({ page: new Uint8Array(0), early: "" }) })).rejects.toThrow(/_redirects holds 101 dynamic rules, over Cloudflare's 100/);
+    expect(existsSync(out)).toBe(false);
   });
 });
