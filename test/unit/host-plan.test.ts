@@ -91,7 +91,7 @@ describe("a build over a Pages limit", () => {
     const out = join(await tempDir(), "dist");
     const redirects = Array.from({ length: 101 }, (_, i) => `/old/${i}/* /new/:splat 301`).join("\n");
     const effects = await nodeBuildEffects(ROOT, { info: () => undefined, warn: () => undefined });
-    const publicFiles = async () => new Map([["_redirects", new TextEncoder().encode(redirects)]]);
+    const publicFiles = () => Promise.resolve(new Map([["_redirects", new TextEncoder().encode(redirects)]]));
     const options = { data: "test/fixtures/golden/data", out, configFile: "site.config.json", limits: [2], maxFiles: 20_000, history: false };
     await expect(build(options, { ...effects, publicFiles, bundleClient: () => Promise.resolve({ page: new Uint8Array(0), early: "" }) })).rejects.toThrow(/_redirects holds 101 dynamic rules, over Cloudflare's 100/);
     expect(existsSync(out)).toBe(false);
