@@ -82,27 +82,34 @@ async function buildMany(count: number, epoch: string): Promise<ManyRun> {
   };
 }
 
-/** Three files of `run`'s output: a head indicator's on Pages, and a tail indicator's served by the function from the assets and from R2. */
+/**
+ * Three files of the same kind in `out`: a head indicator's on Pages, and tail
+ * indicators' served by the function from the assets and from R2 (the first kind,
+ * in the order files move to R2, that the tail has in both places).
+ */
 function threeFiles(out: string): { label: string; path: string }[] {
   const manifest = JSON.parse(readFileSync(join(out, "_data/manifest.json"), "utf8")) as Manifest;
   const ids = Object.keys(manifest.indicators);
-  const head = ids.filter((id) => manifest.indicators[id]?.files === undefined).at(-1) as string;
   const records = ids.flatMap((id) => {
     const files = manifest.indicators[id]?.files;
     return files === undefined ? [] : Object.entries(JSON.parse(readFileSync(join(out, files), "utf8")) as FileIndex);
   });
-  const tailFile = (inR2: 0 | 1) => records.find(([path, [, where]]) => path.endsWith("/data.csv") && where === inR2)?.[0];
-  const onAssets = tailFile(0);
-  const inR2 = tailFile(1) ?? records.find(([, [, where]]) => where === 1)?.[0];
-  return [
-    { label: "Pages (static, a head indicator's data.csv)", path: `/api/v1/${head}/data.csv` },
-    ...(onAssets === undefined ? [] : [{ label: "function from the assets (a tail data.csv)", path: onAssets }]),
-    ...(inR2 === undefined ? [] : [{ label: `function from R2 (${inR2.slice(inR2.lastIndexOf("/") + 1)})`, path: inR2 }]),
+  const name = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+  const where = (kind: string, inR2: 0 | 1) => records.find(([path, [, r2]]) => name(path) === kind && r2 === inR2)?.[0];
+  const kind = ["datapackage.json", "feed.atom", "data.es.csv", "data.csv", "metadata.json", "index.json"].find((k) => where(k, 0) !== undefined && where(k, 1) !== undefined) ?? "index.json";
+  // A head indicator of the synthetic ones (the files of the same size), else any.
+  const heads = ids.filter((id) => manifest.indicators[id]?.files === undefined);
+  const head = heads.find((id) => id.startsWith("small-")) ?? (heads.at(-1));
+  const files = [
+    { label: `Pages (static, a head indicator's ${kind})`, path: `/api/v1/${head}/${kind}` },
+    { label: `function from the assets (a tail ${kind})`, path: where(kind, 0) },
+    { label: `function from R2 (a tail ${kind})`, path: where(kind, 1) },
   ];
+  return files.filter((f): f is { label: string; path: string } => f.path !== undefined);
 }
 
 /** Milliseconds per request of each file, requested in turn `repeats` times (after one warm-up each), through `wrangler pages dev`. */
-async function requestCosts(run: ManyRun, repeats: number): Promise<string> {
+export async function requestCosts(run: Pick<ManyRun, "count" | "out" | "state">, repeats: number): Promise<string> {
   const files = threeFiles(run.out);
   const server = await startPagesDev(run.out, { RATE_LIMIT_REQUESTS: "1000000" }, ROOT, run.state);
   try {
