@@ -132,6 +132,31 @@ export async function requestCosts(run: Pick<ManyRun, "count" | "out" | "state">
   }
 }
 
+/**
+ * Asks every indicator of `run`'s build, through `wrangler pages dev`, its page, its default
+ * answer, its metadata, a computed answer and a search; says how many answered 200 with a body.
+ */
+export async function everyAnswer(run: Pick<ManyRun, "out" | "state">): Promise<string> {
+  const manifest = JSON.parse(readFileSync(join(run.out, "_data/manifest.json"), "utf8")) as Manifest;
+  const ids = Object.keys(manifest.indicators);
+  const server = await startPagesDev(run.out, { RATE_LIMIT_REQUESTS: "1000000" }, ROOT, run.state);
+  const failed: string[] = [];
+  const started = performance.now();
+  try {
+    for (const id of ids) {
+      for (const path of [`/series/${id}/`, `/api/v1/${id}`, `/api/v1/${id}/metadata.json`, `/api/v1/${id}?from=2020-01-01&limit=10`, `/api/v1/search?indicator=${id}&q=a`]) {
+        const response = await fetch(server.url + path);
+        const body = await response.arrayBuffer();
+        if (response.status !== 200 || body.byteLength === 0) failed.push(`${path}: ${response.status}`);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return `Every indicator (${ids.length}) through wrangler pages dev: page, default answer, metadata, ?from=2020-01-01&limit=10, a search: ${ids.length * 5 - failed.length} of ${ids.length * 5} answered 200 in ${seconds.toFixed(0)} s${failed.length === 0 ? "" : `; failed: ${failed.slice(0, 5).join(", ")}`}\n`;
+}
+
 /** The growth table by indicator count, and the request costs of the largest count's build. */
 export async function manyIndicators(counts: readonly number[], epoch: string, repeats: number): Promise<string> {
   const runs: ManyRun[] = [];
@@ -155,5 +180,5 @@ export async function manyIndicators(counts: readonly number[], epoch: string, r
     rows,
   );
   const largest = runs.filter((r) => !r.note.startsWith("failed")).at(-1);
-  return largest === undefined ? growth : `${growth}\n${await requestCosts(largest, repeats)}`;
+  return largest === undefined ? growth : `${growth}\n${await requestCosts(largest, repeats)}\n${await everyAnswer(largest)}`;
 }
