@@ -3,7 +3,7 @@
  * format (docs/DESIGN.md §3), for the benchmarks: the same size, shape and seed always give
  * the same files.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -123,4 +123,48 @@ export async function generateIndicator(dataDir: string, points: number, shape: 
   }
   await flush();
   return id;
+}
+
+/** The growth curves by indicator count (scripts/bench/many.ts): months of each small indicator's ten years. */
+const SMALL_MONTHS = Array.from({ length: 120 }, (_, k) => isoDay(Date.UTC(2025, 11 - k, 1)));
+
+/**
+ * Writes a small indicator, `small-<n>`: three monthly sub-series of ten years
+ * (360 points), seeded by `n`, the shape the issue of a thousand indicators names.
+ */
+export async function generateSmall(dataDir: string, n: number, width = 4): Promise<string> {
+  const id = `small-${String(n).padStart(width, "0")}`;
+  const dir = join(dataDir, id);
+  await mkdir(dir, { recursive: true });
+  const random = prng(n + 1);
+  const same = (text: string) => ({ es: text, en: text });
+  const series = ["a", "b", "c"];
+  const meta = {
+    id,
+    title: same(`Small indicator ${n}`),
+    description: same("Generated for the growth curves by indicator count."),
+    unit: "UYU",
+    rhythm: "monthly",
+    license: "CC-BY-4.0",
+    source: { name: same("Benchmark generator"), url: "https://example.test/" },
+    notes: [],
+    sourceKinds: [{ prefix: "https://example.test/", kind: "official" }],
+    series: series.map((s) => ({ id: s, title: same(`Series ${s} of ${n}`) })),
+  };
+  await writeFile(join(dir, "indicator.json"), JSON.stringify(meta, null, 1));
+  const rows = series.flatMap((s) => SMALL_MONTHS.map((date) => `${date},${s},${(50 + random() * 1000).toFixed(2)},https://example.test/${id}/${s}`));
+  await writeFile(join(dir, "data.csv"), `date,series,value,source\n${rows.join("\n")}\n`);
+  return id;
+}
+
+/**
+ * A data folder of `count` small indicators (`generateSmall`) beside the real ones
+ * of `realData` (copied; none when `null`): what the growth curves by indicator
+ * count and the tail's system test build.
+ */
+export async function generateMany(dataDir: string, count: number, realData: string | null): Promise<string[]> {
+  if (realData !== null) await cp(realData, dataDir, { recursive: true });
+  const ids: string[] = [];
+  for (let n = 1; n <= count; n++) ids.push(await generateSmall(dataDir, n));
+  return ids;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only=build|function|start|http|history|scale|workerd] [--sizes=1000,10000] [--shapes=few-long]
+ * `npm run bench [-- --quick] [--only=build|function|start|http|history|scale|workerd|many] [--sizes=1000,10000] [--shapes=few-long]
  * [--compare=<git revision>]`: the performance tables (docs/performance.md). The growth curves
  * (`--only=scale`, not in a run of every table: its 1M builds take minutes) have their own
  * sizes (10k, 100k, 1M; --quick: 10k, 100k) and shapes (daily-100, wide-100) unless given.
@@ -7,6 +7,8 @@
  * [--repeats=20]`, not in a run of every table: it restarts wrangler for every cold answer)
  * measures a built folder's indicator of most points, or builds a synthetic one (10k, daily-100
  * and wide-100 unless --sizes and --shapes say otherwise).
+ * The growth curves by indicator count (`--only=many [--counts=10,100,1000]`, not in a run of
+ * every table: its 1,000-indicator build takes minutes) build the real data beside small ones.
  * With --compare, table 2 also runs that revision's handler over its own build of
  * the same data, side by side (a temporary git worktree). Not part of `npm test`:
  * nothing here asserts a speed.
@@ -24,6 +26,7 @@ import { functionStart } from "./function-start.js";
 import { httpThroughRuntime } from "./http.js";
 import { historyCosts } from "./history.js";
 import { growthCurves } from "./scale.js";
+import { manyIndicators } from "./many.js";
 import { workerdCosts } from "./workerd.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -114,6 +117,11 @@ if (only === "scale") {
   const scaleSizes = option("sizes") === undefined ? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) : sizes;
   const scaleShapes = option("shapes") === undefined ? (["daily-100", "wide-100"] as Shape[]) : shapes;
   console.log(await growthCurves(await loadHandler(ROOT, head), scaleSizes, scaleShapes, dataEpoch(ROOT), quick ? 50 : 200));
+}
+
+if (only === "many") {
+  const counts = option("counts")?.split(",").map(Number) ?? (quick ? [10, 100] : [10, 100, 1000]);
+  console.log(await manyIndicators(counts, dataEpoch(ROOT), quick ? 20 : 100));
 }
 
 if (only === "workerd") {

@@ -128,11 +128,14 @@ async function networkEventsOff(port: number): Promise<WebSocket> {
  * Runs `wrangler pages dev <dir>` with `bindings` as extra vars (e.g. a small usage
  * limit), and resolves once it answers HTTP. `cwd`: the checkout whose `functions/`
  * it runs (by default this one; `npm run measure:phone --root` measures another).
+ * `persistTo`: wrangler's local state to serve (`--persist-to`: the R2 objects a build
+ * put there, src/build/local-r2.ts), kept when the server stops; by default a fresh
+ * one, removed then.
  */
-export async function startPagesDev(dir: string, bindings: Record<string, string> = {}, cwd = ROOT): Promise<PagesDev> {
+export async function startPagesDev(dir: string, bindings: Record<string, string> = {}, cwd = ROOT, persistTo?: string): Promise<PagesDev> {
   const port = await freePort();
   const inspectorPort = await freePort();
-  const state = await mkdtemp(join(tmpdir(), "wrangler-state-"));
+  const state = persistTo ?? (await mkdtemp(join(tmpdir(), "wrangler-state-")));
   const args = [
     join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
     "pages",
@@ -182,7 +185,7 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
       clearTimeout(timer);
     }
     logStream.end();
-    await Promise.all([state, log, `${state}.debug.log`].map((path) => rm(path, { recursive: true, force: true })));
+    await Promise.all([...(persistTo === undefined ? [state] : []), log, `${state}.debug.log`].map((path) => rm(path, { recursive: true, force: true })));
   };
   const deadline = Date.now() + 90_000;
   for (;;) {

@@ -14,6 +14,7 @@ import { POINT_COLUMN_BYTES, decodeAnswers, type AnswerData } from "../core/answ
 import { decodeAnswerIndex, fileView, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
 import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/contract.js";
 import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData, type HistoryIndex } from "../core/history.js";
+import type { FileIndex } from "../core/hosted.js";
 import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
 import { answerShardPath, answerTilePath, historyShardPath, searchShardPath } from "../core/paths.js";
 import { shardEntries, type RankedEntry, type SearchTop, type ShardEntry } from "../core/search.js";
@@ -162,6 +163,24 @@ export class DataStore {
     const bytes = new Uint8Array(await response.arrayBuffer());
     this.pages.set(url.pathname, bytes, bytes.length);
     return bytes;
+  }
+
+  /** Bytes of tail indicators' file indexes kept (by their file sizes): a thousand of some 5 KB each fit. */
+  static readonly FILE_INDEX_CACHE_BYTES = 8 * 2 ** 20;
+  /** Tail indicators' file indexes (path@version → index, src/core/hosted.ts). */
+  private readonly fileIndexes = new ByteLru<string, FileIndex>(DataStore.FILE_INDEX_CACHE_BYTES);
+
+  /** The index of a tail indicator's files at `path`, of data version `version`, kept once read (as `keptOrLoaded` keeps). A failure is not kept. */
+  async fileIndex(assets: Assets, origin: URL, path: string, version: string): Promise<FileIndex> {
+    const key = `${path}@${version}`;
+    const before = this.fileIndexes.get(key);
+    if (before !== undefined) return before;
+    const text = await (await this.fetchAsset(assets, new URL(path, origin))).text();
+    const now = this.fileIndexes.get(key);
+    if (now !== undefined) return now;
+    const index = JSON.parse(text) as FileIndex;
+    this.fileIndexes.set(key, index, text.length);
+    return index;
   }
 
   /** The search index's top file and its shards kept (number → entries, least recently used first), of one data tag. */

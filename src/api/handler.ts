@@ -16,6 +16,8 @@ import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
 import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, CSP_HEADER, DATA_POLICY, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS, SECURITY_HEADERS } from "../core/contract.js";
 import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/paths.js";
+import { FILE_ROUTE, R2_BINDING } from "../core/hosted.js";
+import { hostedAssets, serveFile, type Bucket } from "./files.js";
 import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
 import { serveAdjust } from "./adjust.js";
@@ -23,11 +25,14 @@ import { ADJUST_PATH } from "../core/adjust.js";
 import { CHANGES_ROUTE } from "../core/changes.js";
 import { serveChanges } from "./changes.js";
 
-/** The bindings of `wrangler.toml`: the static assets and the `[vars]`. */
+/** The bindings of `wrangler.toml`: the static assets, the R2 bucket (`R2_BINDING`) and the `[vars]`. */
 export interface Env {
   readonly ASSETS: Assets;
   readonly [variable: string]: unknown;
 }
+
+/** The R2 binding, when the environment has one (a build that moved no file to R2 needs none). */
+const bucketOf = (env: Env) => env[R2_BINDING] as Bucket | undefined;
 
 /**
  * Headers of every response of the function (the API and `/mcp`), success or error:
@@ -120,6 +125,11 @@ export class Api {
     return apiMiddleware(request, this.limiter, () => this.route(request, env, now), now);
   }
 
+  /** The output's files wherever the build put them: the static assets, or R2 for a tail indicator's moved files (src/api/files.ts). */
+  private assets(env: Env): Assets {
+    return hostedAssets(env.ASSETS, bucketOf(env), this.store);
+  }
+
   /**
    * `/mcp`: the MCP server, its tools answered by this API (the request counted
    * once by the usage limit) and by the static files (metadata documents).
@@ -128,7 +138,7 @@ export class Api {
     const manifest = await this.store.manifest(env.ASSETS, url);
     const call = (path: string) => {
       const target = new URL(path, url);
-      return target.pathname.endsWith(".json") ? env.ASSETS.fetch(target.toString()) : this.route(new Request(target), env).catch((error: unknown) => errorResponse(asApiError(error), "GET"));
+      return target.pathname.endsWith(".json") ? this.assets(env).fetch(target.toString()) : this.route(new Request(target), env).catch((error: unknown) => errorResponse(asApiError(error), "GET"));
     };
     return serveMcp(request, manifest, call, manifest.site);
   }
@@ -140,13 +150,15 @@ export class Api {
    */
   private route(request: Request, env: Env, now: number = Date.now()): Promise<Response> {
     const path = new URL(request.url).pathname;
-    if (path === ADJUST_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveAdjust(request, env.ASSETS, this.store, manifest, now));
-    if (path === SEARCH_PATH) return this.store.manifest(env.ASSETS, new URL(request.url)).then((manifest) => serveSearch(request, env.ASSETS, this.store, manifest));
+    const assets = this.assets(env);
+    if (path === ADJUST_PATH) return this.store.manifest(assets, new URL(request.url)).then((manifest) => serveAdjust(request, assets, this.store, manifest, now));
+    if (path === SEARCH_PATH) return this.store.manifest(assets, new URL(request.url)).then((manifest) => serveSearch(request, assets, this.store, manifest));
     const changes = CHANGES_ROUTE.exec(path);
-    if (changes !== null) return serveChanges(request, changes[1] as string, env.ASSETS, this.store, now);
+    if (changes !== null) return serveChanges(request, changes[1] as string, assets, this.store, now);
     const match = ENDPOINT_ROUTE.exec(path);
-    if (match === null) throw unknownPath(path);
-    return serveIndicator(request, match[1] as string, env.ASSETS, this.store, now);
+    if (match !== null) return serveIndicator(request, match[1] as string, assets, this.store, now);
+    if (FILE_ROUTE.test(path)) return serveFile(request, env.ASSETS, bucketOf(env), this.store);
+    throw unknownPath(path);
   }
 }
 

@@ -18,9 +18,10 @@ import { planFormats } from "./formats/plan.js";
 import { downloadParts } from "./download-parts.js";
 import { renderMetadata } from "./metadata-doc.js";
 import { renderOpenApi } from "./openapi.js";
-import { writeOutput } from "./output.js";
-import { headersFile, routesJson } from "./pages-config.js";
+import { writeOutput, type FileEffects, type WriteFile } from "./output.js";
+import { checkRedirects, headersFile, routesJson } from "./pages-config.js";
 import { PageSources } from "./page-policy.js";
+import { planHost, rankIndicators } from "./host-plan.js";
 import { previewImage } from "./preview-image.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
@@ -47,6 +48,8 @@ import {
   csvEsPath,
   csvPath,
   defaultPagePath,
+  endpointPath,
+  filesIndexPath,
   metadataPath,
   outputFile,
   seriesFilePath,
@@ -56,7 +59,6 @@ import {
   previewImagePath,
 } from "../core/paths.js";
 import { jsonAnswerSize, renderAnswer } from "../core/render.js";
-import { byCodeUnits } from "../core/order.js";
 import { dayOfTime } from "../core/dates.js";
 import { resolveSelection } from "../core/selection.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions } from "../source/changes.js";
@@ -117,6 +119,8 @@ export interface BuildOptions extends ChangeOptions {
   readonly history?: boolean | undefined;
   /** The size each shard of an indicator's answers aims at (default `SHARD_BYTES`). */
   readonly shardBytes?: number | undefined;
+  /** wrangler's local state folder (`--persist-to`) to put the files moved to R2 into, for `wrangler pages dev`; none when undefined. */
+  readonly r2State?: string | undefined;
 }
 
 /** Per-indicator figures for the build summary. */
@@ -130,8 +134,11 @@ export interface IndicatorStats {
 
 export interface BuildResult {
   readonly stats: readonly IndicatorStats[];
-  /** Files written. */
+  /** Files written on Pages (the output folder). */
   readonly files: number;
+  /** Files moved to R2, and the objects they make (files of the same bytes share one). */
+  readonly r2: number;
+  readonly r2Objects: number;
 }
 
 /** One file of the output, planned before any is rendered. */
@@ -140,8 +147,8 @@ export interface PlannedFile {
   readonly path: string;
   /** The indicator the file belongs to, for the summary. */
   readonly indicator?: string;
-  /** A sub-series' static copy: what the file budget leaves out first (`fitBudget`). */
-  readonly seriesCopy?: boolean;
+  /** Moved to R2 (src/build/host-plan.ts): the function serves it from there. */
+  readonly r2?: boolean;
   render(): string | Uint8Array | Promise<string | Uint8Array>;
 }
 
@@ -168,6 +175,8 @@ export interface PlanInput {
   readonly viewPartPoints?: number | undefined;
   /** Told of each prebuilt page left out for its size (the build's log). */
   readonly leftOut?: ((path: string, bytes: number) => void) | undefined;
+  /** The file budget of Pages (default `DEFAULT_MAX_FILES`): past it, files move to R2 (src/build/host-plan.ts). */
+  readonly maxFiles?: number | undefined;
 }
 
 /** The prebuilt page queries: for each limit `L`, the offsets `0, L, 2L, …` below the longest sub-series. */
@@ -270,6 +279,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     },
   };
   const lastModified = new Map<string, string>();
+  const entries = new Map<string, { files: string | undefined }>();
   for (const indicator of input.indicators) {
     const id = indicator.source.meta.id;
     const version = input.versions.get(id);
@@ -294,8 +304,11 @@ export function planOutput(input: PlanInput): PlannedFile[] {
         tag: dataTag(history.table === null ? new TextEncoder().encode(JSON.stringify([history.versions.map(versionDay), indicator.answerFields])) : [...history.table.shards, history.table.index]),
         days: history.versions.map(versionDay),
       },
+      // A tail indicator's: where the index of its files is (src/build/host-plan.ts), set once the output is placed.
+      files: undefined as string | undefined,
     };
     manifest.indicators[id] = entry;
+    entries.set(id, entry);
 
     const selectedPage = (query: PageQuery) => {
       const { answers } = indicator;
@@ -331,7 +344,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
-        for (const format of FORMATS) plan.push({ ...answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }), seriesCopy: true });
+        for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }));
       }
     }
     for (const lang of LANGS) {
@@ -404,53 +417,57 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     ...searchFiles.shards.map((text, n) => ({ path: outputFile(searchShardPath(n)), render: () => text })),
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
   );
-  return withPagesConfig(plan, lastModified);
+  // Last: the host's rules come from every file planned above.
+  return placeOnHost(plan, input, lastModified, entries);
 }
 
+const sha256Hex = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");
+
 /**
- * The plan and, last, Cloudflare Pages' configuration files: `_headers`, whose
- * pages' policy allows by hash the inline code of every HTML file planned before it
- * (read as each is rendered, src/build/page-policy.ts), and `_routes.json`, whose
- * exclude rules come from the extensions of every file planned.
+ * The plan placed on the host (src/build/host-plan.ts): a tail indicator's files
+ * record their SHA-256 in its index as they are rendered, those moved to R2 are
+ * marked, and the host's files come last: the indexes, `_headers`, whose pages'
+ * policy allows by hash the inline code of every HTML file planned before it
+ * (read as each is rendered, src/build/page-policy.ts), and `_routes.json`. Their
+ * limits (and a copied `_redirects`' ones) are checked here, before anything is
+ * rendered or written; the policy's line length once the pages are rendered.
  */
-function withPagesConfig(plan: readonly PlannedFile[], lastModified: ReadonlyMap<string, string>): PlannedFile[] {
+function placeOnHost(plan: readonly PlannedFile[], input: PlanInput, lastModified: ReadonlyMap<string, string>, entries: ReadonlyMap<string, { files: string | undefined }>): PlannedFile[] {
+  const redirects = input.publicFiles.get("_redirects");
+  if (redirects !== undefined) checkRedirects(new TextDecoder().decode(redirects));
+  const ranked = rankIndicators(input.indicators.map((i) => ({ id: i.source.meta.id, points: i.source.rows.length })));
+  const host = planHost({ files: plan, ranked, lastModified, maxFiles: input.maxFiles ?? DEFAULT_MAX_FILES, extraFiles: 2 });
+  // The rule count does not depend on the pages' code: checked now, with none.
+  headersFile(lastModified, { scripts: [], styles: [] }, host.head);
+  const routes = routesJson(host.excludes, new Set(host.tail));
   const pages = new PageSources();
-  const files = plan.map((file): PlannedFile => {
-    if (!file.path.endsWith(".html")) return file;
-    return { ...file, render: async () => pages.add(textOf(await file.render()), file.path) };
+  const indexes = new Map<string, Record<string, [string, 0 | 1]>>(host.tail.map((id) => [id, {}]));
+  const placed = plan.map((file): PlannedFile => {
+    if (file.path.endsWith(".html")) return { ...file, render: async () => pages.add(textOf(await file.render()), file.path) };
+    const index = file.indicator === undefined ? undefined : indexes.get(file.indicator);
+    if (index === undefined || !file.path.startsWith(`${outputFile(endpointPath(file.indicator as string))}/`)) return file;
+    const r2 = host.r2.has(file.path);
+    return {
+      ...file,
+      r2,
+      async render() {
+        const body = await file.render();
+        index[`/${file.path}`] = [sha256Hex(body), r2 ? 1 : 0];
+        return body;
+      },
+    };
   });
-  files.push({ path: "_headers", render: () => headersFile(lastModified, pages.code()) });
-  const paths = files.map((file) => file.path);
-  files.push({ path: "_routes.json", render: () => routesJson(paths) });
-  return files;
+  for (const [id, index] of indexes) {
+    const entry = entries.get(id);
+    if (entry !== undefined) entry.files = filesIndexPath(id);
+    placed.push({ path: outputFile(filesIndexPath(id)), indicator: id, render: () => JSON.stringify(index) });
+  }
+  placed.push({ path: "_headers", render: () => headersFile(lastModified, pages.code(), host.head) }, { path: "_routes.json", render: () => routes });
+  return placed;
 }
 
 /** A rendered file as text (UTF-8). */
 const textOf = (body: string | Uint8Array): string => (typeof body === "string" ? body : new TextDecoder().decode(body));
-
-/**
- * The plan within the file budget: when it holds more files than `maxFiles`, the
- * sub-series' static copies (`seriesCopy`: each a copy of the function's answer
- * to `?series=<id>`, for mirrors) are left out, an indicator's all together, of
- * the indicators with the most first, until it fits; what is left out is said.
- * A plan that does not fit without any copy is left as it is (the build then stops).
- */
-export function fitBudget(plan: readonly PlannedFile[], maxFiles: number): { fitted: PlannedFile[]; leftOut: { indicator: string; files: number }[] } {
-  if (plan.length <= maxFiles) return { fitted: [...plan], leftOut: [] };
-  const copies = new Map<string, number>();
-  for (const file of plan) if (file.seriesCopy === true && file.indicator !== undefined) copies.set(file.indicator, (copies.get(file.indicator) ?? 0) + 1);
-  const dropped = new Set<string>();
-  const leftOut: { indicator: string; files: number }[] = [];
-  let size = plan.length;
-  for (const [indicator, files] of [...copies].sort(([a, x], [b, y]) => y - x || byCodeUnits(a, b))) {
-    if (size <= maxFiles) break;
-    dropped.add(indicator);
-    leftOut.push({ indicator, files });
-    size -= files;
-  }
-  if (size > maxFiles) return { fitted: [...plan], leftOut: [] };
-  return { fitted: plan.filter((file) => !(file.seriesCopy === true && dropped.has(file.indicator as string))), leftOut };
-}
 
 /**
  * Compares the data with its published version (the data folder at `options.base`)
@@ -571,25 +588,12 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     histories,
     shardBytes: options.shardBytes,
     maxFileBytes,
+    maxFiles: options.maxFiles,
     leftOut: (path, bytes) => leftOut.push(`${path} (${(bytes / 2 ** 20).toFixed(1)} MiB)`),
   });
   if (leftOut.length > 0) {
     const max = (maxFileBytes / 2 ** 20).toFixed(0);
     effects.log.warn(`note: ${leftOut.length} prebuilt page${leftOut.length === 1 ? "" : "s"} over ${max} MiB left to the function (--max-file-bytes): ${leftOut.slice(0, 3).join(", ")}${leftOut.length > 3 ? ", …" : ""}`);
-  }
-  const { fitted, leftOut: copiesLeftOut } = fitBudget(plan, options.maxFiles);
-  for (const { indicator, files } of copiesLeftOut) {
-    effects.log.warn(
-      `note: ${indicator}'s ${files} sub-series files (api/v1/${indicator}/series/) left out to keep within the budget of ${options.maxFiles} files; ` +
-        `--max-files ${plan.length - copiesLeftOut.reduce((n, c) => n + c.files, 0) + files} would keep them (its ?series= answers are the same)`,
-    );
-  }
-  if (fitted.length > options.maxFiles) {
-    throw new BuildError(
-      `the output would hold ${fitted.length} files, over the budget of ${options.maxFiles}: ` +
-        `prebuild fewer or larger limits (--limits, now ${options.limits.join(",")}), ` +
-        `leave out the sub-series files (--no-series-files, ${options.seriesFiles === false ? "already" : "now"} ${options.seriesFiles === false ? "off" : "on"}) or raise --max-files`,
-    );
   }
   const stats = new Map<string, IndicatorStats>(
     indicators.map(({ source, plain }) => [
@@ -597,23 +601,52 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
       { id: source.meta.id, series: plain.length, points: source.rows.length, files: 0, bytes: 0 },
     ]),
   );
-  await writeOutput(resolve(options.out), effects.output, async (write) => {
-    // Files are rendered one after the other (the manifest's render reads what the
-    // pages' renders recorded), and written with a few writes in flight: thousands
-    // of small files (the sub-series' answers) wait on the disk, not on the CPU.
+  const tally = (file: PlannedFile, body: string | Uint8Array) => {
+    const counted = file.indicator === undefined ? undefined : stats.get(file.indicator);
+    if (counted === undefined) return;
+    counted.files++;
+    counted.bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  };
+  const out = resolve(options.out);
+  const keys = await writeFiles(plan, out, effects.output, maxFileBytes, tally);
+  if (keys.length > 0 && options.r2State !== undefined) await effects.localR2?.(r2Folder(out), keys, options.r2State);
+  const inR2 = plan.filter((file) => file.r2 === true).length;
+  const result = { stats: [...stats.values()], files: plan.length - inR2, r2: inR2, r2Objects: keys.length };
+  printSummary(effects.log, result.stats, result.files, (effects.now() - started) / 1000, options.out);
+  if (inR2 > 0) effects.log.info(`${inR2} files moved to R2 (src/build/host-plan.ts): ${keys.length} objects in ${r2Folder(options.out)}${options.r2State === undefined ? "" : ` and in the local R2 state ${options.r2State}`}`);
+  return result;
+}
+
+/** Where the files moved to R2 are written, beside the output (Pages uploads all of the output), for `npm run deploy` (scripts/upload-r2.ts). */
+export const r2Folder = (out: string) => `${out}.r2`;
+
+/**
+ * Renders the plan and writes it: the files on Pages into the output folder, those
+ * moved to R2 into `r2Folder(out)` by their key (the SHA-256 of their bytes, each
+ * once), both atomically (src/build/output.ts); a stale R2 folder is removed when
+ * nothing moves. Files are rendered one after the other (the manifest's render
+ * reads what the pages' renders recorded), and written with a few writes in
+ * flight: thousands of small files wait on the disk, not on the CPU.
+ * @returns the R2 keys written.
+ */
+async function writeFiles(plan: readonly PlannedFile[], out: string, fx: FileEffects, maxFileBytes: number, tally: (file: PlannedFile, body: string | Uint8Array) => void): Promise<string[]> {
+  const keys = new Set<string>();
+  const produce = async (write: WriteFile, writeR2: WriteFile) => {
     const pending = new Set<Promise<void>>();
+    const queue = (writing: Promise<void>) => {
+      const written: Promise<void> = writing.finally(() => pending.delete(written));
+      written.catch(() => undefined); // awaited below; a rejection must not count as unhandled meanwhile
+      pending.add(written);
+    };
     try {
-      for (const file of fitted) {
+      for (const file of plan) {
         const body = await file.render();
         checkFileSize(file.path, body, maxFileBytes);
-        const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
-        if (tally !== undefined) {
-          tally.files++;
-          tally.bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
-        }
-        const written: Promise<void> = write(file.path, body).finally(() => pending.delete(written));
-        written.catch(() => undefined); // awaited below; a rejection must not count as unhandled meanwhile
-        pending.add(written);
+        tally(file, body);
+        const key = file.r2 === true ? sha256Hex(body) : undefined;
+        if (key === undefined) queue(write(file.path, body));
+        else if (!keys.has(key)) queue(writeR2(key, body));
+        if (key !== undefined) keys.add(key);
         if (pending.size >= WRITES_IN_FLIGHT) await Promise.race(pending);
       }
       await Promise.all(pending);
@@ -622,10 +655,15 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
       await Promise.allSettled(pending);
       throw error;
     }
-  });
-  const result = { stats: [...stats.values()], files: fitted.length };
-  printSummary(effects.log, result.stats, result.files, (effects.now() - started) / 1000, options.out);
-  return result;
+  };
+  const r2 = r2Folder(out);
+  if (plan.some((file) => file.r2 === true)) {
+    await writeOutput(out, fx, (write) => writeOutput(r2, fx, (writeR2) => produce(write, writeR2)));
+  } else {
+    await writeOutput(out, fx, (write) => produce(write, () => Promise.reject(new Error("no file moves to R2"))));
+    if (await fx.exists(r2)) await fx.remove(r2);
+  }
+  return [...keys];
 }
 
 /**

@@ -76,6 +76,7 @@ interface BuildFlags extends ChangeFlags {
   seriesFiles: boolean;
   history: boolean;
   shardBytes: number;
+  r2State: string | false;
 }
 
 /** Runs the CLI on `argv` (the arguments after the script's name) and returns the exit code. */
@@ -100,11 +101,13 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     .option("--no-series-files", "do not write each sub-series' default answer as static files")
     .option("--shard-bytes <n>", "size each shard of an indicator's answers aims at, in bytes", parsePositive, SHARD_BYTES)
     .option("--no-history", "do not read the data's git history: as_of answers only the current version")
+    .option("--r2-state <dir>", "wrangler's local state folder (--persist-to) to put the files moved to R2 into, for wrangler pages dev", join(context.root, ".wrangler/state"))
+    .option("--no-r2-state", "do not put them there (a deploy uploads them from <out>.r2/)")
     .action(async (flags: BuildFlags) => {
       const sourceDateEpoch = parseSourceDateEpoch(context.env.SOURCE_DATE_EPOCH);
       const configFile = relative(context.cwd, join(context.root, "site.config.json")) || "site.config.json";
-      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, maxDownloadBytes, seriesFiles, history, shardBytes } = flags;
-      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, maxDownloadBytes, seriesFiles, history, shardBytes, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
+      const { data, out, siteUrl, limits, maxFiles, maxFileBytes, maxDownloadBytes, seriesFiles, history, shardBytes, r2State } = flags;
+      await build({ data, out, siteUrl, limits, maxFiles, maxFileBytes, maxDownloadBytes, seriesFiles, history, shardBytes, r2State: r2State === false ? undefined : r2State, configFile, sourceDateEpoch, ...changes(flags) }, await context.effects(log));
     });
 
   changeOptions(program.command("validate"))

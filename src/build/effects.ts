@@ -13,6 +13,7 @@ import { dataCommits, folderTimeAt, folderTrees, gitSourceFiles, type BlobCache 
 import type { HistorySource } from "./history.js";
 import type { SourceFiles } from "../source/load.js";
 import { folderVersion } from "../source/version.js";
+import { putLocalR2 } from "./local-r2.js";
 
 /** Where the build reports: warnings and the summary. */
 export interface Log {
@@ -40,6 +41,8 @@ export interface BuildEffects {
   appendSummary(file: string, text: string): Promise<void>;
   /** Writing the output folder. */
   readonly output: FileEffects;
+  /** Puts the files moved to R2 (`folder`, each named by its key) into wrangler's local R2 state `state` (src/build/local-r2.ts). */
+  localR2?(folder: string, keys: readonly string[], state: string): Promise<void>;
   readonly log: Log;
   /** Milliseconds, for the summary's timing only. */
   now(): number;
@@ -89,6 +92,10 @@ export async function nodeBuildEffects(root: string, log: Log = { info: console.
     history: gitHistorySource(),
     appendSummary: (file, text) => appendFile(file, text),
     output: await nodeFileEffects(),
+    async localR2(folder, keys, state) {
+      const put = await putLocalR2(root, folder, keys, state);
+      log.info(`local R2 (${state}): ${put} objects put, ${keys.length - put} already there`);
+    },
     log,
     now: () => performance.now(),
   };

@@ -41,6 +41,12 @@ export interface ManifestEntry {
   readonly longest: number;
   /** The history table (src/core/history.ts): its path, data tag, and the day each version was published, oldest first (the last is this build's). */
   readonly history: { readonly path: string | null; readonly tag: string; readonly days: readonly string[] };
+  /**
+   * A tail indicator's (src/build/host-plan.ts): the path of the index of its files
+   * (src/core/hosted.ts), which the function serves in place of Pages. Absent for
+   * an indicator whose files Pages serves.
+   */
+  readonly files?: string;
 }
 
 /** The index that deflates a unit (`real`): an indicator's sub-series, declared in its `indicator.json` (`deflates`). */

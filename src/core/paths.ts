@@ -108,6 +108,14 @@ export function historyPath(indicator: string): string {
   return `/_data/${indicator}.history.bin`;
 }
 
+/**
+ * The index of a tail indicator's files (src/core/hosted.ts): each file the function
+ * serves in place of Pages, with its SHA-256 and whether it is in R2; internal.
+ */
+export function filesIndexPath(indicator: string): string {
+  return `/_data/${indicator}/files.json`;
+}
+
 /** Shard `k` of the indicator's history table; internal (src/core/history.ts). */
 export function historyShardPath(indicator: string, k: number): string {
   return `/_data/${indicator}/history/${k}.bin`;

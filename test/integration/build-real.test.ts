@@ -146,11 +146,15 @@ describe("npm run build on the real data", () => {
   });
 
   it("configures Cloudflare Pages: routes and static headers", () => {
-    expect(JSON.parse(read("_routes.json"))).toEqual({ version: 1, include: ["/api/*", "/mcp"], exclude: ["atom", "csv", "json", "jsonld", "parquet", "xlsx"].map((ext) => `/api/v1/*.${ext}`) });
+    // Every indicator in the head (src/build/host-plan.ts): its files one rule per extension, the site-wide files by name.
+    const own = IDS.flatMap((id) => ["atom", "csv", "json", "parquet", "xlsx"].map((ext) => `/api/v1/${id}/*.${ext}`));
+    const siteWide = ["catalog.jsonld", "index.json", "openapi.json", "status.json"].map((name) => `/api/v1/${name}`);
+    expect(JSON.parse(read("_routes.json"))).toEqual({ version: 1, include: ["/api/*", "/mcp"], exclude: [...siteWide, ...own].sort() });
     const headers = read("_headers");
     expect(headers).toMatch(/^\/api\/\*\n(  .+\n)*  Cache-Control: public, max-age=900$/m);
     expect(headers).toMatch(/^\/api\/\*\n(  .+\n)*  Access-Control-Allow-Origin: \*$/m);
-    for (const id of IDS) expect(headers).toContain(`/api/v1/${id}/*\n  Last-Modified: ${LAST_MODIFIED}\n`);
+    // One data version (SOURCE_DATE_EPOCH): one rule dates every indicator's files.
+    expect(headers).toContain(`/api/v1/:indicator/*\n  Last-Modified: ${LAST_MODIFIED}\n`);
   });
 
   it.each(IDS)("%s: each page's og:image is a file of the output, a PNG of 1200×630 (the preview image)", (id) => {

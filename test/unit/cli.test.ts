@@ -37,17 +37,21 @@ describe.concurrent("cli", () => {
     expect(treeDigest(out)).toEqual(before);
   });
 
-  it("leaves out the sub-series copies to keep within the file budget, saying which and what budget would keep them", async () => {
+  it("moves files to R2 to keep within the file budget, instead of leaving any out, and writes them beside the output by their SHA-256", async () => {
     const out = join(await tempDir(), "dist");
     expect((await runCli(["build", "--data", GOLDEN, "--out", out], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
-    const all = [...treeDigest(out).keys()];
-    const copies = all.filter((path) => path.includes("/series/") && path.startsWith("api/v1/"));
-    expect(copies.length).toBeGreaterThan(0);
-    const result = await runCli(["build", "--data", GOLDEN, "--out", out, "--max-files", String(all.length - copies.length)], { SOURCE_DATE_EPOCH: "1" });
+    const all = treeDigest(out);
+    const result = await runCli(["build", "--data", GOLDEN, "--out", out, "--max-files", String(all.size - 5), "--no-r2-state"], { SOURCE_DATE_EPOCH: "1" });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`${copies.length} sub-series files`);
-    expect(result.stderr).toContain(`--max-files ${all.length}`);
-    expect([...treeDigest(out).keys()].filter((path) => copies.includes(path))).toEqual([]);
+    const onPages = treeDigest(out);
+    expect(onPages.size).toBe(all.size - 5);
+    // The indicator's index (one more file) and six of its files moved: the prebuilt pages of other limits first.
+    const moved = [...all.keys()].filter((path) => !onPages.has(path));
+    expect(moved.sort()).toEqual([10, 100, 1000, 50, 500, 5000].map((limit) => `api/v1/tiny-wages/limit-${limit}/offset-0.json`));
+    // Named by the SHA-256 of their bytes: files of the same bytes (a three-point indicator's pages) are one object.
+    const keys = new Set(moved.map((path) => all.get(path)));
+    expect(new Set(treeDigest(`${out}.r2`).keys())).toEqual(keys);
+    expect(result.stdout).toContain(`6 files moved to R2 (src/build/host-plan.ts): ${keys.size} objects in ${out}.r2`);
   });
 
   it("stops at a file over the size limit (Cloudflare Pages: 25 MiB), naming it, and leaves the previous output as it was", async () => {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fitBudget, planOutput } from "../../src/build/build.js";
+import { planOutput } from "../../src/build/build.js";
 import { buildIndicator } from "../../src/build/dataset.js";
 import { nodeSourceFiles } from "../../src/build/effects.js";
 import { parseSiteConfig } from "../../src/build/site-config.js";
@@ -48,35 +48,5 @@ describe("the plan's prebuilt pages", () => {
     expect(cut.leftOut.map((l) => l.path).sort()).toEqual([...sizes].filter(([, size]) => size > max).map(([path]) => path).sort());
     for (const { path, bytes } of cut.leftOut) expect(bytes).toBe(sizes.get(path));
     expect(cut.leftOut.length).toBeGreaterThan(0);
-  });
-});
-
-describe("the file budget", () => {
-  const file = (path: string, indicator?: string, seriesCopy?: boolean) => ({ path, indicator, seriesCopy, render: () => "" });
-  const plan = [
-    file("a/index.json", "a"),
-    ...Array.from({ length: 6 }, (_, i) => file(`a/series/${i}.json`, "a", true)),
-    file("b/index.json", "b"),
-    ...Array.from({ length: 4 }, (_, i) => file(`b/series/${i}.json`, "b", true)),
-    file("manifest.json"),
-  ];
-
-  it("keeps a plan within it as it is", () => {
-    expect(fitBudget(plan, 13)).toEqual({ fitted: plan, leftOut: [] });
-  });
-
-  it("leaves out the sub-series copies of the indicators with the most first, each indicator's all together, and says so", () => {
-    const { fitted, leftOut } = fitBudget(plan, 12);
-    expect(leftOut).toEqual([{ indicator: "a", files: 6 }]);
-    expect(fitted.map((f) => f.path)).toEqual(plan.filter((f) => !f.path.startsWith("a/series/")).map((f) => f.path));
-    expect(fitBudget(plan, 3).leftOut).toEqual([
-      { indicator: "a", files: 6 },
-      { indicator: "b", files: 4 },
-    ]);
-    expect(fitBudget(plan, 3).fitted).toHaveLength(3);
-  });
-
-  it("leaves the plan whole when it cannot fit even without copies (the build then stops)", () => {
-    expect(fitBudget(plan, 2)).toEqual({ fitted: plan, leftOut: [] });
   });
 });
