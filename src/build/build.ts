@@ -21,6 +21,8 @@ import { renderOpenApi } from "./openapi.js";
 import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { previewImage } from "./preview-image.js";
+import { pageDownloads } from "./page-downloads.js";
+import type { DownloadLinks, ViewIndicator } from "../site/client/series-view.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
 import { encodeAnswerIndex, planShards, publicationDays, wholeView, type ShardEntry } from "../core/answer-index.js";
@@ -249,6 +251,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     views,
     deflators: deflatorsOf(input.indicators),
     adjusters: adjustersOf(input.indicators),
+    // Filled indicator by indicator below, read when the pages are rendered.
+    downloads: new Map<string, Map<string | null, Partial<DownloadLinks>>>(),
   };
   const plan: PlannedFile[] = [];
   const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -316,10 +320,13 @@ export function planOutput(input: PlanInput): PlannedFile[] {
      * one is not planned (its size is known before anything is rendered), and the
      * function answers its query, or says how to narrow it (src/api/endpoint.ts).
      */
+    const pagesPlanned = new Set<string>();
     const page = (path: string, query: PageQuery, listed: (bytes: number) => void) => {
       const bytes = jsonAnswerSize(wholeView(indicator.answers), selectedPage(query));
-      if (bytes <= maxFileBytes) plan.push(answer(path, query, listed));
-      else input.leftOut?.(outputFile(path), bytes);
+      if (bytes <= maxFileBytes) {
+        plan.push(answer(path, query, listed));
+        pagesPlanned.add(outputFile(path));
+      } else input.leftOut?.(outputFile(path), bytes);
     };
     for (const query of queries) {
       const sizes = pages[String(query.limit)] as number[];
@@ -327,12 +334,22 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     }
     page(defaultPagePath(id), DEFAULT_QUERY, (bytes) => (entry.index = bytes));
     plan.push(...planCsvFiles(indicator));
-    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
+    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
         for (const format of FORMATS) plan.push({ ...answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }), seriesCopy: true });
       }
     }
+    // The downloads the page offers, as files its links name (src/build/page-downloads.ts).
+    const downloads = pageDownloads({
+      view: views.get(id) as ViewIndicator,
+      inParts: indicator.parts !== undefined,
+      answer: (query) => renderAnswer(wholeView(indicator.answers), selectedPage(query)),
+      planned: (file) => pagesPlanned.has(file),
+      maxFileBytes,
+    });
+    plan.push(...downloads.files);
+    config.downloads.set(id, downloads.links);
     for (const lang of LANGS) {
       plan.push(
         { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
