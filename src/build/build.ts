@@ -22,6 +22,7 @@ import { writeOutput } from "./output.js";
 import { headersFile, routesJson } from "./pages-config.js";
 import { previewImage } from "./preview-image.js";
 import { pageDownloads } from "./page-downloads.js";
+import { isoDateTime, newestVersion } from "./formats/facts.js";
 import type { DownloadLinks, ViewIndicator } from "../site/client/series-view.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
@@ -32,6 +33,7 @@ import { LIMIT, SHARD_BYTES } from "../core/contract.js";
 import { partPath, type DownloadPart } from "../core/distributions.js";
 import { dataTag, dataTagger } from "../core/etag.js";
 import { MANIFEST_PATH, prebuiltPagePath, type Manifest } from "../core/manifest.js";
+import { FILE_MANIFEST_PATH, UNLISTED_FILES, listing, renderFileManifest, type ListedFile } from "../core/file-manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
 import {
@@ -501,6 +503,29 @@ async function readSiteConfig(options: BuildOptions, effects: BuildEffects): Pro
   return parseSiteConfig(text, options.configFile, options.siteUrl);
 }
 
+/** A written file as the manifest lists it: its size and the SHA-256 of its bytes. */
+function listedFile(path: string, body: string | Uint8Array): ListedFile {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  return { path, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * `/manifest.json` (src/core/file-manifest.ts), planned after every other file:
+ * rendered when they all are, from `listed`, which their renders fill.
+ * @throws BuildError when another file of the plan (one of `public/`) is at its path.
+ */
+function fileManifestFile(plan: readonly PlannedFile[], config: SiteConfig, versions: ReadonlyMap<string, number>, listed: readonly ListedFile[]): PlannedFile {
+  const path = outputFile(FILE_MANIFEST_PATH);
+  if (plan.some((file) => file.path === path)) throw new BuildError(`public/${path}: the build writes ${path} itself, the list of the output's files (src/core/file-manifest.ts); remove the file from public/`);
+  const head = {
+    name: config.name,
+    site: config.baseUrl,
+    dataVersion: isoDateTime(newestVersion(versions)),
+    dataVersions: Object.fromEntries([...versions].map(([id, seconds]) => [id, isoDateTime(seconds)])),
+  };
+  return { path, render: () => renderFileManifest(head, listed, createHash("sha256").update(listing(listed)).digest("hex")) };
+}
+
 /**
  * Stops the build at a file over the size a host accepts (Cloudflare Pages: 25 MiB):
  * checked as each file is rendered, before it is written, so the output is never
@@ -572,6 +597,9 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     maxFileBytes,
     leftOut: (path, bytes) => leftOut.push(`${path} (${(bytes / 2 ** 20).toFixed(1)} MiB)`),
   });
+  // Last of all: the list of every file written, with its hash (src/core/file-manifest.ts).
+  const listed: ListedFile[] = [];
+  plan.push(fileManifestFile(plan, config, versions, listed));
   if (leftOut.length > 0) {
     const max = (maxFileBytes / 2 ** 20).toFixed(0);
     effects.log.warn(`note: ${leftOut.length} prebuilt page${leftOut.length === 1 ? "" : "s"} over ${max} MiB left to the function (--max-file-bytes): ${leftOut.slice(0, 3).join(", ")}${leftOut.length > 3 ? ", …" : ""}`);
@@ -605,6 +633,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
       for (const file of fitted) {
         const body = await file.render();
         checkFileSize(file.path, body, maxFileBytes);
+        if (file.path !== outputFile(FILE_MANIFEST_PATH) && !UNLISTED_FILES.includes(file.path)) listed.push(listedFile(file.path, body));
         const tally = file.indicator === undefined ? undefined : stats.get(file.indicator);
         if (tally !== undefined) {
           tally.files++;
