@@ -224,6 +224,30 @@ describe("languages and sharing", () => {
     expect(head(page)).toContain('<meta name="robots" content="noindex">');
     expect(head(page)).toContain('<base target="_blank">');
     expect(page).toContain('href="https://example.test/series/evil/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks"');
+    // The title leads to the page on the site serving the frame (a mirror's, or the public one).
+    expect(page).toContain('<h1 class="embed-title"><a href="/series/evil/">');
+  });
+
+  it("names the public address only where that is the link's job; texts to copy name it for the page script to rewrite", () => {
+    const page = renderIndicatorPage(config, siteIndicator(config, built, VERSION), "en");
+    // The fixture's source is on the same host: its link is the publisher's, not the site's.
+    const source = '<a href="https://example.test/?a=1&amp;b=2">';
+    const named = [...page.matchAll(/<(\w+)([^>]*)="https:\/\/example\.test[^"]*"[^>]*>/g)].filter((m) => m[0] !== source).map((m) => m[0].replace(/"https:\/\/example\.test[^"]*"/g, '"…"'));
+    expect(new Set(named)).toEqual(
+      new Set([
+        '<link rel="canonical" href="…">',
+        ...["es", "en", "x-default"].map((l) => `<link rel="alternate" hreflang="${l}" href="…">`),
+        '<meta property="og:url" content="…">',
+        '<meta property="og:image" content="…">',
+        '<meta name="twitter:image" content="…">',
+        '<a rel="cite-as" href="…">',
+      ]),
+    );
+    expect(page).toContain('<pre><code id="embed-code" data-address>&lt;iframe src=&quot;https://example.test/en/series/evil/embed/&quot;');
+    expect(page).toContain('<pre><code id="api-url" data-address>https://example.test/api/v1/evil?limit=5000</code></pre>');
+    const home = renderHome(config, [siteIndicator(config, built, VERSION)], "es");
+    expect(home).toContain("<pre><code data-address>curl 'https://example.test/api/v1/evil?limit=1'</code></pre>");
+    expect(home).not.toContain("data-base-url");
   });
 });
 
