@@ -307,12 +307,14 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
       return selectPage(answers.series, query, chosen, answers.global);
     };
+    /** The API's answer to `query`, as the function writes it. */
+    const answerOf = (query: PageQuery) => renderAnswer(wholeView(indicator.answers), selectedPage(query));
     /** An answer as a static file: a prebuilt page (its size told to `listed`, for the manifest) or a sub-series' copy. */
     const answer = (path: string, query: PageQuery, listed?: (bytes: number) => void): PlannedFile => ({
       path: outputFile(path),
       indicator: id,
       render() {
-        const body = renderAnswer(wholeView(indicator.answers), selectedPage(query));
+        const body = answerOf(query);
         listed?.(body.length);
         return body;
       },
@@ -343,13 +345,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       }
     }
     // The downloads the page offers, as files its links name (src/build/page-downloads.ts).
-    const downloads = pageDownloads({
-      view: views.get(id) as ViewIndicator,
-      inParts: indicator.parts !== undefined,
-      answer: (query) => renderAnswer(wholeView(indicator.answers), selectedPage(query)),
-      planned: (file) => pagesPlanned.has(file),
-      maxFileBytes,
-    });
+    const downloads = pageDownloads({ view: views.get(id) as ViewIndicator, inParts: indicator.parts !== undefined, answer: answerOf, planned: (file) => pagesPlanned.has(file), maxFileBytes });
     plan.push(...downloads.files);
     config.downloads.set(id, downloads.links);
     for (const lang of LANGS) {
