@@ -2,7 +2,9 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fg from "fast-glob";
@@ -113,4 +115,39 @@ export function folderPolicies(dir: string): { readonly page: string; readonly e
   const sources = new PageSources();
   for (const { file } of sitePages(dir)) sources.add(readFileSync(join(dir, file), "utf8"), file);
   return { page: pagePolicy(sources.code()), embed: pagePolicy(sources.code(), true) };
+}
+
+/** A static file server the tests start: the folder it serves can be changed (`serve`), or be none (every request a 404). */
+export interface FolderServer {
+  readonly url: string;
+  serve(dir: string | null): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A tiny static server of a folder on a free loopback port, as any plain host
+ * serves a copy of the output (a path's file, `index.html` for a folder, else
+ * 404): the source of a mirror's sync in the tests.
+ */
+export async function serveFolder(dir: string | null): Promise<FolderServer> {
+  let root = dir;
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+    const file = root === null || path.split("/").includes("..") ? null : join(root, path.endsWith("/") ? `${path}index.html` : path);
+    readFile(file ?? "/nonexistent/").then(
+      (bytes) => response.writeHead(200, { "content-length": bytes.length }).end(bytes),
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    serve: (next) => (root = next),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -140,7 +140,7 @@ export class Api {
       const target = new URL(path, url);
       return target.pathname.endsWith(".json") ? this.assets(env).fetch(target.toString()) : this.route(new Request(target), env).catch((error: unknown) => errorResponse(asApiError(error), "GET"));
     };
-    return serveMcp(request, manifest, call, manifest.site);
+    return serveMcp(request, manifest, call, { ...manifest.site, origin: url.origin });
   }
 
   /**

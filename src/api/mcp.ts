@@ -37,8 +37,14 @@ const SERVER_INFO = { name: "open-series-uy", version: "1" };
 /** An API answer to a relative URL, from the same handler (no second count against the usage limit). */
 export type ApiCall = (path: string) => Promise<Response>;
 
-/** What the site config contributes: the public base URL and the attribution phrase. */
+/**
+ * Where the tools' texts point: `origin`, the site answering this request (its
+ * "API URL" reproduces the answer there, a mirror's or a local server's as much as
+ * the public one's), and from the site config the public base URL and the
+ * attribution phrase the credit names.
+ */
 export interface McpSite {
+  readonly origin: string;
   readonly baseUrl: string;
   readonly attribution: string;
 }
@@ -55,7 +61,7 @@ interface Tool {
 
 /** A tool's answer: the data as JSON text, then how to reproduce and credit it. */
 function result(site: McpSite, path: string, data: unknown, note?: string): ToolResult {
-  const lines = [JSON.stringify(data), `API URL: ${site.baseUrl}${path}`];
+  const lines = [JSON.stringify(data), `API URL: ${site.origin}${path}`];
   if (note !== undefined) lines.push(note);
   lines.push(`Credit: ${site.attribution} (CC BY 4.0), ${site.baseUrl}`);
   return { content: [{ type: "text", text: lines.join("\n") }] };
@@ -105,7 +111,7 @@ function metadataFreshnessNote(
 /** A bad argument: the API's own 400 detail, as a tool error. */
 async function failure(site: McpSite, path: string, response: Response): Promise<ToolResult> {
   const body = (await response.json()) as { error?: { detail?: string } };
-  return toolError(`${body.error?.detail ?? `status ${response.status}`}\nAPI URL: ${site.baseUrl}${path}`);
+  return toolError(`${body.error?.detail ?? `status ${response.status}`}\nAPI URL: ${site.origin}${path}`);
 }
 
 const toolError = (text: string): ToolResult => ({ content: [{ type: "text", text }], isError: true });

@@ -23,6 +23,9 @@ import { checkRedirects, headersFile, routesJson } from "./pages-config.js";
 import { PageSources } from "./page-policy.js";
 import { planHost, rankIndicators } from "./host-plan.js";
 import { previewImage } from "./preview-image.js";
+import { pageDownloads } from "./page-downloads.js";
+import { isoDateTime, newestVersion } from "./formats/facts.js";
+import type { DownloadLinks, ViewIndicator } from "../site/client/series-view.js";
 import { parseSiteConfig } from "./site-config.js";
 import { CSV_ES_HEADER, CSV_HEADER, textStart } from "../core/answers.js";
 import { encodeAnswerIndex, planShards, publicationDays, wholeView, type ShardEntry } from "../core/answer-index.js";
@@ -32,6 +35,7 @@ import { LIMIT, SHARD_BYTES } from "../core/contract.js";
 import { partPath, type DownloadPart } from "../core/distributions.js";
 import { dataTag, dataTagger } from "../core/etag.js";
 import { MANIFEST_PATH, prebuiltPagePath, type Manifest } from "../core/manifest.js";
+import { FILE_MANIFEST_PATH, UNLISTED_FILES, listing, renderFileManifest, type ListedFile } from "../core/file-manifest.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/model.js";
 import { longestSeries, selectPage } from "../core/page.js";
 import {
@@ -259,6 +263,8 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     views,
     deflators: deflatorsOf(input.indicators),
     adjusters: adjustersOf(input.indicators),
+    // Filled indicator by indicator below, read when the pages are rendered.
+    downloads: new Map<string, Map<string | null, Partial<DownloadLinks>>>(),
   };
   const plan: PlannedFile[] = [];
   const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -315,12 +321,14 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
       return selectPage(answers.series, query, chosen, answers.global);
     };
+    /** The API's answer to `query`, as the function writes it. */
+    const answerOf = (query: PageQuery) => renderAnswer(wholeView(indicator.answers), selectedPage(query));
     /** An answer as a static file: a prebuilt page (its size told to `listed`, for the manifest) or a sub-series' copy. */
     const answer = (path: string, query: PageQuery, listed?: (bytes: number) => void): PlannedFile => ({
       path: outputFile(path),
       indicator: id,
       render() {
-        const body = renderAnswer(wholeView(indicator.answers), selectedPage(query));
+        const body = answerOf(query);
         listed?.(body.length);
         return body;
       },
@@ -330,10 +338,13 @@ export function planOutput(input: PlanInput): PlannedFile[] {
      * one is not planned (its size is known before anything is rendered), and the
      * function answers its query, or says how to narrow it (src/api/endpoint.ts).
      */
+    const pagesPlanned = new Set<string>();
     const page = (path: string, query: PageQuery, listed: (bytes: number) => void) => {
       const bytes = jsonAnswerSize(wholeView(indicator.answers), selectedPage(query));
-      if (bytes <= maxFileBytes) plan.push(answer(path, query, listed));
-      else input.leftOut?.(outputFile(path), bytes);
+      if (bytes <= maxFileBytes) {
+        plan.push(answer(path, query, listed));
+        pagesPlanned.add(outputFile(path));
+      } else input.leftOut?.(outputFile(path), bytes);
     };
     for (const query of queries) {
       const sizes = pages[String(query.limit)] as number[];
@@ -341,12 +352,16 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     }
     page(defaultPagePath(id), DEFAULT_QUERY, (bytes) => (entry.index = bytes));
     plan.push(...planCsvFiles(indicator));
-    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(config, indicator, version) });
+    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(indicator, version) });
     if (input.seriesFiles) {
       for (const series of indicator.answers.ids) {
         for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }));
       }
     }
+    // The downloads the page offers, as files its links name (src/build/page-downloads.ts).
+    const downloads = pageDownloads({ view: views.get(id) as ViewIndicator, inParts: indicator.parts !== undefined, answer: answerOf, planned: (file) => pagesPlanned.has(file), maxFileBytes });
+    plan.push(...downloads.files);
+    config.downloads.set(id, downloads.links);
     for (const lang of LANGS) {
       plan.push(
         { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
@@ -423,6 +438,9 @@ export function planOutput(input: PlanInput): PlannedFile[] {
 
 const sha256Hex = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");
 
+/** The files planned after the rest, counted in the budget: `_headers`, `_routes.json` and `/manifest.json` (`fileManifestFile`). */
+const EXTRA_FILES = 3;
+
 /**
  * The plan placed on the host (src/build/host-plan.ts): a tail indicator's files
  * record their SHA-256 in its index as they are rendered, those moved to R2 are
@@ -436,7 +454,7 @@ function placeOnHost(plan: readonly PlannedFile[], input: PlanInput, lastModifie
   const redirects = input.publicFiles.get("_redirects");
   if (redirects !== undefined) checkRedirects(new TextDecoder().decode(redirects));
   const ranked = rankIndicators(input.indicators.map((i) => ({ id: i.source.meta.id, points: i.source.rows.length })));
-  const host = planHost({ files: plan, ranked, lastModified, maxFiles: input.maxFiles ?? DEFAULT_MAX_FILES, extraFiles: 2 });
+  const host = planHost({ files: plan, ranked, lastModified, maxFiles: input.maxFiles ?? DEFAULT_MAX_FILES, extraFiles: EXTRA_FILES });
   // The rule count does not depend on the pages' code: checked now, with none.
   headersFile(lastModified, { scripts: [], styles: [] }, host.head);
   const routes = routesJson(host.excludes, new Set(host.tail));
@@ -519,6 +537,29 @@ async function readSiteConfig(options: BuildOptions, effects: BuildEffects): Pro
   return parseSiteConfig(text, options.configFile, options.siteUrl);
 }
 
+/** A written file as the manifest lists it: its size and the SHA-256 of its bytes. */
+function listedFile(path: string, body: string | Uint8Array): ListedFile {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  return { path, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * `/manifest.json` (src/core/file-manifest.ts), planned after every other file:
+ * rendered when they all are, from `listed`, which their renders fill.
+ * @throws BuildError when another file of the plan (one of `public/`) is at its path.
+ */
+function fileManifestFile(plan: readonly PlannedFile[], config: SiteConfig, versions: ReadonlyMap<string, number>, listed: readonly ListedFile[]): PlannedFile {
+  const path = outputFile(FILE_MANIFEST_PATH);
+  if (plan.some((file) => file.path === path)) throw new BuildError(`public/${path}: the build writes ${path} itself, the list of the output's files (src/core/file-manifest.ts); remove the file from public/`);
+  const head = {
+    name: config.name,
+    site: config.baseUrl,
+    dataVersion: isoDateTime(newestVersion(versions)),
+    dataVersions: Object.fromEntries([...versions].map(([id, seconds]) => [id, isoDateTime(seconds)])),
+  };
+  return { path, render: () => renderFileManifest(head, listed, createHash("sha256").update(listing(listed)).digest("hex")) };
+}
+
 /**
  * Stops the build at a file over the size a host accepts (Cloudflare Pages: 25 MiB):
  * checked as each file is rendered, before it is written, so the output is never
@@ -591,6 +632,9 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     maxFiles: options.maxFiles,
     leftOut: (path, bytes) => leftOut.push(`${path} (${(bytes / 2 ** 20).toFixed(1)} MiB)`),
   });
+  // Last of all: the list of every file written, with its hash (src/core/file-manifest.ts).
+  const listed: ListedFile[] = [];
+  plan.push(fileManifestFile(plan, config, versions, listed));
   if (leftOut.length > 0) {
     const max = (maxFileBytes / 2 ** 20).toFixed(0);
     effects.log.warn(`note: ${leftOut.length} prebuilt page${leftOut.length === 1 ? "" : "s"} over ${max} MiB left to the function (--max-file-bytes): ${leftOut.slice(0, 3).join(", ")}${leftOut.length > 3 ? ", …" : ""}`);
@@ -601,7 +645,9 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
       { id: source.meta.id, series: plain.length, points: source.rows.length, files: 0, bytes: 0 },
     ]),
   );
+  // Every file is listed in /manifest.json at its public path, those moved to R2 too (the function serves them there).
   const tally = (file: PlannedFile, body: string | Uint8Array) => {
+    if (file.path !== outputFile(FILE_MANIFEST_PATH) && !UNLISTED_FILES.includes(file.path)) listed.push(listedFile(file.path, body));
     const counted = file.indicator === undefined ? undefined : stats.get(file.indicator);
     if (counted === undefined) return;
     counted.files++;

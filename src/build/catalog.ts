@@ -1,10 +1,11 @@
 /**
  * The catalog (`CATALOG_PATH`): the indicators, their sub-series, units,
- * sources and the links to the endpoint, the site page and the downloads.
+ * sources and the links to the endpoint, the site page and the downloads, all
+ * paths on the site serving it (a mirror's catalog leads to the mirror's files).
  */
-import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
+import type { SiteConfig } from "../core/config.js";
 import { LICENSE } from "../core/contract.js";
-import { DCAT_CATALOG_PATH, OPENAPI_PATH, SERVICE_FEED_PATH, endpointPath, feedPath } from "../core/paths.js";
+import { DCAT_CATALOG_PATH, OPENAPI_PATH, SERVICE_FEED_PATH, endpointPath, feedPath, seriesPagePath } from "../core/paths.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { freshnessFacts, scheduleFacts, STATUS_PATH } from "./freshness.js";
 import { downloadLinks } from "../core/distributions.js";
@@ -55,8 +56,8 @@ export function renderCatalog(config: SiteConfig, indicators: readonly BuiltIndi
         freshness: freshnessFacts(indicator, versions.get(meta.id) ?? 0),
         links: {
           endpoint,
-          page: indicatorPageUrl(config, meta.id),
-          page_en: indicatorPageUrl(config, meta.id, "en"),
+          page: seriesPagePath(meta.id),
+          page_en: seriesPagePath(meta.id, "en"),
           // The downloads by key, in their fixed order (json, csv, parquet, xlsx, datapackage); a split one as its parts' paths.
           ...downloadLinks(meta.id, indicator.parts),
           feed: feedPath(meta.id),

@@ -37,7 +37,7 @@ export interface HostInput {
   readonly lastModified: ReadonlyMap<string, string>;
   /** The file budget of Pages (`--max-files`). */
   readonly maxFiles: number;
-  /** Files the host takes beside `files` (`_headers`, `_routes.json`), counted in the budget. */
+  /** Files planned beside `files` (`_headers`, `_routes.json`, the mirrors' `/manifest.json`), counted in the budget. */
   readonly extraFiles: number;
 }
 

@@ -12,8 +12,7 @@
 import { facetList, indicatorFacts } from "./catalog.js";
 import type { BuiltIndicator } from "./dataset.js";
 import { freshnessFacts, scheduleFacts, seriesFreshness } from "./freshness.js";
-import { indicatorPageUrl, type SiteConfig } from "../core/config.js";
-import { csvPath, endpointPath } from "../core/paths.js";
+import { csvPath, endpointPath, seriesPagePath } from "../core/paths.js";
 import { unitLabels } from "../core/unit-labels.js";
 import { csvFiles, downloadLinks } from "../core/distributions.js";
 import { sourceKindCounts } from "../core/source-kind-counts.js";
@@ -22,7 +21,7 @@ import { sourceKindCounts } from "../core/source-kind-counts.js";
  * Renders the metadata document (compact, deterministic JSON). `version` is the
  * data version (seconds): the last check's fallback (src/build/freshness.ts).
  */
-export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, version: number): string {
+export function renderMetadata(indicator: BuiltIndicator, version: number): string {
   const { source, labels, answers } = indicator;
   const { meta } = source;
   // When each sub-series' next value is due (src/build/freshness.ts); absent for one without points.
@@ -37,7 +36,7 @@ export function renderMetadata(config: SiteConfig, indicator: BuiltIndicator, ve
     schedule: scheduleFacts(indicator),
     freshness: freshnessFacts(indicator, version),
     units: unitLabels(meta.display.unit ?? { es: meta.unit, en: meta.unit }),
-    links: { endpoint: endpointPath(meta.id), page: indicatorPageUrl(config, meta.id), page_en: indicatorPageUrl(config, meta.id, "en"), ...partLinks(indicator) },
+    links: { endpoint: endpointPath(meta.id), page: seriesPagePath(meta.id), page_en: seriesPagePath(meta.id, "en"), ...partLinks(indicator) },
     facets,
     // The kinds the points cite, each with its label, its number of points and, column-wise (the size of a
     // document of many sub-series), each sub-series' number of points of that kind, in the order of \`series\`.

@@ -757,7 +757,12 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
         "Uruguayan statistical indicators as time series. `limit` and `offset` apply to each sub-series separately; points are ordered by date descending, then sub-series ascending. Any origin may call the API (CORS): a preflight `OPTIONS` is answered 204.",
       license: { name: "CC BY 4.0 (data)", identifier: LICENSE },
     },
-    servers: [{ url: config.baseUrl }],
+    // First the site serving this document (OpenAPI 3.1 §4.8.5: a relative URL is relative to where the document
+    // is served, and "/" is the default without servers): a mirror's description names the mirror. Then the public one.
+    servers: [
+      { url: "/", description: "The site serving this description" },
+      { url: config.baseUrl, description: "The public service" },
+    ],
     // A public API: no operation needs credentials (OpenAPI 3.1 §4.8.10: an empty list means none).
     security: [],
     paths: {

@@ -126,6 +126,18 @@ export function seriesFilePath(indicator: string, series: string, format: "json"
   return `${endpointPath(indicator)}/series/${series}.${format}`;
 }
 
+/** The extension of each kind of a page's download (src/build/page-downloads.ts): the CSV, the spreadsheet CSV (`dialect=es`), JSON. */
+const DOWNLOAD_EXTENSIONS = { csv: ".csv", sheet: ".es.csv", json: ".json" } as const;
+
+/**
+ * A download an indicator's page offers for the selection it is written with, as
+ * a static file (src/build/page-downloads.ts): the API's answer to `series` with
+ * the largest `limit`. `name` is file-safe (`pageDownloadName`).
+ */
+export function pageDownloadPath(indicator: string, name: string, kind: keyof typeof DOWNLOAD_EXTENSIONS): string {
+  return `${endpointPath(indicator)}/downloads/${name}${DOWNLOAD_EXTENSIONS[kind]}`;
+}
+
 /** Every point of the indicator as Apache Parquet (static file; src/build/formats/parquet.ts). */
 export function parquetPath(indicator: string): string {
   return `${endpointPath(indicator)}/data.parquet`;

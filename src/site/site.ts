@@ -36,7 +36,8 @@ import {
 } from "../core/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { groupKey, renderView, seriesParameter, type ViewIndicator } from "./client/series-view.js";
+import { groupKey, renderView, seriesParameter, type DownloadLinks, type ViewIndicator } from "./client/series-view.js";
+import { ADDRESS_ATTRIBUTE } from "./client/origin.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
 import { ADJUST_PATH } from "../core/adjust.js";
@@ -62,6 +63,12 @@ export type RenderConfig = SiteConfig & {
   readonly deflators?: Readonly<Record<string, { readonly indicator: string; readonly series: string }>>;
   /** The sub-series that adjust amounts (the manifest's `adjusters`): the calculator's choices. */
   readonly adjusters?: Manifest["adjusters"];
+  /**
+   * By indicator, the static files holding the downloads its page offers, by
+   * `series` parameter (null: every sub-series; src/build/page-downloads.ts):
+   * filled while the build plans, read when it renders. Absent: the API's addresses.
+   */
+  readonly downloads?: ReadonlyMap<string, ReadonlyMap<string | null, Partial<DownloadLinks>>>;
 };
 
 /**
@@ -96,7 +103,7 @@ function adjustSection(config: RenderConfig, lang: Lang, only: string | null): S
   // By default: five years back to the newest value.
   const back = `${String(Number(chosen.newest.slice(0, 4)) - 5).padStart(4, "0")}${chosen.newest.slice(4)}`;
   return html`<section id="adjust" aria-labelledby="h-adjust"><h2 id="h-adjust">${m.adjustHeading}</h2>
-<form id="adjust-form" class="ask" action="${ADJUST_PATH}" method="get" data-base-url="${config.baseUrl}">
+<form id="adjust-form" class="ask" action="${ADJUST_PATH}" method="get">
 <label for="adjust-amount">${m.adjustAmount}</label> <input id="adjust-amount" name="amount" type="text" value="1000" inputmode="decimal" autocomplete="off" pattern="${AMOUNT_WITHOUT_SCRIPT}" required>
 <label for="adjust-from">${m.adjustFrom}</label> <input id="adjust-from" name="from" type="date" min="${chosen.first}" value="${back < chosen.first ? chosen.first : back}" required>
 <label for="adjust-to">${m.adjustTo}</label> <input id="adjust-to" name="to" type="date" min="${chosen.first}" value="${chosen.newest}" required>
@@ -222,7 +229,8 @@ ${body}
 const feedLink = (title: string, href: string) => html`<link rel="alternate" type="${ATOM_MEDIA_TYPE}" title="${title}" href="${href}">
 `;
 
-const curl = (config: SiteConfig, pathAndQuery: string) => html`<pre><code>curl '${config.baseUrl}${pathAndQuery}'</code></pre>`;
+/** A curl command to copy: written with the public origin, which the page script turns into the page's own (src/site/client/origin.ts). */
+const curl = (config: SiteConfig, pathAndQuery: string) => html`<pre><code ${raw(ADDRESS_ATTRIBUTE)}>curl '${config.baseUrl}${pathAndQuery}'</code></pre>`;
 
 /** The attribution link in a page's language: to that language's page, with its words ("Datos: …"). */
 const localAttribution = (config: SiteConfig, indicator: string, lang: Lang) => attributionAnchor(config, indicator, lang, MESSAGES[lang].creditText(config.name));
@@ -547,11 +555,16 @@ function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | stri
 </section>`;
 }
 
-/** What an indicator's page and its embed page share: the default view rendered, and the head's basics. */
-function indicatorParts(config: SiteConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
+/**
+ * What an indicator's page and its embed page share: the default view rendered
+ * (its downloads linking the static files the build wrote for it, `RenderConfig.downloads`),
+ * and the head's basics.
+ */
+function indicatorParts(config: RenderConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
   const { view } = meta;
   const embedded = path === embedPagePath;
-  const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded });
+  const files = config.downloads?.get(meta.id);
+  const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded, files: (series) => files?.get(series) });
   const title = view.title[lang];
   const head = { lang, title: `${title} — ${config.name}`, description: meta.description[lang], paths: pathsOf((l) => path(meta.id, l)), script: true };
   return { m: MESSAGES[lang], view, rendered, title, head };
@@ -610,7 +623,7 @@ ${downloadItems(m, meta)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata
 </ul>
 <h3>${m.embedHeading}</h3>
 <p>${m.embedIntro}</p>
-<pre><code id="embed-code">${`<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`}</code></pre>
+<pre><code id="embed-code" ${raw(ADDRESS_ATTRIBUTE)}>${`<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`}</code></pre>
 <button type="button" data-copy="embed-code" hidden>${m.copy}</button>
 </section>
 ${glossary(meta, lang, m)}
@@ -631,7 +644,7 @@ ${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="n
 <section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
 <p>${codeText(m.creditIndicator)}</p>
 ${attributionBlock(config, lang, meta.id, "attribution-snippet")}
-<p>${m.thisPage} <a href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
+<p>${m.thisPage} <a rel="cite-as" href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
 <h3 id="cite">${m.citationHeading}</h3>
 <p>${m.citationIntro}</p>
 <blockquote class="citation" id="citation">${m.citation(citationSource(meta, lang), title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
@@ -660,7 +673,7 @@ export function renderEmbedPage(config: RenderConfig, meta: SiteIndicator, lang:
 ${head(config, page)}</head>
 <body class="embed">
 <main id="main">
-<h1 class="embed-title"><a href="${indicatorPageUrl(config, meta.id, lang)}">${title}</a></h1>
+<h1 class="embed-title"><a href="${seriesPagePath(meta.id, lang)}">${title}</a></h1>
 <div id="view-card" class="view-card embed-card">${rendered.card}</div>
 <div id="charts" class="embed-charts">
 ${rendered.charts}

@@ -356,10 +356,15 @@ describe("the site in Chromium, in Spanish and English", () => {
       const snippet = await page.locator("#attribution-snippet").textContent();
       const href = /href="([^"]+)"/.exec(snippet ?? "")?.[1]?.replace(/&amp;/g, "&") ?? "";
       const url = new URL(href);
+      // The credit names the public site, wherever the page is served.
+      expect(url.origin).toBe("https://open-series-uy.pages.dev");
       expect(url.pathname).toBe(`/series/${id}/`);
       expect(url.searchParams.get("utm_source")).toBe("api");
       expect(url.searchParams.get("utm_medium")).toBe("attribution");
       expect(url.searchParams.get("utm_campaign")).toBe("backlinks");
+      // The addresses to copy name the site serving the page (src/site/client/origin.ts): the API's, the embed code's.
+      expect(await page.locator("#api-url").textContent()).toMatch(new RegExp(`^${server.url}/api/v1/${id}\\?`));
+      expect(await page.locator("#embed-code").textContent()).toContain(`<iframe src="${server.url}/series/${id}/embed/"`);
     }
     expect(problems).toEqual([]);
     await page.close();
@@ -561,7 +566,11 @@ describe("the pages answer the questions people bring, honestly (both languages,
         expect(await monthly.getAttribute("value")).toBe("29400");
         expect(parseShown((await monthly.textContent()) ?? "", lang)).toBe(29400);
         expect(((await monthly.textContent()) ?? "").replace(/\s/g, " ")).toBe(lang === "es" ? "$ 29.400" : "$29,400");
-        const api = new URL((await page.locator("#ask-at-answer .api-equivalent a").getAttribute("href")) ?? "");
+        const path = (await page.locator("#ask-at-answer .api-equivalent a").getAttribute("href")) ?? "";
+        // A link on the site serving the page, its text the whole address to copy.
+        expect(path).toMatch(/^\/api\/v1\//);
+        expect(await page.locator("#ask-at-answer .api-equivalent code").textContent()).toBe(`${server.url}${path}`);
+        const api = new URL(path, server.url);
         expect(api.searchParams.get("at")).toBe("2025-03-15");
         // About the card's sub-series (the general monthly minimum).
         expect(api.searchParams.get("series")).toBe("monthly");
@@ -588,9 +597,9 @@ describe("the pages answer the questions people bring, honestly (both languages,
 
   it("answers the questions about time with the API's numbers: the wages in real terms, the change since a date, a consultation in hours of the domestic wage", async () => {
     const { page, problems } = await openPage(1280, 900);
-    /** The API's answer at an address the page shows (its public base URL replaced by the test server's). */
+    /** The API's answer at an address the page links (a path on the test server). */
     const apiAt = async (href: string | null) => {
-      const url = new URL(href ?? "");
+      const url = new URL(href ?? "", server.url);
       return ((await (await fetch(`${server.url}${url.pathname}${url.search}`)).json()) as { data: { series: string; value: number; date: string }[] }).data;
     };
     for (const lang of LANGS) {
@@ -600,7 +609,7 @@ describe("the pages answer the questions people bring, honestly (both languages,
       const real = page.locator('#mode-answer li[data-series="monthly"] data');
       await real.waitFor();
       const api = await apiAt(await page.locator("#mode-answer .api-equivalent a").getAttribute("href"));
-      expect(new URL((await page.locator("#mode-answer .api-equivalent a").getAttribute("href")) ?? "").searchParams.get("real")).toMatch(/^\d{4}-\d{2}$/);
+      expect(new URL((await page.locator("#mode-answer .api-equivalent a").getAttribute("href")) ?? "", server.url).searchParams.get("real")).toMatch(/^\d{4}-\d{2}$/);
       expect(Number(await real.getAttribute("value"))).toBe(api.find((d) => d.series === "monthly")?.value);
       // Drawn: one chart per magnitude of the card's sub-series (one: the general monthly minimum), its newest point the same value.
       expect(await page.locator("#mode-answer li[data-series]").evaluateAll((items) => items.map((li) => li.getAttribute("data-series")))).toEqual(["monthly"]);
@@ -629,7 +638,7 @@ describe("the pages answer the questions people bring, honestly (both languages,
       const hours = page.locator(`#mode-answer li[data-series="${CASMU}"] data`);
       await hours.waitFor();
       const perUrl = await page.locator("#mode-answer .api-equivalent a").getAttribute("href");
-      expect(new URL(perUrl ?? "").searchParams.get("per")).toBe("domestic-worker-wages:hourly");
+      expect(new URL(perUrl ?? "", server.url).searchParams.get("per")).toBe("domestic-worker-wages:hourly");
       expect(Number(await hours.getAttribute("value"))).toBe((await apiAt(perUrl)).find((d) => d.series === CASMU)?.value);
 
     }
@@ -664,7 +673,8 @@ describe("the pages answer the questions people bring, honestly (both languages,
         const result = page.locator("#adjust-answer strong data");
         await result.waitFor();
         const href = (await page.locator("#adjust-answer .api-equivalent a").getAttribute("href")) ?? "";
-        const url = new URL(href);
+        expect(await page.locator("#adjust-answer .api-equivalent code").textContent()).toBe(`${server.url}${href}`);
+        const url = new URL(href, server.url);
         // "25.000" is twenty-five thousand on both pages.
         expect(url.pathname + url.search).toBe(`/api/v1/adjust?amount=25000&from=2019-01-15&to=${today}&by=${by}`);
         const response = await fetch(`${server.url}${url.pathname}${url.search}`);

@@ -72,11 +72,11 @@ describe("status.json", () => {
   });
 });
 
-/** The code of a snippet the indicator page offers, its addresses pointed at the local server. */
+/** The code of a snippet the indicator page offers, its addresses pointed at the local server (as the page script does, src/site/client/origin.ts). */
 async function snippet(key: string): Promise<string> {
   const server = inject("system").urls.main;
   const page = await (await fetch(`${server}/series/health-insurance-prices/`)).text();
-  const code = new RegExp(`<code id="snippet-${key}">([^<]*)</code>`).exec(page)?.[1] ?? "";
+  const code = new RegExp(`<code id="snippet-${key}"[^>]*>([^<]*)</code>`).exec(page)?.[1] ?? "";
   const text = code.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   return text.replaceAll("https://open-series-uy.pages.dev", server);
 }

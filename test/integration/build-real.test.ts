@@ -112,8 +112,8 @@ describe("npm run build on the real data", () => {
     expect(Object.keys(hip?.series[0]?.facets ?? {}).sort()).toEqual(["item", "provider", "regime"]);
     expect(hip?.links).toEqual({
       endpoint: "/api/v1/health-insurance-prices",
-      page: `${SITE}/series/health-insurance-prices/`,
-      page_en: `${SITE}/en/series/health-insurance-prices/`,
+      page: "/series/health-insurance-prices/",
+      page_en: "/en/series/health-insurance-prices/",
       json: "/api/v1/health-insurance-prices/index.json",
       csv: "/api/v1/health-insurance-prices/data.csv",
       parquet: "/api/v1/health-insurance-prices/data.parquet",

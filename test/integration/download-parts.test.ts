@@ -143,7 +143,6 @@ describe("downloads in parts", () => {
   });
 
   it("lists the parts wherever the whole files were linked", () => {
-    const csvUrls = (links.csv as string[]).map((p) => `${SITE}${p}`);
     const every = ["csv", "parquet", "xlsx"].flatMap((key) => links[key] as string[]);
     // The catalog's links.
     const catalog = JSON.parse(read(split, "/api/v1/index.json")) as { indicators: { id: string; links: Record<string, unknown> }[] };
@@ -155,11 +154,11 @@ describe("downloads in parts", () => {
     expect(pkg.resources.filter((r) => r.schema !== undefined)).toHaveLength(parts.length);
     // The DCAT catalog's distributions.
     const dcat = read(split, "/api/v1/catalog.jsonld");
-    for (const path of every) expect(dcat).toContain(`"dcat:downloadURL":{"@id":"${SITE}${path}"}`);
+    for (const path of every) expect(dcat).toContain(`"dcat:downloadURL":{"@id":"${path}"}`);
     expect(dcat).not.toContain(`${API}/data.csv`);
     // llms.txt, the OpenAPI description, the pages (downloads list and schema.org JSON-LD).
     const llms = read(split, "/llms.txt");
-    for (const url of csvUrls) expect(llms).toContain(url);
+    for (const path of links.csv as string[]) expect(llms).toContain(path);
     const openapi = JSON.parse(read(split, "/api/v1/openapi.json")) as { paths: Record<string, unknown> };
     expect(Object.keys(openapi.paths)).toContain("/api/v1/{indicator}/data-{part}.csv");
     expect(Object.keys(openapi.paths)).not.toContain("/api/v1/{indicator}/data.csv");
@@ -179,7 +178,7 @@ describe("downloads in parts", () => {
       for (const entry of entries) {
         const date = /tag:[^<]*\/(\d{4}-\d{2}-\d{2})<\/id>/.exec(entry)?.[1] as string;
         const i = parts.findIndex((p) => p.first <= date && date <= p.last);
-        expect([...entry.matchAll(/rel="related" type="text\/csv" href="([^"]+)"/g)].map((m) => m[1])).toEqual([`${SITE}${links.csv?.[i]}`]);
+        expect([...entry.matchAll(/rel="related" type="text\/csv" href="([^"]+)"/g)].map((m) => m[1])).toEqual([links.csv?.[i]]);
       }
     }
   });

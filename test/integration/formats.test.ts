@@ -20,6 +20,8 @@ import { INDICATOR_IDS } from "../indicators.js";
 /** The shared build's data version (test/epoch.ts), as the formats write it. */
 const VERSION_ISO = new Date(Number(EPOCH) * 1000).toISOString().slice(0, 19);
 const SITE = "https://open-series-uy.pages.dev";
+/** Where the documents are read from: a mirror. What identifies stays the public site's; what a reader follows leads to the mirror. */
+const MIRROR = "http://mirror.test";
 const IDS = INDICATOR_IDS;
 const LICENSE = "https://creativecommons.org/licenses/by/4.0/";
 const FILES = ["index.json", "data.csv", "data.parquet", "data.xlsx", "datapackage.json"] as const;
@@ -249,8 +251,8 @@ interface DcatRead {
 }
 
 describe("the DCAT catalog, parsed by rdflib", () => {
-  it("holds one dcat:Dataset per indicator, each with its distributions, licence, time span and version", () => {
-    const read = python<DcatRead>("read_dcat.py", [join(out, "api/v1/catalog.jsonld")]);
+  it("holds one dcat:Dataset per indicator, each with its distributions, licence, time span and version; read from a mirror, its links lead there", () => {
+    const read = python<DcatRead>("read_dcat.py", [join(out, "api/v1/catalog.jsonld"), `${MIRROR}/api/v1/catalog.jsonld`]);
     const iri = (id: string) => `${SITE}/series/${id}/#dataset`;
     expect(read.catalogs).toBe(1);
     expect(read.catalogDatasets).toEqual(IDS.map(iri));
@@ -267,7 +269,7 @@ describe("the DCAT catalog, parsed by rdflib", () => {
       expect({ start: d.start, end: d.end }).toEqual({ start: span(id).start, end: spanEnd(id) });
       expect(d.keywords).toContain("Uruguay");
       expect(d.language).toEqual(["ENG", "SPA"].map((code) => `http://publications.europa.eu/resource/authority/language/${code}`));
-      expect(d.distributions.map((x) => x.downloadURL).sort()).toEqual(FILES.map((f) => `${SITE}/api/v1/${id}/${f}`).sort());
+      expect(d.distributions.map((x) => x.downloadURL).sort()).toEqual(FILES.map((f) => `${MIRROR}/api/v1/${id}/${f}`).sort());
       for (const x of d.distributions) {
         expect(x.types).toEqual(["http://www.w3.org/ns/dcat#Distribution"]);
         expect(x.license).toBe(LICENSE);
@@ -275,9 +277,9 @@ describe("the DCAT catalog, parsed by rdflib", () => {
         expect(x.format).toMatch(/^http:\/\/publications\.europa\.eu\/resource\/authority\/file-type\/(JSON|CSV|PARQUET|XLSX)$/);
         expect(existsSync(join(out, new URL(x.downloadURL).pathname)), x.downloadURL).toBe(true);
       }
-      expect(d.distributions.find((x) => x.downloadURL.endsWith("/index.json"))?.accessURL).toBe(`${SITE}/api/v1/${id}`);
+      expect(d.distributions.find((x) => x.downloadURL.endsWith("/index.json"))?.accessURL).toBe(`${MIRROR}/api/v1/${id}`);
     }
-    expect(read.services).toEqual([{ endpointURL: `${SITE}/api/v1`, endpointDescription: `${SITE}/api/v1/openapi.json`, servesDataset: IDS.map(iri) }]);
+    expect(read.services).toEqual([{ endpointURL: `${MIRROR}/api/v1`, endpointDescription: `${MIRROR}/api/v1/openapi.json`, servesDataset: IDS.map(iri) }]);
   });
 });
 
@@ -336,7 +338,8 @@ describe("the Atom feeds, parsed by feedparser", () => {
   let feeds: Map<string, FeedRead>;
   beforeAll(() => {
     const paths = [join(out, "feed.atom"), ...IDS.map((id) => join(out, `api/v1/${id}/feed.atom`))];
-    feeds = new Map(python<FeedRead[]>("read_feeds.py", paths).map((f) => [f.path.slice(out.length + 1), f]));
+    // Read as fetched from a mirror: the links are paths, resolved against the feed's address; the ids stay the tag: URIs.
+    feeds = new Map(python<FeedRead[]>("read_feeds.py", ["--served", out, MIRROR, ...paths]).map((f) => [f.path.slice(out.length + 1), f]));
   });
 
   it("parses every feed as Atom 1.0 without errors", () => {
@@ -352,10 +355,10 @@ describe("the Atom feeds, parsed by feedparser", () => {
       releases.map(([date, n]) => [`${releaseWords(id, date).updated}T00:00:00Z`, `${n.toLocaleString("en-US")} point${n === 1 ? "" : "s"} ${releaseWords(id, date).phrase}`]),
     );
     expect(feed.entries.map((e) => e.id)).toEqual(releases.map(([date]) => `tag:open-series-uy.pages.dev,2026-11-23:${id}/${date}`));
-    expect(feed.entries.every((e) => e.link === `${SITE}/series/${id}/` && e.category === id)).toBe(true);
+    expect(feed.entries.every((e) => e.link === `${MIRROR}/series/${id}/` && e.category === id)).toBe(true);
     expect(feed.updated).toBe(feed.entries[0]?.updated);
-    expect(feed.links).toContainEqual({ rel: "alternate", type: "text/html", href: `${SITE}/series/${id}/` });
-    expect(feed.links).toContainEqual({ rel: "self", type: "application/atom+xml", href: `${SITE}/api/v1/${id}/feed.atom` });
+    expect(feed.links).toContainEqual({ rel: "alternate", type: "text/html", href: `${MIRROR}/series/${id}/` });
+    expect(feed.links).toContainEqual({ rel: "self", type: "application/atom+xml", href: `${MIRROR}/api/v1/${id}/feed.atom` });
     if (id === "health-insurance-prices") expect(releases).toHaveLength(17);
     if (id === "consumer-price-index") expect(releases).toHaveLength(200);
     if (id === "consumer-price-index") expect(feed.entries[0]).toMatchObject({ title: "1 point for the month 2026-07-01/2026-07-31", updated: "2026-08-01T00:00:00Z" });
@@ -371,7 +374,7 @@ describe("the Atom feeds, parsed by feedparser", () => {
     expect(feed.entries.map((e) => [e.id, e.category, e.updated, e.title])).toEqual(expected);
     expect(new Set(feed.entries.map((e) => e.id)).size).toBe(feed.entries.length);
     expect(feed.updated).toBe(feed.entries[0]?.updated);
-    expect(feed.links).toContainEqual({ rel: "alternate", type: "text/html", href: `${SITE}/` });
+    expect(feed.links).toContainEqual({ rel: "alternate", type: "text/html", href: `${MIRROR}/` });
   });
 });
 

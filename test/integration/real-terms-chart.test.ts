@@ -72,9 +72,12 @@ describe("the page's chart in real terms on the real data", () => {
     const shown = modeAnswer(ctx, { indicator, selection, ids, label: "real" }, asked, deflator);
 
     // The address the page gives beside the chart asks month by month; with every month, it is the chart.
-    const address = unescape(/<a href="([^"]+)"><code>/.exec(shown.answer.html)?.[1] ?? "");
-    expect(address).toBe(`${config.baseUrl}/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&frequency=month&real=2026-07&limit=1`);
-    const months = (await api(`${address.slice(config.baseUrl.length).replace("limit=1", "limit=5000")}`)).data;
+    // A path on the site serving the page; its text, the whole address to copy.
+    const [, href = "", text = ""] = /<a href="([^"]+)"><code>([^<]+)<\/code>/.exec(shown.answer.html) ?? [];
+    const address = unescape(href);
+    expect(address).toBe("/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&frequency=month&real=2026-07&limit=1");
+    expect(unescape(text)).toBe(`${config.baseUrl}${address}`);
+    const months = (await api(address.replace("limit=1", "limit=5000"))).data;
     expect(months.length).toBeGreaterThan(100);
 
     // The chart's model: the same values, to the API's rounding.

@@ -101,7 +101,8 @@ describe("the spreadsheet CSV in LibreOffice Calc, locale es_UY", () => {
 describe("the page's \"Usar en Excel / Google Sheets\"", () => {
   it("offers the spreadsheet CSV of the selection, which the API answers in the dialect, and the formulas", async () => {
     const page = readFileSync(join(out, "series/health-insurance-prices/index.html"), "utf8");
-    const url = (/<code id="sheet-url">([^<]*)<\/code>/.exec(page)?.[1] ?? "").replaceAll("&amp;", "&");
+    // Written with the public origin (the page script writes the page's own: src/site/client/origin.ts).
+    const url = (/<code id="sheet-url" data-address>([^<]*)<\/code>/.exec(page)?.[1] ?? "").replaceAll("&amp;", "&");
     expect(url).toBe("https://open-series-uy.pages.dev/api/v1/health-insurance-prices?series=casmu.consult-general-medicine.fonasa&limit=5000&format=csv&dialect=es");
     const bytes = await get(url.replace("https://open-series-uy.pages.dev", ""));
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));

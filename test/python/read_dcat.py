@@ -1,6 +1,9 @@
 """Parses the DCAT catalog (JSON-LD) with rdflib and prints its datasets, distributions and service as JSON.
 
-Usage: /usr/bin/python3 read_dcat.py <catalog.jsonld>
+Usage: /usr/bin/python3 read_dcat.py <catalog.jsonld> [<the address it is read from>]
+
+With an address, relative IRIs resolve against it, as for a catalog fetched from there (JSON-LD 1.1: the
+document's own address is the base IRI).
 """
 import json
 import sys
@@ -16,9 +19,9 @@ def one(graph, subject, predicate):
     return None if value is None else str(value)
 
 
-def main(path):
+def main(path, address=None):
     graph = Graph()
-    graph.parse(path, format="json-ld")
+    graph.parse(path, format="json-ld", base=address)
     catalogs = list(graph.subjects(RDF.type, DCAT.Catalog))
     datasets = []
     for ds in sorted(graph.subjects(RDF.type, DCAT.Dataset)):
@@ -67,4 +70,4 @@ def main(path):
     }))
 
 
-main(sys.argv[1])
+main(*sys.argv[1:3])

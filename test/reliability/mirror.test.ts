@@ -3,14 +3,13 @@
  * http.server serves the files as they are; Debian's nginx with deploy/nginx.conf
  * also maps the API's query parameters onto the prebuilt pages.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { ROOT, tempDir } from "../helpers.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
 import { INDICATOR_IDS, firstSeries } from "../indicators.js";
+import { ensureNginx, startNginx, waitFor, type Nginx } from "../nginx.js";
 
 const IDS = INDICATOR_IDS;
 /** A sub-series of each indicator, whose default answer a mirror serves from a static file. */
@@ -19,23 +18,12 @@ const HIP_SERIES = "casmu.consult-general-medicine.fonasa";
 /** The default build of the real data (test/e2e/global-setup.ts). */
 const out = inject("system").mainDir;
 const children: ChildProcess[] = [];
+const servers: Nginx[] = [];
 
 afterAll(() => {
   for (const child of children) child.kill("SIGTERM");
+  for (const server of servers) server.stop();
 });
-
-async function waitFor(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 const file = (path: string) => readFileSync(join(out, path));
 /** The second page of limit 10 when a sub-series has more than 10 points, else the first: a prebuilt page every indicator has. */
@@ -72,26 +60,10 @@ describe("the output folder on a plain static server (python3 -m http.server)", 
 });
 
 describe("the example nginx configuration (deploy/nginx.conf) with Debian's nginx", () => {
-  const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-nginx.sh")], { encoding: "utf8" });
-  it.skipIf(ensured.status !== 0)("maps the API's query parameters onto the prebuilt files", async () => {
-    const port = await freePort();
-    const prefix = await tempDir("nginx-");
-    // Started as root, nginx's workers run as nobody: the output must be readable by others, and
-    // every folder above it traversable, up to the temporary folder (npm test's own, 0700, scripts/test.sh).
-    const top = out.startsWith(`${tmpdir()}/`) ? tmpdir() : dirname(out);
-    for (let dir = dirname(out); dir.startsWith(top); dir = dirname(dir)) chmodSync(dir, statSync(dir).mode | 0o055);
-    mkdirSync(join(prefix, "logs"));
-    const server = readFileSync(join(ROOT, "deploy/nginx.conf"), "utf8")
-      .replace("listen 8080;", `listen 127.0.0.1:${port};`)
-      .replace("root /srv/open-series-uy/dist;", `root ${out};`);
-    writeFileSync(
-      join(prefix, "nginx.conf"),
-      `daemon off;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/logs/error.log;\nevents {}\nhttp {\naccess_log off;\nclient_body_temp_path ${prefix};\n${server}\n}\n`,
-    );
-    const child = spawn("/usr/sbin/nginx", ["-p", prefix, "-c", join(prefix, "nginx.conf")], { stdio: "ignore" });
-    children.push(child);
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(base);
+  it.skipIf(!ensureNginx())("maps the API's query parameters onto the prebuilt files", async () => {
+    const nginx = await startNginx(out);
+    servers.push(nginx);
+    const base = nginx.url;
 
     for (const id of IDS) {
       const cases: [string, string][] = [

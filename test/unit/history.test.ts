@@ -190,9 +190,10 @@ describe("the Atom feeds over a synthetic history", () => {
     const feed = renderIndicatorFeed(config, wages, NOW, tables.get("wages")?.revisions);
     const revisions = [...feed.matchAll(/<entry>\n<id>[^<]*revision[^<]*<\/id>\n<title>([^<]*)<\/title>[\s\S]*?title="changes" href="([^"]*)"/g)].map((m) => [m[1], m[2]]);
     expect(revisions).toEqual([
-      ["1 point revised on 2026-07-10", "https://example.test/api/v1/wages/changes?since=2026-05-10"],
-      ["1 point removed on 2026-04-10", "https://example.test/api/v1/wages/changes?since=2026-03-10"],
-      ["1 point revised on 2026-03-10", "https://example.test/api/v1/wages/changes?since=2026-02-10"],
+      // Paths: resolved against the feed's own address, the mirror's on a mirror.
+      ["1 point revised on 2026-07-10", "/api/v1/wages/changes?since=2026-05-10"],
+      ["1 point removed on 2026-04-10", "/api/v1/wages/changes?since=2026-03-10"],
+      ["1 point revised on 2026-03-10", "/api/v1/wages/changes?since=2026-02-10"],
     ]);
     expect(feed).toContain("monthly 2025-07-01: 110 → 111.5");
     const service = renderServiceFeed(config, built, new Map(built.map((b) => [b.source.meta.id, NOW])), (id) => tables.get(id)?.revisions ?? []);

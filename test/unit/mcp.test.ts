@@ -50,10 +50,11 @@ describe("the MCP server, read by the SDK's client", () => {
     expect(schema.properties.series?.type).toBe("array");
   });
 
-  it("cites the canonical URL of the answer it gives, and the answer equals the API's", async () => {
+  it("cites the canonical URL of the answer it gives on the site answering it, and credits the public one", async () => {
     const result = (await client.callTool({ name: "get_values", arguments: { indicator: "tiny-wages", series: ["monthly"], from: "2000" } })) as { content: { text: string }[] };
     const text = result.content[0]?.text ?? "";
-    expect(text).toMatch(/^API URL: https:\/\/[^ ]+\/api\/v1\/tiny-wages\?from=2000-01-01&series=monthly&limit=24&provenance=true$/m);
+    expect(text).toMatch(/^API URL: http:\/\/api\.test\/api\/v1\/tiny-wages\?from=2000-01-01&series=monthly&limit=24&provenance=true$/m);
+    expect(text).toMatch(/^Credit: Data: Open Series UY \(CC BY 4\.0\), https:\/\/open-series-uy\.pages\.dev$/m);
   });
 
   it("get_values gives each value with its date, note, source and kind of source; a derived value has none of its own", async () => {

@@ -55,7 +55,11 @@ describe("question views", () => {
     const ctx = questionContext(WAGES);
     const answer = sinceAnswer(ctx, indicatorOf(WAGES, wage("Monthly")), ["monthly"], "2024-03-15", null).html;
     expect(answer).toContain('<li data-series="monthly">Monthly: from $100.00 to $120: <data value="20">+20%</data> in current pesos</li>');
-    const url = new URL(/<a href="([^"]+)">/.exec(answer)?.[1]?.replace(/&amp;/g, "&") ?? "");
+    // A link on the site serving the page; its text, the whole address on the page's origin, to copy.
+    const [, href = "", text = ""] = /<a href="([^"]+)"><code>([^<]+)<\/code>/.exec(answer) ?? [];
+    expect(href).toMatch(/^\/api\/v1\/tiny-wages\?/);
+    expect(text).toBe(`https://example.test${href}`);
+    const url = new URL(href.replace(/&amp;/g, "&"), "https://example.test");
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ series: "monthly", units: "index", base: "2024-03-15", limit: "1" });
     // Before the first point nothing covers the day: no number is made up.
     expect(sinceAnswer(ctx, indicatorOf(WAGES, wage("Monthly")), ["monthly"], "2023-06-01", null).html).toContain("<li>Monthly: no value covers that day in this data</li>");
@@ -66,7 +70,7 @@ describe("question views", () => {
     // March 2024's 100 is 100 × 114/102 in pesos of March 2025; March 2025's 120 is 120: +7.4 %. (Deflating each step
     // once, by its first month, would compare January 2024's 114 with January 2025's 120 × 114/112: +7.1 %.)
     expect(answer).toContain('<data value="7.3684211" class="real">+7.4%</data> in real terms (pesos of March 2025)');
-    const urls = [...answer.matchAll(/<a href="([^"]+)">/g)].map((m) => Object.fromEntries(new URL((m[1] as string).replace(/&amp;/g, "&")).searchParams));
+    const urls = [...answer.matchAll(/<a href="([^"]+)">/g)].map((m) => Object.fromEntries(new URL((m[1] as string).replace(/&amp;/g, "&"), "https://example.test").searchParams));
     expect(urls[1]).toEqual({ series: "monthly", frequency: "month", real: "2025-03", units: "index", base: "2024-03-15", limit: "1" });
   });
 

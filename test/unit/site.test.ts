@@ -171,8 +171,10 @@ describe("HTML escaping", () => {
     const view = viewIndicator(indicator({}, three), VERSION);
     const partial: ViewIndicator = { ...view, series: view.series.filter((s) => s.id !== "z.k") };
     const parameter = (v: ViewIndicator) => {
-      const href = /href="([^"]+)"/.exec(valueOnDate({ lang: "en", indicator: v, selection: {}, baseUrl: "https://example.test" }, ["x.k", "y.k"], "2024-02-01").html)?.[1] ?? "";
-      return new URL(href.replace(/&amp;/g, "&")).searchParams.get("series");
+      const [, href = "", text = ""] = /<a href="([^"]+)"><code>([^<]+)<\/code>/.exec(valueOnDate({ lang: "en", indicator: v, selection: {}, baseUrl: "https://example.test" }, ["x.k", "y.k"], "2024-02-01").html) ?? [];
+      // The link is a path on the site serving the page; its text, the whole address to copy.
+      expect(text).toBe(`https://example.test${href}`);
+      return new URL(href.replace(/&amp;/g, "&"), "https://example.test").searchParams.get("series");
     };
     // Against the loaded sub-series alone, `*.k` would name z.k too.
     expect(parameter(partial)).toBe("*.k");
@@ -222,6 +224,30 @@ describe("languages and sharing", () => {
     expect(head(page)).toContain('<meta name="robots" content="noindex">');
     expect(head(page)).toContain('<base target="_blank">');
     expect(page).toContain('href="https://example.test/series/evil/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks"');
+    // The title leads to the page on the site serving the frame (a mirror's, or the public one).
+    expect(page).toContain('<h1 class="embed-title"><a href="/series/evil/">');
+  });
+
+  it("names the public address only where that is the link's job; texts to copy name it for the page script to rewrite", () => {
+    const page = renderIndicatorPage(config, siteIndicator(config, built, VERSION), "en");
+    // The fixture's source is on the same host: its link is the publisher's, not the site's.
+    const source = '<a href="https://example.test/?a=1&amp;b=2">';
+    const named = [...page.matchAll(/<(\w+)([^>]*)="https:\/\/example\.test[^"]*"[^>]*>/g)].filter((m) => m[0] !== source).map((m) => m[0].replace(/"https:\/\/example\.test[^"]*"/g, '"…"'));
+    expect(new Set(named)).toEqual(
+      new Set([
+        '<link rel="canonical" href="…">',
+        ...["es", "en", "x-default"].map((l) => `<link rel="alternate" hreflang="${l}" href="…">`),
+        '<meta property="og:url" content="…">',
+        '<meta property="og:image" content="…">',
+        '<meta name="twitter:image" content="…">',
+        '<a rel="cite-as" href="…">',
+      ]),
+    );
+    expect(page).toContain('<pre><code id="embed-code" data-address>&lt;iframe src=&quot;https://example.test/en/series/evil/embed/&quot;');
+    expect(page).toContain('<pre><code id="api-url" data-address>https://example.test/api/v1/evil?limit=5000</code></pre>');
+    const home = renderHome(config, [siteIndicator(config, built, VERSION)], "es");
+    expect(home).toContain("<pre><code data-address>curl 'https://example.test/api/v1/evil?limit=1'</code></pre>");
+    expect(home).not.toContain("data-base-url");
   });
 });
 
@@ -326,8 +352,9 @@ describe("series view", () => {
     expect(es.compare.html).toContain("sin costo");
     // The data table holds the chosen sub-series only.
     expect(es.table.html.match(/<tr/g)?.length).toBe(3);
-    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv");
-    expect(es.downloads.html).toContain("https://example.test/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv");
+    expect(es.downloads.html).toContain('href="/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv"');
+    expect(es.downloads.html).toContain('href="/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv"');
+    expect(es.choices.map((c) => c.series)).toEqual(["p2.ticket", "*.ticket", null]);
     const en = renderView({ lang: "en", indicator: view, selection: { provider: "P1", item: "consult" }, baseUrl: "https://example.test" });
     expect(sp(en.card.html)).toContain('<data value="120">$120</data>');
     expect(en.card.html).toContain("In force since January 1, 2024");
@@ -529,16 +556,12 @@ describe("series view of large indicators", () => {
     expect(v.charts.html.length).toBeLessThan(400_000);
   });
 
-  it("links every download to the whole history: limit=5000 on each API link, the static whole files past that", () => {
+  it("links every download to the whole history: limit=5000 on each API link, the static whole files past that; the texts to copy are whole addresses", () => {
     const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => (m[1] as string).replaceAll("&amp;", "&"));
-    const codes = (html: string): Record<string, string> => Object.fromEntries([...html.matchAll(/<code id="([^"]+)">([^<]*)<\/code>/g)].map((m) => [m[1] as string, (m[2] as string).replaceAll("&amp;", "&").replaceAll("&quot;", '"')]));
+    const codes = (html: string): Record<string, string> => Object.fromEntries([...html.matchAll(/<code id="([^"]+)" data-address>([^<]*)<\/code>/g)].map((m) => [m[1] as string, (m[2] as string).replaceAll("&amp;", "&").replaceAll("&quot;", '"')]));
     // 600 points: more than the API's default limit (500), which would stop the download at the newest 500.
     const fits = view([daily("long", 600)]).downloads.html;
-    expect(hrefs(fits)).toEqual([
-      "https://example.test/api/v1/big?limit=5000&format=csv",
-      "https://example.test/api/v1/big?limit=5000&format=csv&dialect=es",
-      "https://example.test/api/v1/big?limit=5000",
-    ]);
+    expect(hrefs(fits)).toEqual(["/api/v1/big?limit=5000&format=csv", "/api/v1/big?limit=5000&format=csv&dialect=es", "/api/v1/big?limit=5000"]);
     const code = codes(fits);
     expect(code["api-url"]).toBe("https://example.test/api/v1/big?limit=5000");
     expect(code["sheet-url"]).toBe("https://example.test/api/v1/big?limit=5000&format=csv&dialect=es");
@@ -547,7 +570,7 @@ describe("series view of large indicators", () => {
     expect(code["snippet-js"]).toContain("https://example.test/api/v1/big?limit=5000");
     // 5,001 points: more than one answer holds; the CSV links are the whole files, the JSON pages (meta.next).
     const over = view([daily("longer", 5_001), daily("short", 3)]).downloads.html;
-    expect(hrefs(over)).toEqual(["https://example.test/api/v1/big/data.csv", "https://example.test/api/v1/big/data.es.csv", "https://example.test/api/v1/big?limit=5000"]);
+    expect(hrefs(over)).toEqual(["/api/v1/big/data.csv", "/api/v1/big/data.es.csv", "/api/v1/big?limit=5000"]);
     expect(codes(over)["sheet-url"]).toBe("https://example.test/api/v1/big/data.es.csv");
   });
 
@@ -555,9 +578,19 @@ describe("series view of large indicators", () => {
     const view = viewIndicator(faceted(), VERSION);
     // The script has loaded one group; the build says how long the longest sub-series of all is.
     const over = renderView({ lang: "en", indicator: { ...view, longest: 5_001 }, selection: view.defaults, baseUrl: "https://example.test" }).downloads.html;
-    expect(over).toContain('<a href="https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv" download>');
-    expect(over).toContain('<a href="https://example.test/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv" download>');
-    expect(over).toContain('<a href="https://example.test/api/v1/evil/data.csv" download>');
+    expect(over).toContain('<a href="/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(over).toContain('<a href="/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(over).toContain('<a href="/api/v1/evil/data.csv" download>');
+  });
+
+  it("links the static files the build names for a download, the API's address where it names none; the texts stay the API's", () => {
+    const view = viewIndicator(faceted(), VERSION);
+    const files = (series: string | null) => (series === "p2.ticket" ? { csv: "/files/p2.csv", json: "/files/p2.json" } : undefined);
+    const html = renderView({ lang: "en", indicator: view, selection: view.defaults, baseUrl: "https://example.test", files }).downloads.html;
+    expect(html).toContain('<a href="/files/p2.csv" download>CSV</a> · <a href="/api/v1/evil?series=p2.ticket&amp;limit=5000&amp;format=csv&amp;dialect=es" download>');
+    expect(html).toContain('<a href="/files/p2.json">JSON</a>');
+    expect(html).toContain('<a href="/api/v1/evil?series=*.ticket&amp;limit=5000&amp;format=csv" download>');
+    expect(html).toContain('<code id="api-url" data-address>https://example.test/api/v1/evil?series=p2.ticket&amp;limit=5000</code>');
   });
 
   it("draws at most MAX_LINES sub-series, shows at most MAX_CARDS cards, and says so", () => {

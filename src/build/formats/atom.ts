@@ -11,17 +11,23 @@
  * A feed holds the newest `MAX_ENTRIES` releases: what a reader polls for is
  * what is new, and a daily indicator would otherwise grow its feed without
  * bound (older releases stay in the data; RFC 5005 archives are not written).
+ *
+ * Links (`self`, `alternate`, `related`) are paths: RFC 4287 §4.2.7.1 makes `href`
+ * an IRI reference, resolved against the feed's own address (RFC 3986 §5.1.3, no
+ * `xml:base`), so a mirror's feed links the mirror. What identifies (the `tag:`
+ * ids, §4.2.6: absolute and never changing) and the author's `uri` (the publisher,
+ * as credited) stay absolute, from the public base URL, wherever the feed is served.
  */
-import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import type { SiteConfig } from "../../core/config.js";
 import { escapeHtml } from "../../core/html.js";
 import { byCodeUnits } from "../../core/order.js";
-import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, feedPath } from "../../core/paths.js";
+import { ATOM_MEDIA_TYPE, SERVICE_FEED_PATH, feedPath, homePath, seriesPagePath } from "../../core/paths.js";
 import { csvFiles } from "../../core/distributions.js";
 import type { BuiltIndicator } from "../dataset.js";
 import type { Revisions } from "../history.js";
 import { changesPath } from "../../core/changes.js";
 import { versionDay } from "../../core/history.js";
-import { LICENSE_TITLE, absoluteUrl, isoDateTime, newestVersion, releaseOf, releases } from "./facts.js";
+import { LICENSE_TITLE, isoDateTime, newestVersion, releaseOf, releases } from "./facts.js";
 
 /**
  * The date part of every tag URI: RFC 4151 §2.1 asks for a day on which the
@@ -61,10 +67,10 @@ export function tagUri(config: SiteConfig, specific: string): string {
  * The CSV links of an entry about points of `dates`: `data.csv`, or for an
  * indicator in parts (src/build/download-parts.ts) the parts holding those dates.
  */
-function csvLinks(config: SiteConfig, { source, parts }: BuiltIndicator, dates: readonly string[]): string[] {
+function csvLinks({ source, parts }: BuiltIndicator, dates: readonly string[]): string[] {
   const files = csvFiles(source.meta.id, parts);
-  if (parts === undefined) return files.map((path) => absoluteUrl(config, path));
-  return parts.flatMap((part, i) => (dates.some((d) => part.first <= d && d <= part.last) ? [absoluteUrl(config, files[i] as string)] : []));
+  if (parts === undefined) return files;
+  return parts.flatMap((part, i) => (dates.some((d) => part.first <= d && d <= part.last) ? [files[i] as string] : []));
 }
 
 function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: boolean): Entry[] {
@@ -79,8 +85,8 @@ function entries(config: SiteConfig, indicator: BuiltIndicator, withIndicator: b
       summary: `${meta.title.en}: ${plural(points, "point")} ${phrase}, one in each of ${count(points)} of its ${count(total)} sub-series.`,
     indicator: meta.id,
     indicatorTitle: meta.title.en,
-    page: indicatorPageUrl(config, meta.id),
-      csv: csvLinks(config, indicator, [date]),
+    page: seriesPagePath(meta.id),
+      csv: csvLinks(indicator, [date]),
     };
   });
 }
@@ -105,9 +111,9 @@ function revisionEntries(config: SiteConfig, indicator: BuiltIndicator, revision
       summary: `${meta.title.en}: ${what} on ${day}${listed.length > 0 ? ` (${listed.join("; ")}${r.revised.length > listed.length ? "; …" : ""})` : ""}. Every change since ${r.since}: the link.`,
       indicator: meta.id,
       indicatorTitle: meta.title.en,
-      page: indicatorPageUrl(config, meta.id),
-      csv: csvLinks(config, indicator, [...r.revised, ...r.removed].map((p) => p.date)),
-      changes: absoluteUrl(config, `${changesPath(meta.id)}?since=${r.since}`),
+      page: seriesPagePath(meta.id),
+      csv: csvLinks(indicator, [...r.revised, ...r.removed].map((p) => p.date)),
+      changes: `${changesPath(meta.id)}?since=${r.since}`,
     };
   });
 }
@@ -172,8 +178,8 @@ export function renderIndicatorFeed(config: SiteConfig, indicator: BuiltIndicato
       id: tagUri(config, meta.id),
       title: `${meta.title.en} — ${config.name}`,
       subtitle: `Data releases of ${meta.title.en}: one entry per publication date, newest first.`,
-      self: absoluteUrl(config, feedPath(meta.id)),
-      alternate: indicatorPageUrl(config, meta.id),
+      self: feedPath(meta.id),
+      alternate: seriesPagePath(meta.id),
       fallbackUpdated: isoDateTime(version),
     },
     (revisions.length === 0 ? entries(config, indicator, false) : [...entries(config, indicator, false), ...revisionEntries(config, indicator, revisions, false)].sort(newestFirst)).slice(0, MAX_ENTRIES),
@@ -197,8 +203,8 @@ export function renderServiceFeed(
       id: tagUri(config, "releases"),
       title: `${config.name}: data releases`,
       subtitle: "Data releases of every indicator: one entry per indicator and publication date, newest first.",
-      self: absoluteUrl(config, SERVICE_FEED_PATH),
-      alternate: `${config.baseUrl}/`,
+      self: SERVICE_FEED_PATH,
+      alternate: homePath(),
       fallbackUpdated: isoDateTime(newestVersion(versions)),
     },
     all,

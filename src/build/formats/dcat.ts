@@ -6,13 +6,21 @@
  * `dcat:DataService` for the API (endpoint URL, OpenAPI description). Controlled
  * vocabularies are those DCAT-AP names: the EU Publications Office's authority
  * tables for language, country, frequency and file type; IANA media types.
- * Every URL is absolute, from the configured base URL.
+ *
+ * What identifies is absolute, from the configured base URL, wherever the catalog
+ * is served: the `@id` of the catalog, each dataset, distribution and the service,
+ * and the publisher with its homepage (an RDF node's IRI names one thing; a mirror
+ * serves the same datasets, not new ones). What a reader follows is a path
+ * (`dcat:downloadURL`, `dcat:accessURL`, `dcat:landingPage`, the service's
+ * `dcat:endpointURL` and `dcat:endpointDescription`, the catalog's homepage):
+ * JSON-LD resolves a relative IRI against the document's own address (JSON-LD 1.1
+ * §4.1.3, no `@base` here), so a mirror's catalog leads to the mirror's files.
  */
 import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
 import { API_BASE } from "../../core/contract.js";
 import { LANGS, type Lang, type Localized } from "../../core/i18n.js";
 import { sourceKindCounts } from "../../core/source-kind-counts.js";
-import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../../core/paths.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, OPENAPI_PATH, endpointPath, homePath, seriesPagePath } from "../../core/paths.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { distributions, type Distribution } from "../../core/distributions.js";
 import { LICENSE_URL, absoluteUrl, isoDateTime, keywords, newestVersion, timeSpan, versionOf } from "./facts.js";
@@ -62,15 +70,14 @@ function publisher(config: SiteConfig) {
 }
 
 function distribution(config: SiteConfig, indicator: string, d: Distribution, modified: string) {
-  const url = absoluteUrl(config, d.path);
   const isApi = d.key === "json";
   return {
-    "@id": url,
+    "@id": absoluteUrl(config, d.path),
     "@type": "dcat:Distribution",
     "dct:title": text(d.title),
     // DCAT-AP: accessURL is mandatory; for the API's answer it is the endpoint, reached through the service.
-    "dcat:accessURL": ref(isApi ? absoluteUrl(config, endpointPath(indicator)) : url),
-    "dcat:downloadURL": ref(url),
+    "dcat:accessURL": ref(isApi ? endpointPath(indicator) : d.path),
+    "dcat:downloadURL": ref(d.path),
     ...(isApi ? { "dcat:accessService": ref(serviceIri(config)) } : {}),
     "dcat:mediaType": ref(`https://www.iana.org/assignments/media-types/${d.mediaType}`),
     "dct:format": ref(`${EU}/file-type/${d.fileType}`),
@@ -111,7 +118,7 @@ function dataset(config: SiteConfig, indicator: BuiltIndicator, version: number)
     // Not every value is the publisher's: the kinds of source of the points, counted (src/core/provenance.ts).
     "dct:provenance": { "@type": "dct:ProvenanceStatement", "dct:description": texts(provenanceText(indicator)) },
     "dct:license": ref(LICENSE_URL),
-    "dcat:landingPage": ref(indicatorPageUrl(config, meta.id)),
+    "dcat:landingPage": ref(seriesPagePath(meta.id)),
     "dcat:distribution": distributions(meta.id, indicator.parts).map((d) => distribution(config, meta.id, d, modified)),
   };
 }
@@ -128,14 +135,14 @@ export function renderDcatCatalog(config: SiteConfig, indicators: readonly Built
     "dct:license": ref(LICENSE_URL),
     "dct:publisher": publisher(config),
     "dct:modified": typed(isoDateTime(newestVersion(versions)), "xsd:dateTime"),
-    "foaf:homepage": ref(`${config.baseUrl}/`),
+    "foaf:homepage": ref(homePath()),
     "dcat:service": {
       "@id": serviceIri(config),
       "@type": "dcat:DataService",
       "dct:title": text(`${config.name} API`),
       "dct:description": text(`The JSON API: ${endpointPath("{indicator}")} with optional query parameters; the list of indicators is ${CATALOG_PATH}.`),
-      "dcat:endpointURL": ref(absoluteUrl(config, API_BASE)),
-      "dcat:endpointDescription": ref(absoluteUrl(config, OPENAPI_PATH)),
+      "dcat:endpointURL": ref(API_BASE),
+      "dcat:endpointDescription": ref(OPENAPI_PATH),
       "dct:license": ref(LICENSE_URL),
       "dct:publisher": ref(`${config.baseUrl}/#publisher`),
       "dcat:servesDataset": indicators.map((i) => ref(datasetIri(config, i.source.meta.id))),

@@ -5,16 +5,17 @@
  * from the contract (the OpenAPI parameters' own descriptions) and the data (ids,
  * sub-series, dates), never written by hand: a new indicator or parameter appears
  * here by itself. Markdown: an H1, a blockquote summary, then H2 sections of link
- * lists.
+ * lists. Every address is a path, relative to the site serving the file (the
+ * summary says so), so a mirror's llms.txt leads to the mirror.
  */
 import type { BuiltIndicator } from "../dataset.js";
 import { freshnessFacts, STATUS_PATH } from "../freshness.js";
 import { queryParameters } from "../openapi.js";
 import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/contract.js";
-import { indicatorPageUrl, type SiteConfig } from "../../core/config.js";
+import type { SiteConfig } from "../../core/config.js";
 import type { Manifest } from "../../core/manifest.js";
 import { ADJUST_PATH } from "../../core/adjust.js";
-import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, endpointPath, metadataPath } from "../../core/paths.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, endpointPath, metadataPath, seriesPagePath } from "../../core/paths.js";
 import { csvFiles } from "../../core/distributions.js";
 import { sourceKindCounts } from "../../core/source-kind-counts.js";
 
@@ -98,8 +99,8 @@ function freshnessText(indicator: BuiltIndicator, version: number): string {
 }
 
 /** Where every point of an indicator is: `data.csv`, or the CSV files of its parts (src/build/download-parts.ts), newest first. */
-function allPoints(base: string, { source, parts }: BuiltIndicator): string {
-  const files = csvFiles(source.meta.id, parts).map((path) => `${base}${path}`);
+function allPoints({ source, parts }: BuiltIndicator): string {
+  const files = csvFiles(source.meta.id, parts);
   return parts === undefined ? `all points: ${files.join("")}` : `all points, one CSV file per year or part of a year: ${files.join(", ")}`;
 }
 
@@ -116,7 +117,6 @@ export function renderLlmsTxt(
   versions: ReadonlyMap<string, number>,
   currentDay?: (id: string) => string,
 ): string {
-  const base = config.baseUrl;
   const examples = parameterExamples(indicators, deflators, currentDay);
   const lines: string[] = [
     `# ${config.name}`,
@@ -126,7 +126,7 @@ export function renderLlmsTxt(
       "not every value comes from an official publication: the press and reference works fill gaps, and a point's note says what is doubtful about it. " +
       "A day a value does not cover has none (nothing is estimated).",
     "",
-    `Each indicator is \`GET ${base}${API_BASE}/{indicator}\`, newest first, with \`meta\` (total, has_more, next, last_updated, attribution). ` +
+    `Addresses below are paths on the site serving this file. Each indicator is \`GET ${API_BASE}/{indicator}\`, newest first, with \`meta\` (total, has_more, next, last_updated, attribution). ` +
       "A stepwise value (\"each value in force until the next\" below) holds from its date until the next one: ask `at=` for the value in force on a day, not `from=`. " +
       "A day after the last look at the data (the later of the last recorded check of the publisher and the last change of points) is answered with the value in force then while its successor is not due (`meta.checked`, null when no check is recorded, and `meta.data_changed`); an empty answer says why in `meta.missing`. " +
       "Texts come in Spanish (es) and English (en). Errors are JSON with a `detail` naming the bad parameter (400), never a guess.",
@@ -141,27 +141,27 @@ export function renderLlmsTxt(
     const first = withPoints.map((s) => s.dates[s.dates.length - 1] as string).sort()[0] ?? null;
     const ids = plain.slice(0, 6).map((s) => `\`${s.id}\``).join(", ");
     lines.push(
-      `- [${meta.title.en} / ${meta.title.es}](${base}${metadataPath(meta.id)}): id \`${meta.id}\`; unit ${meta.unit}; ${meta.rhythm}${meta.stepwise ? ", each value in force until the next" : ""}; ` +
+      `- [${meta.title.en} / ${meta.title.es}](${metadataPath(meta.id)}): id \`${meta.id}\`; unit ${meta.unit}; ${meta.rhythm}${meta.stepwise ? ", each value in force until the next" : ""}; ` +
         `${plain.length} sub-series (${ids}${plain.length > 6 ? ", …: all listed in the metadata document" : ""}); ${answers.points} points${first === null ? "" : ` from ${first} to ${answers.lastUpdated ?? ""}`}${freshnessText(indicator, versions.get(meta.id) ?? 0)}; ` +
-        `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${indicatorPageUrl(config, meta.id)}; ${allPoints(base, indicator)}`,
+        `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${seriesPagePath(meta.id)}; ${allPoints(indicator)}`,
     );
   }
   lines.push("", "## Parameters", "", "All optional; any other is a 400.", "");
   for (const p of queryParameters()) {
     const example = examples[p.name];
-    lines.push(`- \`${p.name}\`: ${p.description}${example === undefined ? "" : ` Example: ${base}${example}`}`);
+    lines.push(`- \`${p.name}\`: ${p.description}${example === undefined ? "" : ` Example: ${example}`}`);
   }
   lines.push(
     "",
     "## Adjusting an amount",
     "",
-    `- ${base}${ADJUST_PATH}?amount=…&from=YYYY-MM-DD&to=YYYY-MM-DD&by=<indicator>:<sub-series>: an amount of money carried from one date to another, × the value covering \`to\` / the value covering \`from\` (factor and adjusted, both values with their dates, the days they cover and sources). ` +
+    `- ${ADJUST_PATH}?amount=…&from=YYYY-MM-DD&to=YYYY-MM-DD&by=<indicator>:<sub-series>: an amount of money carried from one date to another, × the value covering \`to\` / the value covering \`from\` (factor and adjusted, both values with their dates, the days they cover and sources). ` +
       "Either date may be any day up to today in Montevideo (UTC−3); past the newest value the newest is used, and `meta.used` gives, for each end, the date of the value used and why the date has none of its own (`overdue` or `pending`, with the day the next value is due): quote it with the number. " +
       `The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
     "",
     "## Search",
     "",
-    `- ${base}${SEARCH_PATH}?q=…: sub-series of every indicator by the words people type, in Spanish or English, accents and case aside; every word must begin a word of the sub-series' labels or its indicator's title. Parameters q, indicator, facet (name:value,…), limit (≤ ${SEARCH_LIMIT.max}), offset; each result names its indicator, sub-series id, titles, facets, newest point and API URL.${searchExample(indicators)}`,
+    `- ${SEARCH_PATH}?q=…: sub-series of every indicator by the words people type, in Spanish or English, accents and case aside; every word must begin a word of the sub-series' labels or its indicator's title. Parameters q, indicator, facet (name:value,…), limit (≤ ${SEARCH_LIMIT.max}), offset; each result names its indicator, sub-series id, titles, facets, newest point and API URL.${searchExample(indicators)}`,
     "",
     "## Credit",
     "",
@@ -169,11 +169,11 @@ export function renderLlmsTxt(
     "",
     "## Machine-readable descriptions",
     "",
-    `- [OpenAPI 3.1](${base}${OPENAPI_PATH}): every parameter, answer and error`,
-    `- [Catalog](${base}${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
-    `- [Status](${base}${STATUS_PATH}): every indicator's newest point, last check, next value due and whether it is overdue`,
-    `- [DCAT-AP catalog](${base}${DCAT_CATALOG_PATH}): the datasets and their distributions`,
-    `- [MCP server](${base}${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each value with its note, source and kind of source, each result with its API URL and the credit)`,
+    `- [OpenAPI 3.1](${OPENAPI_PATH}): every parameter, answer and error`,
+    `- [Catalog](${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
+    `- [Status](${STATUS_PATH}): every indicator's newest point, last check, next value due and whether it is overdue`,
+    `- [DCAT-AP catalog](${DCAT_CATALOG_PATH}): the datasets and their distributions`,
+    `- [MCP server](${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each value with its note, source and kind of source, each result with its API URL and the credit)`,
     "",
     "## Optional",
     "",

@@ -11,6 +11,7 @@ import type { Lang } from "../../core/i18n.js";
 import { parseAmount } from "./amount.js";
 import { Formatter } from "./format.js";
 import type { Messages } from "./messages/index.js";
+import { hereOrigin, publicOrigin } from "./origin.js";
 import { apiEquivalent } from "./series-view.js";
 
 /** One end of the API's answer (src/core/adjust.ts `AdjustEnd`). */
@@ -52,9 +53,9 @@ function slotted(text: string, slot: SafeHtml): SafeHtml {
  * of `by` (the label of the chosen option) with the date of each (the days it
  * covers, or since when it is in force) and the factor; for an end whose date has
  * no value of its own, which value was used and why; the amount in the unit of
- * account when there is one, and the address.
+ * account when there is one, and the address (`path` on the site at `origin`).
  */
-export function adjustAnswerView(lang: Lang, m: Messages, byLabel: string, answer: AdjustAnswer, url: string): SafeHtml {
+export function adjustAnswerView(lang: Lang, m: Messages, byLabel: string, answer: AdjustAnswer, path: string, origin = ""): SafeHtml {
   const f = new Formatter(lang, "UYU");
   const months = new Formatter(lang, "UYU", "monthly");
   const { amount, from, to, factor, adjusted } = answer.data;
@@ -79,7 +80,7 @@ export function adjustAnswerView(lang: Lang, m: Messages, byLabel: string, answe
       ? ""
       : // The amount in units on the first date, and the same number of units in pesos on the second (× its value there).
         html`<p>${m.adjustInUnits(money(amount), f.computed(units, 4), unit)} ${m.adjustFromUnits(f.computed(amount, 4), unit, f.date(to.date), money(amount * to.value))}</p>`
-  }${apiEquivalent(m, [url])}`;
+  }${apiEquivalent(m, origin, [path])}`;
 }
 
 /**
@@ -179,14 +180,13 @@ export function setupAdjust(lang: Lang, m: Messages): void {
       ["by", by.value],
     ]);
     const path = `${form.getAttribute("action") ?? ""}?${params.toString().replaceAll("%3A", ":")}`;
-    const url = `${form.dataset.baseUrl ?? ""}${path}`;
     const label = by.options[by.selectedIndex]?.text ?? by.value;
     const question = { amount: typed.trim(), from: fromField.value, to: toField.value, first: first(), today, by: label };
     void fetch(path)
       .then(async (response) => {
         const body = (await response.json().catch(() => ({}))) as Partial<AdjustAnswer> & { error?: { code?: string; detail?: string } };
         if (mine !== asked) return;
-        if (response.ok) out.innerHTML = adjustAnswerView(lang, m, label, body as AdjustAnswer, url).html;
+        if (response.ok) out.innerHTML = adjustAnswerView(lang, m, label, body as AdjustAnswer, path, hereOrigin(publicOrigin() ?? "")).html;
         else {
           const parameter = /^([a-z_]+):/.exec(body.error?.detail ?? "")?.[1] ?? null;
           show(adjustFaultText(m, { status: response.status, code: body.error?.code ?? null, parameter }, question, f));

@@ -48,6 +48,7 @@ export interface QuestionsConfig {
   /** The data version's date, `YYYY-MM-DD`. */
   readonly version: string;
   readonly display: Display;
+  /** The origin the API addresses shown are written with: the public one in the page, the page's own once the script runs (src/site/client/origin.ts). */
   readonly baseUrl: string;
   readonly time: TimeConfig;
 }
@@ -171,8 +172,8 @@ export function modeAnswer(ctx: QuestionContext, on: ModeAsked, asked: { questio
     const value = html`<data value="${derivedText(p.value) ?? ""}">${p.text}</data>`;
     return html`<li data-series="${line.id}">${slotted(m.latestOf(line.label, SLOT, dates.pointShortDate(p.date)), value)}</li>`;
   });
-  const url = questionUrl(config.baseUrl, config.indicator, ids.join(","), question, 1);
-  return { charts, answer: html`<ul class="answer">${latest}</ul>${apiEquivalent(m, [url])}` };
+  const path = questionUrl(config.indicator, ids.join(","), question, 1);
+  return { charts, answer: html`<ul class="answer">${latest}</ul>${apiEquivalent(m, config.baseUrl, [path])}` };
 }
 
 /** The rhythm whose periods a `frequency` makes: how its points' dates read and what each covers. */
@@ -210,9 +211,9 @@ export function sinceAnswer(ctx: QuestionContext, indicator: ViewIndicator, ids:
     return html`<li data-series="${id}">${title}: ${nominalLine}${realLine}</li>`;
   });
   const series = ids.join(",");
-  const urls = [
-    questionUrl(config.baseUrl, config.indicator, series, { units: "index", base: date }, 1),
-    ...(realIndex === null ? [] : [questionUrl(config.baseUrl, config.indicator, series, realIndex, 1)]),
+  const paths = [
+    questionUrl(config.indicator, series, { units: "index", base: date }, 1),
+    ...(realIndex === null ? [] : [questionUrl(config.indicator, series, realIndex, 1)]),
   ];
-  return html`<ul class="answer">${items}</ul>${apiEquivalent(m, urls)}`;
+  return html`<ul class="answer">${items}</ul>${apiEquivalent(m, config.baseUrl, paths)}`;
 }

@@ -105,8 +105,8 @@ export function answer(series: readonly ViewSeries[], rule: Rhythm, ids: readonl
   return ids.map((id) => ({ id, points: out.get(id) ?? [] }));
 }
 
-/** The API address answering `question` for the `series` parameter `series` (the site's public base URL), as the API's declarations write it. */
-export function questionUrl(baseUrl: string, indicator: string, series: string, question: Question, limit?: number): string {
+/** The API path answering `question` for the `series` parameter `series`, as the API's declarations write it. */
+export function questionUrl(indicator: string, series: string, question: Question, limit?: number): string {
   const query: PageQuery = {
     ...DEFAULT_QUERY,
     at: question.at ?? null,
@@ -118,5 +118,5 @@ export function questionUrl(baseUrl: string, indicator: string, series: string, 
     base: question.base ?? null,
     limit: limit ?? DEFAULT_QUERY.limit,
   };
-  return `${baseUrl}${endpointPath(indicator)}?${shortQuery(query)}`;
+  return `${endpointPath(indicator)}?${shortQuery(query)}`;
 }

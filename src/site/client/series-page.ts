@@ -18,6 +18,7 @@ import { enhanceChart } from "./chart-interaction.js";
 import { fetchJson, groupWith, joinedGroup, type ViewGroupFile } from "./group-files.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { setupAdjust } from "./adjust-view.js";
+import { hereOrigin, localiseAddresses } from "./origin.js";
 import { modeAnswer, modeQuestion, questionContext, ratioOf, sinceAnswer, type QuestionContext, type QuestionsConfig, type SeriesRef } from "./question-views.js";
 import { deflatorOf } from "./questions.js";
 import { groupKey, normaliseSelection, renderView, valueOnDate, type Selection, type ViewFacet, type ViewIndicator, type ViewSeries } from "./series-view.js";
@@ -441,6 +442,7 @@ function main(): void {
   const lang = document.documentElement.lang === "en" ? "en" : "es";
   const m = MESSAGES[lang];
   dropTrackingParameters();
+  localiseAddresses();
   setupCopyButtons(m);
   setupCharts();
   setupSearch(m, lang);
@@ -449,7 +451,9 @@ function main(): void {
   if (compare !== null) setupSorting(compare);
   const configElement = document.getElementById("series-config");
   if (configElement === null) return;
-  const config = JSON.parse(configElement.textContent ?? "{}") as PageConfig;
+  const written = JSON.parse(configElement.textContent ?? "{}") as PageConfig;
+  // The addresses this script writes out name the site it runs on (src/site/client/origin.ts).
+  const config: PageConfig = { ...written, baseUrl: hereOrigin(written.baseUrl) };
   // The selection in force: the form's selects (set from a shared address by the inline script), else the address (the embed page), else the defaults.
   const form = document.getElementById("selection");
   const current = (): Selection =>

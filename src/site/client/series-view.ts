@@ -144,8 +144,20 @@ export interface ViewInput {
   readonly lang: Lang;
   readonly indicator: ViewIndicator;
   readonly selection: Selection;
-  /** The public base URL of the service, for the API addresses shown. */
+  /**
+   * The origin the API addresses shown as text (to copy into curl, a script or a
+   * spreadsheet) are written with: the public one in the page the build writes,
+   * the page's own where the page script renders (src/site/client/series-page.ts
+   * `hereOrigin`). Links are paths, relative to whichever site serves the page.
+   */
   readonly baseUrl: string;
+  /**
+   * The static files holding a download of `series` (null: every sub-series), when
+   * the output has them: the build's, for the selection its page is written with
+   * (src/build/page-downloads.ts), so that a copy of the site answers every link of
+   * its pages; absent, or undefined for a `series`: the API's address.
+   */
+  readonly files?: (series: string | null) => Partial<DownloadLinks> | undefined;
   /** Distinguishes the ids of a second rendering in the same document (the embed page has one only). */
   readonly idPrefix?: string;
   /** True on the embed page: links to the indicator page's parts go to its address. */
@@ -169,6 +181,8 @@ export interface View {
   readonly chosen: string | null;
   /** The sub-series on the cards: what the page's questions ("what applied on …?") ask about. */
   readonly carded: readonly string[];
+  /** The downloads offered, narrowest first: what the build writes as static files for the page it writes. */
+  readonly choices: readonly DownloadChoice[];
 }
 
 /** Keeps only known facet values; falls back to the indicator's default for the rest. */
@@ -594,49 +608,63 @@ function longestOf(series: readonly ViewSeries[]): number {
 }
 
 /** A download the page offers: what it holds, its `series` parameter (null: every sub-series) and the most points one of them has. */
-interface DownloadChoice {
+export interface DownloadChoice {
   readonly label: string;
   readonly series: string | null;
   readonly longest: number;
 }
 
-/** The API address of `series` (null: every sub-series) with `params` after it, in the API's canonical order. */
-function apiUrl(ctx: Context, series: string | null, params: readonly [string, string][]): string {
+/** Where a download is, as CSV, spreadsheet CSV and JSON: paths on the site serving the page (or `#h-downloads`). */
+export interface DownloadLinks {
+  readonly csv: string;
+  readonly sheet: string;
+  readonly json: string;
+}
+
+/** The API path of `series` (null: every sub-series) with `params` after it, in the API's canonical order. */
+function apiPath(indicator: string, series: string | null, params: readonly [string, string][]): string {
   const query = new URLSearchParams([...(series === null ? [] : [["series", series] as [string, string]]), ...params]);
   const text = query.toString().replace(/%2C/g, ",").replace(/%2A/g, "*");
-  return `${ctx.input.baseUrl}${endpointPath(ctx.input.indicator.id)}${text === "" ? "" : `?${text}`}`;
+  return `${endpointPath(indicator)}${text === "" ? "" : `?${text}`}`;
 }
 
 /**
- * The whole history of a choice as CSV, spreadsheet CSV and JSON. The API gives
- * `limit` points per sub-series, 500 unless asked (docs/api.md): a download asks
- * for the most it allows, so no link stops at 500 points without saying so (the
- * CPI has more than a thousand months). Where some chosen sub-series has more
- * points than even that, the CSV links are the indicator's static whole files
- * (`data.csv`, `data.es.csv`: every sub-series, every point), or for an indicator
- * whose files are in yearly parts the page's list of them, and the JSON pages
- * (`meta.next`).
+ * The whole history of a choice as CSV, spreadsheet CSV and JSON, as the API
+ * answers it. The API gives `limit` points per sub-series, 500 unless asked
+ * (docs/api.md): a download asks for the most it allows, so no link stops at 500
+ * points without saying so (the CPI has more than a thousand months). Where some
+ * chosen sub-series has more points than even that, the CSV links are the
+ * indicator's static whole files (`data.csv`, `data.es.csv`: every sub-series,
+ * every point), or for an indicator whose files are in yearly parts the page's
+ * list of them, and the JSON pages (`meta.next`).
  */
-function downloadUrls(ctx: Context, choice: DownloadChoice): { csv: string; sheet: string; json: string } {
+function downloadPaths(ctx: Context, choice: DownloadChoice): DownloadLinks {
+  const { indicator } = ctx.input;
   const limit: [string, string] = ["limit", String(LIMIT.max)];
-  const json = apiUrl(ctx, choice.series, [limit]);
+  const json = apiPath(indicator.id, choice.series, [limit]);
   if (choice.longest > LIMIT.max) {
-    const { baseUrl, indicator } = ctx.input;
     if (indicator.inParts === true) return { csv: "#h-downloads", sheet: "#h-downloads", json };
-    return { csv: `${baseUrl}${csvPath(indicator.id)}`, sheet: `${baseUrl}${csvEsPath(indicator.id)}`, json };
+    return { csv: csvPath(indicator.id), sheet: csvEsPath(indicator.id), json };
   }
   return {
-    csv: apiUrl(ctx, choice.series, [limit, ["format", "csv"]]),
+    csv: apiPath(indicator.id, choice.series, [limit, ["format", "csv"]]),
     // The spreadsheet CSV (`dialect=es`, docs/api.md "CSV for spreadsheets").
-    sheet: apiUrl(ctx, choice.series, [limit, ["format", "csv"], ["dialect", "es"]]),
+    sheet: apiPath(indicator.id, choice.series, [limit, ["format", "csv"], ["dialect", "es"]]),
     json,
   };
+}
+
+/** A download's addresses as text, absolute (to copy): the API's paths after the view's origin; a fragment stays as it is. */
+function downloadTexts(ctx: Context, choice: DownloadChoice): DownloadLinks {
+  const paths = downloadPaths(ctx, choice);
+  const absolute = (path: string) => (path.startsWith("/") ? `${ctx.input.baseUrl}${path}` : path);
+  return { csv: absolute(paths.csv), sheet: absolute(paths.sheet), json: absolute(paths.json) };
 }
 
 /** Downloads and code snippets for the chosen `series` parameters (first: the narrowest). */
 function downloads(ctx: Context, choices: readonly DownloadChoice[]): SafeHtml {
   const { m, prefix } = ctx;
-  const { csv, sheet, json } = downloadUrls(ctx, choices[0] ?? { label: "", series: null, longest: 0 });
+  const { csv, sheet, json } = downloadTexts(ctx, choices[0] ?? { label: "", series: null, longest: 0 });
   const snippets: [string, string, string][] = [
     ["curl", "curl", `curl '${csv}'`],
     ["js", "JavaScript (fetch)", `const response = await fetch("${json}");\nconst { data, meta } = await response.json();\n// data: [{ date, series, value }], newest first; meta.next: the next page or null`],
@@ -644,25 +672,25 @@ function downloads(ctx: Context, choices: readonly DownloadChoice[]): SafeHtml {
     ["r", "R", `df <- read.csv("${csv}")\ndf$date <- as.Date(df$date)`],
   ];
   return html`<ul class="downloads">${choices.map((c) => {
-    const urls = downloadUrls(ctx, c);
+    const urls = { ...downloadPaths(ctx, c), ...ctx.input.files?.(c.series) };
     return html`<li>${c.label}: <a href="${urls.csv}" download>CSV</a> · <a href="${urls.sheet}" download>${m.spreadsheetLink}</a> · <a href="${urls.json}">JSON</a></li>`;
   })}</ul>
 <p>${m.apiAddress}</p>
-<pre><code id="${prefix}api-url">${json}</code></pre>
+<pre><code id="${prefix}api-url" data-address>${json}</code></pre>
 <button type="button" data-copy="${prefix}api-url" hidden>${m.copy}</button>
 <details class="fold"><summary>${m.spreadsheetHeading}</summary>
 <p>${m.spreadsheetIntro}</p>
 <p>${m.spreadsheetExcel}</p>
-<pre><code id="${prefix}sheet-url">${sheet}</code></pre>
+<pre><code id="${prefix}sheet-url" data-address>${sheet}</code></pre>
 <button type="button" data-copy="${prefix}sheet-url" hidden>${m.copy}</button>
 <p>${m.spreadsheetSheets}</p>
-<pre><code id="${prefix}sheet-formula">=IMPORTDATA("${sheet}"; ";"; "es_UY")</code></pre>
+<pre><code id="${prefix}sheet-formula" data-address>=IMPORTDATA("${sheet}"; ";"; "es_UY")</code></pre>
 <button type="button" data-copy="${prefix}sheet-formula" hidden>${m.copy}</button>
 </details>
 <details class="fold"><summary>${m.snippetsHeading}</summary>
 <p>${m.snippetsIntro}</p>
 ${snippets.map(
-  ([key, name, code]) => html`<div class="snippet"><p class="snippet-name">${name}</p><pre><code id="${prefix}snippet-${key}">${code}</code></pre>
+  ([key, name, code]) => html`<div class="snippet"><p class="snippet-name">${name}</p><pre><code id="${prefix}snippet-${key}" data-address>${code}</code></pre>
 <button type="button" data-copy="${prefix}snippet-${key}" hidden>${m.copyCode(name)}</button></div>`,
 )}</details>`;
 }
@@ -802,6 +830,7 @@ function comparedView(ctx: Context, compare: string): View {
     shown: shown.map((s) => s.id),
     chosen: chosen?.id ?? null,
     carded: chosen === null ? [] : [chosen.id],
+    choices,
   };
 }
 
@@ -831,16 +860,18 @@ function plainView(ctx: Context): View {
       full: new Map(group.map((s) => [s.id, s])),
     });
   });
+  const choices = [{ label: m.downloadAll, series: null, longest: indicator.longest ?? longestOf(indicator.series) }];
   return {
     card,
     charts: html`${figures}${more(Math.min(MAX_LINES, drawable.length), drawable.length)}`,
     compare: html``,
     // The table holds the points of the drawn sub-series (all of them, unless there are more than MAX_LINES).
     table: dataTable(ctx, drawable.slice(0, MAX_LINES), true, indicator.title[lang]),
-    downloads: downloads(ctx, [{ label: m.downloadAll, series: null, longest: indicator.longest ?? longestOf(indicator.series) }]),
+    downloads: downloads(ctx, choices),
     shown: groups.flat().map((s) => s.id),
     chosen: null,
     carded: inForce.slice(0, MAX_CARDS).map((s) => s.id),
+    choices,
   };
 }
 
@@ -991,8 +1022,8 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
     return html`<li data-series="${s.id}">${s.title[lang]}: <strong><data value="${value}">${valueText(ctx, value)}</data></strong>${s.notes[pointDate] === undefined ? "" : html`<sup class="note-mark">*</sup>`} (${since}${checked}${kind === "" ? "" : `; ${kind}`}${revised === null ? "" : `; ${revised}`})${note}</li>`;
   });
   const series = seriesParameter(chosen.map((s) => s.id), indicator.ids ?? indicator.series.map((s) => s.id)) ?? "";
-  const url = questionUrl(input.baseUrl, indicator.id, series, { at: date });
-  return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, [url])}`;
+  const path = questionUrl(indicator.id, series, { at: date });
+  return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, input.baseUrl, [path])}`;
 }
 
 /** Why sub-series `s` has no value on `date` (src/core/coverage.ts `absenceDay`): before its first, overdue, ended, or not known yet. */
@@ -1007,7 +1038,11 @@ function absenceText(ctx: Context, s: ViewSeries, date: string): string {
   return m.missingPending(last, a.due === null ? null : f.date(dateOfDay(a.due)), checked);
 }
 
-/** "The same answer from the API:" and the addresses that give it, each a link, then `after` (text). */
-export function apiEquivalent(m: Messages, urls: readonly string[], after = ""): SafeHtml {
-  return html`<p class="api-equivalent">${m.sameInApi} ${urls.map((url, i) => html`${i === 0 ? "" : " "}<a href="${url}"><code>${url}</code></a>`)}${after}</p>`;
+/**
+ * "The same answer from the API:" and the addresses that give it, then `after`
+ * (text): each a link to its path on the site serving the page, whose text is the
+ * whole address after `origin` (the page's own: src/site/client/origin.ts), to copy.
+ */
+export function apiEquivalent(m: Messages, origin: string, paths: readonly string[], after = ""): SafeHtml {
+  return html`<p class="api-equivalent">${m.sameInApi} ${paths.map((path, i) => html`${i === 0 ? "" : " "}<a href="${path}"><code>${origin}${path}</code></a>`)}${after}</p>`;
 }
