@@ -210,6 +210,7 @@ describe("npm run build on the real data", () => {
     const moved = IDS.filter((id) => changedA.get(id) !== changedC.get(id));
     const answers = [...a.keys()].filter((k) => moved.some((id) => k === `_data/${id}.api.bin` || k === `_data/${id}.history.bin` || new RegExp(`^_data/${id}/(answers|history|at)/\\d+\\.bin$`).test(k)));
     for (const id of moved) expect(answers, id).toContain(`_data/${id}.api.bin`);
-    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", ...formats, ...freshness, ...answers].sort());
+    // And the mirrors' manifest.json, which gives the data version and the other files' hashes.
+    expect(others.sort()).toEqual(["_data/manifest.json", "_headers", "api/v1/catalog.jsonld", "manifest.json", ...formats, ...freshness, ...answers].sort());
   });
 });
