@@ -70,3 +70,11 @@ it("passes every testthat test of the R client against the served API, none skip
   expect(tests.length).toBeGreaterThanOrEqual(17);
   expect(compared).toBeGreaterThanOrEqual(60);
 }, 180_000);
+
+it("passes R CMD check offline with status OK: no error, warning or note (npm run check:r)", async () => {
+  // The tests above need the servers; the check runs the package's tests without them (each skips) and
+  // checks the code, the help pages against it, the DESCRIPTION and the dependencies (about 14 s alone).
+  const checked = await runProcess("bash", [join(ROOT, "scripts/check-r.sh")]);
+  expect(checked.code, `${checked.stdout}\n${checked.stderr}`).toBe(0);
+  expect(checked.stdout).toMatch(/^Status: OK$/m);
+}, 180_000);
