@@ -10,7 +10,7 @@
  * (src/api/mcp.ts), the page's URL builder (src/site/client/questions.ts) and the
  * home page's API summary (src/site/site.ts). A new parameter is one entry here
  * plus its behaviour. Plain functions, no validation library: this module is in
- * the Worker's bundle, loaded at every cold start (docs/decisions.md).
+ * the Worker's bundle, loaded at every cold start (docs/performance.md, the function's start).
  */
 import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, UNITS, quote } from "./contract.js";
 import { isCalendarDate, resolveDate } from "./dates.js";
