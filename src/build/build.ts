@@ -154,6 +154,8 @@ export interface PlannedFile {
   /** Moved to R2 (src/build/host-plan.ts): the function serves it from there. */
   readonly r2?: boolean;
   render(): string | Uint8Array | Promise<string | Uint8Array>;
+  /** Told the SHA-256 (hex) of the rendered bytes, computed once as they are written (a tail indicator's index records it). */
+  hashed?(sha256: string): void;
 }
 
 /** What the plan is made from. */
@@ -443,7 +445,7 @@ const EXTRA_FILES = 3;
 
 /**
  * The plan placed on the host (src/build/host-plan.ts): a tail indicator's files
- * record their SHA-256 in its index as they are rendered, those moved to R2 are
+ * record their SHA-256 in its index as they are written, those moved to R2 are
  * marked, and the host's files come last: the indexes, `_headers`, whose pages'
  * policy allows by hash the inline code of every HTML file planned before it
  * (read as each is rendered, src/build/page-policy.ts), and `_routes.json`. Their
@@ -465,15 +467,7 @@ function placeOnHost(plan: readonly PlannedFile[], input: PlanInput, lastModifie
     const index = file.indicator === undefined ? undefined : indexes.get(file.indicator);
     if (index === undefined || !file.path.startsWith(`${outputFile(endpointPath(file.indicator as string))}/`)) return file;
     const r2 = host.r2.has(file.path);
-    return {
-      ...file,
-      r2,
-      async render() {
-        const body = await file.render();
-        index[`/${file.path}`] = [sha256Hex(body), r2 ? 1 : 0];
-        return body;
-      },
-    };
+    return { ...file, r2, hashed: (sha256) => (index[`/${file.path}`] = [sha256, r2 ? 1 : 0]) };
   });
   for (const [id, index] of indexes) {
     const entry = entries.get(id);
@@ -535,12 +529,6 @@ async function readSiteConfig(options: BuildOptions, effects: BuildEffects): Pro
     throw new DataError([{ file: options.configFile, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
   }
   return parseSiteConfig(text, options.configFile, options.siteUrl);
-}
-
-/** A written file as the manifest lists it: its size and the SHA-256 of its bytes. */
-function listedFile(path: string, body: string | Uint8Array): ListedFile {
-  const bytes = typeof body === "string" ? Buffer.from(body) : body;
-  return { path, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
 /**
@@ -646,12 +634,12 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
     ]),
   );
   // Every file is listed in /manifest.json at its public path, those moved to R2 too (the function serves them there).
-  const tally = (file: PlannedFile, body: string | Uint8Array) => {
-    if (file.path !== outputFile(FILE_MANIFEST_PATH) && !UNLISTED_FILES.includes(file.path)) listed.push(listedFile(file.path, body));
+  const tally = (file: PlannedFile, bytes: number, sha256: string) => {
+    if (file.path !== outputFile(FILE_MANIFEST_PATH) && !UNLISTED_FILES.includes(file.path)) listed.push({ path: file.path, bytes, sha256 });
     const counted = file.indicator === undefined ? undefined : stats.get(file.indicator);
     if (counted === undefined) return;
     counted.files++;
-    counted.bytes += typeof body === "string" ? Buffer.byteLength(body) : body.length;
+    counted.bytes += bytes;
   };
   const out = resolve(options.out);
   const keys = await writeFiles(plan, out, effects.output, maxFileBytes, tally);
@@ -667,7 +655,8 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
 export const r2Folder = (out: string) => `${out}.r2`;
 
 /**
- * Renders the plan and writes it: the files on Pages into the output folder, those
+ * Renders the plan, hashes each file once (told to the file and to `tally`) and
+ * writes it: the files on Pages into the output folder, those
  * moved to R2 into `r2Folder(out)` by their key (the SHA-256 of their bytes, each
  * once), both atomically (src/build/output.ts); a stale R2 folder is removed when
  * nothing moves. Files are rendered one after the other (the manifest's render
@@ -675,7 +664,7 @@ export const r2Folder = (out: string) => `${out}.r2`;
  * flight: thousands of small files wait on the disk, not on the CPU.
  * @returns the R2 keys written.
  */
-async function writeFiles(plan: readonly PlannedFile[], out: string, fx: FileEffects, maxFileBytes: number, tally: (file: PlannedFile, body: string | Uint8Array) => void): Promise<string[]> {
+async function writeFiles(plan: readonly PlannedFile[], out: string, fx: FileEffects, maxFileBytes: number, tally: (file: PlannedFile, bytes: number, sha256: string) => void): Promise<string[]> {
   const keys = new Set<string>();
   const produce = async (write: WriteFile, writeR2: WriteFile) => {
     const pending = new Set<Promise<void>>();
@@ -688,11 +677,13 @@ async function writeFiles(plan: readonly PlannedFile[], out: string, fx: FileEff
       for (const file of plan) {
         const body = await file.render();
         checkFileSize(file.path, body, maxFileBytes);
-        tally(file, body);
-        const key = file.r2 === true ? sha256Hex(body) : undefined;
-        if (key === undefined) queue(write(file.path, body));
-        else if (!keys.has(key)) queue(writeR2(key, body));
-        if (key !== undefined) keys.add(key);
+        // Each file's bytes hashed once: the manifest's entry, the tail's index and the R2 key.
+        const sha256 = sha256Hex(body);
+        file.hashed?.(sha256);
+        tally(file, typeof body === "string" ? Buffer.byteLength(body) : body.length, sha256);
+        if (file.r2 !== true) queue(write(file.path, body));
+        else if (!keys.has(sha256)) queue(writeR2(sha256, body));
+        if (file.r2 === true) keys.add(sha256);
         if (pending.size >= WRITES_IN_FLIGHT) await Promise.race(pending);
       }
       await Promise.all(pending);
