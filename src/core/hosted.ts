@@ -7,7 +7,9 @@
  * build and the function share what is stated here: the index of a tail
  * indicator's files, their validators and their media types.
  */
-import { API_BASE } from "./contract.js";
+import { API_BASE, CSV_CONTENT_TYPE } from "./contract.js";
+import { XLSX_MEDIA_TYPE } from "./distributions.js";
+import { ATOM_MEDIA_TYPE } from "./paths.js";
 
 /**
  * A path below an indicator's endpoint (`/api/v1/{indicator}/…`): one of its files,
@@ -41,9 +43,9 @@ export function fileEtag(sha256: string): string {
  */
 const MEDIA_TYPES: Readonly<Record<string, string>> = {
   json: "application/json",
-  csv: "text/csv; charset=utf-8",
-  atom: "application/atom+xml",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  csv: CSV_CONTENT_TYPE,
+  atom: ATOM_MEDIA_TYPE,
+  xlsx: XLSX_MEDIA_TYPE,
   jsonld: "application/ld+json",
 };
 
