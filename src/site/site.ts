@@ -36,7 +36,7 @@ import {
 } from "../core/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { groupKey, renderView, seriesParameter, type DownloadLinks, type ViewIndicator } from "./client/series-view.js";
+import { copyable, groupKey, renderView, seriesParameter, type DownloadLinks, type ViewIndicator } from "./client/series-view.js";
 import { ADDRESS_ATTRIBUTE } from "./client/origin.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
@@ -623,8 +623,7 @@ ${downloadItems(m, meta)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata
 </ul>
 <h3>${m.embedHeading}</h3>
 <p>${m.embedIntro}</p>
-<pre><code id="embed-code" ${raw(ADDRESS_ATTRIBUTE)}>${`<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`}</code></pre>
-<button type="button" data-copy="embed-code" hidden>${m.copy}</button>
+${copyable("embed-code", `<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`, m.copy)}
 </section>
 ${glossary(meta, lang, m)}
 <section aria-labelledby="h-about"><h2 id="h-about">${m.aboutHeading}</h2>

@@ -31,6 +31,7 @@ import { derivedText } from "../../core/derive.js";
 import { LIMIT } from "../../core/contract.js";
 import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/paths.js";
 import { questionUrl } from "./questions.js";
+import { ADDRESS_ATTRIBUTE } from "./origin.js";
 import type { SeriesRevisions } from "../../core/revised.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
@@ -676,22 +677,18 @@ function downloads(ctx: Context, choices: readonly DownloadChoice[]): SafeHtml {
     return html`<li>${c.label}: <a href="${urls.csv}" download>CSV</a> · <a href="${urls.sheet}" download>${m.spreadsheetLink}</a> · <a href="${urls.json}">JSON</a></li>`;
   })}</ul>
 <p>${m.apiAddress}</p>
-<pre><code id="${prefix}api-url" data-address>${json}</code></pre>
-<button type="button" data-copy="${prefix}api-url" hidden>${m.copy}</button>
+${copyable(`${prefix}api-url`, json, m.copy)}
 <details class="fold"><summary>${m.spreadsheetHeading}</summary>
 <p>${m.spreadsheetIntro}</p>
 <p>${m.spreadsheetExcel}</p>
-<pre><code id="${prefix}sheet-url" data-address>${sheet}</code></pre>
-<button type="button" data-copy="${prefix}sheet-url" hidden>${m.copy}</button>
+${copyable(`${prefix}sheet-url`, sheet, m.copy)}
 <p>${m.spreadsheetSheets}</p>
-<pre><code id="${prefix}sheet-formula" data-address>=IMPORTDATA("${sheet}"; ";"; "es_UY")</code></pre>
-<button type="button" data-copy="${prefix}sheet-formula" hidden>${m.copy}</button>
+${copyable(`${prefix}sheet-formula`, html`=IMPORTDATA("${sheet}"; ";"; "es_UY")`, m.copy)}
 </details>
 <details class="fold"><summary>${m.snippetsHeading}</summary>
 <p>${m.snippetsIntro}</p>
 ${snippets.map(
-  ([key, name, code]) => html`<div class="snippet"><p class="snippet-name">${name}</p><pre><code id="${prefix}snippet-${key}" data-address>${code}</code></pre>
-<button type="button" data-copy="${prefix}snippet-${key}" hidden>${m.copyCode(name)}</button></div>`,
+  ([key, name, code]) => html`<div class="snippet"><p class="snippet-name">${name}</p>${copyable(`${prefix}snippet-${key}`, code, m.copyCode(name))}</div>`,
 )}</details>`;
 }
 
@@ -1046,3 +1043,12 @@ function absenceText(ctx: Context, s: ViewSeries, date: string): string {
 export function apiEquivalent(m: Messages, origin: string, paths: readonly string[], after = ""): SafeHtml {
   return html`<p class="api-equivalent">${m.sameInApi} ${paths.map((path, i) => html`${i === 0 ? "" : " "}<a href="${path}"><code>${origin}${path}</code></a>`)}${after}</p>`;
 }
+
+/**
+ * A text a reader copies (an address, a formula, a snippet, the embed code) and its
+ * copy button: marked as holding this site's addresses, which the page script
+ * rewrites to the origin serving the page (src/site/client/origin.ts).
+ */
+export const copyable = (id: string, text: string | SafeHtml, label: string): SafeHtml =>
+  html`<pre><code id="${id}" ${raw(ADDRESS_ATTRIBUTE)}>${text}</code></pre>
+<button type="button" data-copy="${id}" hidden>${label}</button>`;
