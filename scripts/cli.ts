@@ -1,11 +1,11 @@
 /**
- * `npm run build` and `npm run validate`: the command line of src/build/cli.ts run
+ * `npm run build` and `npm run validate`: the command line of src/builder/cli.ts run
  * with this process's arguments, output and environment.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCli } from "../src/build/cli.js";
-import { nodeBuildEffects } from "../src/build/effects.js";
+import { runCli } from "../src/builder/cli.js";
+import { nodeBuildEffects } from "../src/builder/effects.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../..");
 

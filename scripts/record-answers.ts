@@ -16,7 +16,7 @@
  * and of fixed seeds, one PRNG per section, so the list is the same every run and
  * a section growing (a new example URL in the README) shifts no other section.
  * The parameter names and values below are written out rather than read from
- * src/core/contract.ts on purpose: the list must not move when the code under
+ * src/core/answer/contract.ts on purpose: the list must not move when the code under
  * test does. Answers go to the handler in process, as the tests call it, once
  * through the prebuilt pages and, for a share of the questions, again through
  * the same folder with no prebuilt page (`via: "computed"`).

@@ -1,10 +1,10 @@
 /**
- * `npm run smoke -- <base-url>`: checks a deployed service over HTTP (src/build/smoke.ts)
+ * `npm run smoke -- <base-url>`: checks a deployed service over HTTP (src/builder/smoke.ts)
  * and prints one line per check and a summary. Exit codes: 0 every check passed, 1 some
  * check failed, 2 usage error (no URL, or not an http(s) URL).
  */
-import { formatResult, smoke, type FetchLike } from "../src/build/smoke.js";
-import { isHttpUrl } from "../src/core/url.js";
+import { formatResult, smoke, type FetchLike } from "../src/builder/smoke.js";
+import { isHttpUrl } from "../src/core/text/url.js";
 
 const USAGE = "usage: npm run smoke -- <base-url>   (e.g. https://open-series-uy.pages.dev)";
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes the fonts of the preview images (src/build/fonts/, docs/site.md):
+# Remakes the fonts of the preview images (src/builder/fonts/, docs/site.md):
 # DejaVu Sans and DejaVu Sans Bold from Debian's fonts-dejavu-core (2.37), cut by
 # fontTools to the characters the pages' words use — Latin-1 and Latin Extended-A
 # (Spanish accents, ñ, «»), general punctuation (– — “ ” …), superscripts (the
@@ -15,6 +15,6 @@ cd "$(dirname "$0")/.."
 RANGES="U+0020-007E,U+00A0-017F,U+2000-206F,U+2070-209F,U+20A0-20BF,U+2190-2193,U+2212"
 for name in DejaVuSans DejaVuSans-Bold; do
   /usr/bin/python3 -m fontTools.subset "/usr/share/fonts/truetype/dejavu/$name.ttf" \
-    --unicodes="$RANGES" --no-hinting --output-file="src/build/fonts/$name.ttf" 2>/dev/null
+    --unicodes="$RANGES" --no-hinting --output-file="src/builder/fonts/$name.ttf" 2>/dev/null
 done
-cp /usr/share/doc/fonts-dejavu-core/copyright src/build/fonts/LICENSE
+cp /usr/share/doc/fonts-dejavu-core/copyright src/builder/fonts/LICENSE

@@ -1,5 +1,5 @@
 /**
- * `npm run deploy`'s upload of the files the build moved to R2 (src/build/host-plan.ts):
+ * `npm run deploy`'s upload of the files the build moved to R2 (src/builder/host-plan.ts):
  * `tsx scripts/upload-r2.ts [--out dist] [--ledger <file>] [--dry-run]` puts each object of
  * `<out>.r2/` that the ledger (default `.wrangler/r2-uploaded.txt`) does not list into the
  * bucket of wrangler.toml with `wrangler r2 object put <bucket>/<key> --remote`, one after the
@@ -9,8 +9,8 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { R2_BINDING } from "../src/core/hosted.js";
-import { bucketName, ledgerKeys, uploadCommands } from "../src/build/r2-upload.js";
+import { R2_BINDING } from "../src/core/file/hosted.js";
+import { bucketName, ledgerKeys, uploadCommands } from "../src/builder/r2-upload.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const option = (name: string, fallback: string) => {

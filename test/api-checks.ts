@@ -12,7 +12,7 @@ import { expect } from "vitest";
 import { prng } from "../scripts/bench/generate.js";
 import { ROOT } from "./helpers.js";
 import { expectedResponse, readIndicator, refCanonicalUrl, resolveRef, type RefIndicator } from "./reference.js";
-import { ANSWER_CODE_VERSION } from "../src/core/contract.js";
+import { ANSWER_CODE_VERSION } from "../src/core/answer/contract.js";
 import type { Assets } from "../src/api/data-store.js";
 import { INDICATOR_IDS } from "./indicators.js";
 
@@ -252,9 +252,9 @@ export async function inBatches<T>(items: readonly T[], width: number, task: (it
 
 /**
  * `assets` with every answer index served as it would be without time tiles
- * (src/core/time-tiles.ts): the header's `tiles` left out and its two sections
+ * (src/core/file/time-tiles.ts): the header's `tiles` left out and its two sections
  * (after the shards', before the ids) cut, so that the function answers every
- * `at` from the shards. Built here from the layout src/core/answer-index.ts
+ * `at` from the shards. Built here from the layout src/core/file/answer-index.ts
  * documents, not with its code.
  */
 export function withoutTiles(assets: Assets): Assets {

@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fg from "fast-glob";
-import { bundleClient, type ClientScripts } from "../src/build/bundle-client.js";
-import { runCli as run } from "../src/build/cli.js";
-import { nodeBuildEffects } from "../src/build/effects.js";
-import { PageSources, pagePolicy } from "../src/build/page-policy.js";
+import { bundleClient, type ClientScripts } from "../src/builder/bundle-client.js";
+import { runCli as run } from "../src/builder/cli.js";
+import { nodeBuildEffects } from "../src/builder/effects.js";
+import { PageSources, pagePolicy } from "../src/builder/page-policy.js";
 import { runImport as runImportCli } from "../src/source/import-cli.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
@@ -107,7 +107,7 @@ export function sitePages(dir: string): { readonly file: string; readonly path: 
 }
 
 /**
- * The pages' policies (src/build/page-policy.ts) as the pages of an output folder
+ * The pages' policies (src/builder/page-policy.ts) as the pages of an output folder
  * imply them: `page` for every page, `embed` for the embed pages, which any site
  * may frame. What the served `Content-Security-Policy` must be.
  */

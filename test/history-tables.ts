@@ -1,8 +1,8 @@
-/** A built history table (src/build/history.ts) read as the function reads it: its index, the shards a question needs, a version's view, the changes. */
-import type { IndicatorHistory } from "../src/build/history.js";
-import type { AnswerView } from "../src/core/answer-index.js";
-import { shardChanges, type PointChange } from "../src/core/changes.js";
-import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData } from "../src/core/history.js";
+/** A built history table (src/builder/history.ts) read as the function reads it: its index, the shards a question needs, a version's view, the changes. */
+import type { IndicatorHistory } from "../src/builder/history.js";
+import type { AnswerView } from "../src/core/file/answer-index.js";
+import { shardChanges, type PointChange } from "../src/core/history/changes.js";
+import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData } from "../src/core/history/history.js";
 
 /** Every shard of a built table, decoded, in order (none without a table). */
 export function tableShards(history: IndicatorHistory): HistoryData[] {

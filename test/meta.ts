@@ -1,7 +1,7 @@
 /** Indicator metadata for tests that build an indicator in memory (no `indicator.json`). */
-import type { Localized } from "../src/core/i18n.js";
+import type { Localized } from "../src/core/text/i18n.js";
 import type { IndicatorMeta } from "../src/source/metadata.js";
-import { NEUTRAL_DISPLAY } from "../src/core/display.js";
+import { NEUTRAL_DISPLAY } from "../src/core/indicator/display.js";
 
 /** The same text in every language (tests of escaping and layout, not of translation). */
 export const both = (text: string): Localized => ({ es: text, en: text });

@@ -1,6 +1,6 @@
 /**
  * An independent reference for API pages, written naively and separately from
- * src/core/page.ts and src/core/render.ts: filter, group, sort and slice plain arrays. Tests
+ * src/core/answer/page.ts and src/core/answer/render.ts: filter, group, sort and slice plain arrays. Tests
  * compare what the build (and the function) produce with what this computes.
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -48,7 +48,7 @@ export function readIndicator(folder: string): RefIndicator {
 /**
  * Whether `pattern` names `id`: the pattern's pieces between `*`s must occur in
  * `id` in order, the first at its start and the last at its end (written without
- * regular expressions, unlike src/core/selection.ts).
+ * regular expressions, unlike src/core/answer/selection.ts).
  */
 export function refMatches(pattern: string, id: string): boolean {
   const pieces = pattern.split("*");
@@ -162,7 +162,7 @@ export function rawValues(body: string): string[] {
 
 /**
  * Resolves a query date of full or reduced precision to a day, independently of
- * src/core/dates.ts: with the platform's UTC calendar arithmetic. `null` when invalid.
+ * src/core/time/dates.ts: with the platform's UTC calendar arithmetic. `null` when invalid.
  */
 export function resolveRef(text: string, edge: "start" | "end"): string | null {
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(text);

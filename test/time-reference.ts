@@ -1,5 +1,5 @@
 /**
- * An independent reference for the questions about time (docs/time.md), written from its rules and separately from src/core/derive.ts:
+ * An independent reference for the questions about time (docs/time.md), written from its rules and separately from src/core/time/derive.ts:
  * dates stay `YYYY-MM-DD` strings moved with `Date.UTC`, a frequency walks every
  * day of every period, a ratio walks every day of both series. Slow and plain on
  * purpose; tests compare the API with it (and test/python/time_oracle.py, pandas,

@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { SEARCH_PATH } from "../../src/core/paths.js";
+import { SEARCH_PATH } from "../../src/core/file/paths.js";
 import { join } from "node:path";
 import { filesInMemory, memoryAssets } from "../lib/folder-assets.js";
 import type { BuildRun } from "./build-scaling.js";
@@ -163,18 +163,18 @@ async function timeQuery(handler: Handler, dir: string, path: string, repetition
 
 /**
  * The values a question about time computes as the CPU budget counts them
- * (src/core/derived-answer.ts `derivedWork`, with the inputs src/api/endpoint.ts
+ * (src/core/time/derived-answer.ts `derivedWork`, with the inputs src/api/endpoint.ts
  * gives it), or `undefined` for a query that is not derived.
  */
 async function valuesComputed(dir: string, path: string): Promise<{ values: number; read: number } | undefined> {
   const { parseQuery } = await import("../../src/api/query.js");
-  const { isDerived } = await import("../../src/core/model.js");
-  const { decodeAnswers } = await import("../../src/core/answers.js");
-  const { decodeAnswerIndex, shardView } = await import("../../src/core/answer-index.js");
-  const { answerShardPath } = await import("../../src/core/paths.js");
+  const { isDerived } = await import("../../src/core/indicator/model.js");
+  const { decodeAnswers } = await import("../../src/core/file/answers.js");
+  const { decodeAnswerIndex, shardView } = await import("../../src/core/file/answer-index.js");
+  const { answerShardPath } = await import("../../src/core/file/paths.js");
   const { timeSource } = await import("../../src/api/time.js");
-  const { resolveSelection } = await import("../../src/core/selection.js");
-  const { derivedWork } = await import("../../src/core/derived-answer.js");
+  const { resolveSelection } = await import("../../src/core/answer/selection.js");
+  const { derivedWork } = await import("../../src/core/time/derived-answer.js");
   const url = new URL(path, "http://bench.test");
   // Only an indicator's questions have values to count (not the search).
   if (url.pathname === SEARCH_PATH) return undefined;
@@ -184,7 +184,7 @@ async function valuesComputed(dir: string, path: string): Promise<{ values: numb
   const load = (id: string) => {
     const entry = manifest.indicators[id];
     if (entry === undefined) throw new Error(`${path}: no indicator ${id} in ${dir}`);
-    // Every shard read (src/core/answer-index.ts): the values counted do not depend on which are.
+    // Every shard read (src/core/file/answer-index.ts): the values counted do not depend on which are.
     const index = decodeAnswerIndex(new Uint8Array(readFileSync(join(dir, entry.answers))));
     const data = shardView(index, new Map(index.shards.map((_, k) => [k, decodeAnswers(new Uint8Array(readFileSync(join(dir, answerShardPath(id, k)))))])));
     return { data, source: timeSource(data, entry.lastModified) };
@@ -251,15 +251,15 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
   const coldRows: string[][] = [];
   const legend: string[] = [];
   const derived: { name: string; values: number; read: number; points: number; cpu: number }[] = [];
-  const { decodeAnswers } = await import("../../src/core/answers.js");
-  const { decodeAnswerIndex } = await import("../../src/core/answer-index.js");
-  const { answerShardPath } = await import("../../src/core/paths.js");
+  const { decodeAnswers } = await import("../../src/core/file/answers.js");
+  const { decodeAnswerIndex } = await import("../../src/core/file/answer-index.js");
+  const { answerShardPath } = await import("../../src/core/file/paths.js");
   for (const run of runs) {
     const real = run.name === "real data";
     const catalog = JSON.parse(readFileSync(join(run.out, "api/v1/index.json"), "utf8")) as Catalog;
     const manifestText = readFileSync(join(run.out, "_data/manifest.json"), "utf8");
     for (const indicator of real ? catalog.indicators : catalog.indicators.slice(0, 1)) {
-      // The index, and the largest of the shards it lists (src/core/answer-index.ts).
+      // The index, and the largest of the shards it lists (src/core/file/answer-index.ts).
       const file = new Uint8Array(readFileSync(join(run.out, `_data/${indicator.id}.api.bin`)));
       const index = decodeAnswerIndex(file);
       const largest = index.shards.reduce((best, shard, k) => (shard.bytes > (index.shards[best]?.bytes ?? 0) ? k : best), 0);
@@ -302,7 +302,7 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
       // The fit takes the answers and the refusals after the whole computation (their points: none written).
       if (work !== undefined && (ok || detail.startsWith("limit:"))) derived.push({ name, ...work, points, cpu: now.times.cpu });
       const cell = (n: number) => (Number.isNaN(n) ? "—" : fmt(n, n < 10 ? 1 : 0));
-      // The status as it is: which questions the budget refuses follows the constants (src/core/contract.ts).
+      // The status as it is: which questions the budget refuses follows the constants (src/core/answer/contract.ts).
       const statusCell = String(now.status);
       rows.push([
         run.name,
@@ -340,7 +340,7 @@ export async function functionCpu(runs: readonly FunctionRun[], after: Handler, 
   const us = (n: number | undefined, digits: number) => fmt(n ?? NaN, digits);
   const heaviest = derived.reduce<(typeof derived)[number] | undefined>((m, d) => (m === undefined || d.cpu > m.cpu ? d : m), undefined);
   const summary = [
-    "The real data's queries (a question about time's values computed: what MAX_DERIVED_VALUES caps, src/core/derived-answer.ts derivedWork):",
+    "The real data's queries (a question about time's values computed: what MAX_DERIVED_VALUES caps, src/core/time/derived-answer.ts derivedWork):",
     ...legend,
     model === undefined
       ? "Too few questions about time computed in full, or too alike, for a fit of their CPU time."

@@ -10,9 +10,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Api } from "../../src/api/handler.js";
-import { decodeHistory, decodeHistoryIndex, versionView } from "../../src/core/history.js";
-import { historyShardPath } from "../../src/core/paths.js";
-import type { Manifest } from "../../src/core/manifest.js";
+import { decodeHistory, decodeHistoryIndex, versionView } from "../../src/core/history/history.js";
+import { historyShardPath } from "../../src/core/file/paths.js";
+import type { Manifest } from "../../src/core/file/manifest.js";
 import { folderAssets } from "../lib/folder-assets.js";
 
 const HIGH = { RATE_LIMIT_REQUESTS: "999999999" };

@@ -3,7 +3,7 @@
  * the real data beside N small synthetic indicators (three monthly sub-series of ten
  * years each, scripts/bench/generate.ts `generateSmall`), built by the CLI in a child
  * process (wall time and peak RSS from /usr/bin/time), its files on Pages and in R2
- * (src/build/host-plan.ts) and the Pages configuration's rules; then, through
+ * (src/builder/host-plan.ts) and the Pages configuration's rules; then, through
  * `wrangler pages dev` serving the largest count's build with its local R2 state,
  * the cost of a request for a file served by Pages directly (a head indicator's),
  * by the function from the static assets and by the function from R2 (tail
@@ -16,8 +16,8 @@ import { runBuild, measureTree } from "./build-scaling.js";
 import { generateMany } from "./generate.js";
 import { fmt, percentile, table } from "./table.js";
 import { startPagesDev } from "../lib/pages-dev.js";
-import type { FileIndex } from "../../src/core/hosted.js";
-import type { Manifest } from "../../src/core/manifest.js";
+import type { FileIndex } from "../../src/core/file/hosted.js";
+import type { Manifest } from "../../src/core/file/manifest.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 

@@ -20,7 +20,7 @@ import { type ApiLike, type Handler, sample } from "./function-cpu.js";
 import { generateIndicator, groupWord, layout, type Shape } from "./generate.js";
 import { coldAnswer } from "./cold.js";
 import { fmt, table } from "./table.js";
-import { SEARCH_PATH } from "../../src/core/paths.js";
+import { SEARCH_PATH } from "../../src/core/file/paths.js";
 import { folderAssets } from "../lib/folder-assets.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -5,7 +5,7 @@
  * by narrowing a refused one (asking the handler under test for each candidate's
  * status, so they follow the budget constants of the code measured).
  */
-import { MAX_DERIVED_POINTS } from "../../src/core/contract.js";
+import { MAX_DERIVED_POINTS } from "../../src/core/answer/contract.js";
 
 export interface Catalog {
   indicators: { id: string; series: { id: string; first: string; last: string; points: number }[] }[];

@@ -42,10 +42,10 @@ import { answerOf, buildGrowthPoint, kinds, type Kind } from "./scale.js";
 import type { Shape } from "./generate.js";
 import { fmt, percentile, table } from "./table.js";
 import { startPagesDev, type PagesDev } from "../lib/pages-dev.js";
-import { CATALOG_PATH, defaultPagePath, endpointPath, metadataPath, outputFile, ROBOTS_PATH, SEARCH_PATH } from "../../src/core/paths.js";
-import { foldedWords } from "../../src/core/search.js";
-import { changesPath } from "../../src/core/changes.js";
-import { MANIFEST_PATH, type Manifest } from "../../src/core/manifest.js";
+import { CATALOG_PATH, defaultPagePath, endpointPath, metadataPath, outputFile, ROBOTS_PATH, SEARCH_PATH } from "../../src/core/file/paths.js";
+import { foldedWords } from "../../src/core/answer/search.js";
+import { changesPath } from "../../src/core/history/changes.js";
+import { MANIFEST_PATH, type Manifest } from "../../src/core/file/manifest.js";
 
 /** The usage limit the vars accept at most, as in tables 2 and 6: no answer is a 429. */
 const BINDINGS = { RATE_LIMIT_REQUESTS: "999999999" };
@@ -70,7 +70,7 @@ function staticDefaultPage(dir: string, id: string): Kind[] {
 
 /**
  * Questions about the indicator's first published version (`as_of`, `/changes`),
- * when the build holds more than one (its history table, src/core/history.ts):
+ * when the build holds more than one (its history table, src/core/history/history.ts):
  * the narrow kind as of then (one shard of the table), the first point of every
  * sub-series as of then (every shard), and what changed since.
  */

@@ -129,7 +129,7 @@ async function networkEventsOff(port: number): Promise<WebSocket> {
  * limit), and resolves once it answers HTTP. `cwd`: the checkout whose `functions/`
  * it runs (by default this one; `npm run measure:phone --root` measures another).
  * `persistTo`: wrangler's local state to serve (`--persist-to`: the R2 objects a build
- * put there, src/build/local-r2.ts), kept when the server stops; by default a fresh
+ * put there, src/builder/local-r2.ts), kept when the server stops; by default a fresh
  * one, removed then.
  */
 export async function startPagesDev(dir: string, bindings: Record<string, string> = {}, cwd = ROOT, persistTo?: string): Promise<PagesDev> {

@@ -1,7 +1,7 @@
 /**
  * `GET|HEAD /api/v1/adjust?amount=…&from=…&to=…&by=<indicator>:<sub-series>`: an
  * amount carried between two dates by a sub-series an indicator declares it
- * adjusts with (src/core/adjust.ts). The same policy as the data endpoints (the
+ * adjusts with (src/core/time/adjust.ts). The same policy as the data endpoints (the
  * handler's CORS, methods and usage limit), the same caching, ETag/304, HEAD and
  * error object; every fault a 400 naming its parameter.
  */
@@ -10,13 +10,13 @@ import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { rawParameters } from "./query.js";
 import { timeSource } from "./time.js";
-import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustEnd, usedMeta, type AdjustQuery } from "../core/adjust.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, TODAY_UTC_OFFSET_SECONDS, quote } from "../core/contract.js";
-import { dateOfDay, dayOfTime } from "../core/dates.js";
-import { answerEtag } from "../core/etag.js";
-import { manifestEntry, type Manifest } from "../core/manifest.js";
-import { canonicalOf, isInvalid, readDeclared } from "../core/parameters.js";
-import { metadataPath } from "../core/paths.js";
+import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustEnd, usedMeta, type AdjustQuery } from "../core/time/adjust.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, TODAY_UTC_OFFSET_SECONDS, quote } from "../core/answer/contract.js";
+import { dateOfDay, dayOfTime } from "../core/time/dates.js";
+import { answerEtag } from "../core/answer/etag.js";
+import { manifestEntry, type Manifest } from "../core/file/manifest.js";
+import { canonicalOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
+import { metadataPath } from "../core/file/paths.js";
 
 const NAMES = ADJUST_DECLARATIONS.map((p) => p.name);
 

@@ -4,8 +4,8 @@
  * Each error the API sends is made by one constructor here, which the function
  * and the OpenAPI examples both call.
  */
-import { ALLOWED_METHODS, CACHE_CONTROL, ERRORS, JSON_CONTENT_TYPE, quote, type ErrorCode } from "../core/contract.js";
-import { CATALOG_PATH } from "../core/paths.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, ERRORS, JSON_CONTENT_TYPE, quote, type ErrorCode } from "../core/answer/contract.js";
+import { CATALOG_PATH } from "../core/file/paths.js";
 
 /** An error the API answers with its JSON error object. */
 export class ApiError extends Error {

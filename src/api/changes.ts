@@ -1,6 +1,6 @@
 /**
  * `GET|HEAD /api/v1/{indicator}/changes?since=…`: the points added, revised and
- * removed since the end of a day (src/core/changes.ts), paged, as JSON or CSV.
+ * removed since the end of a day (src/core/history/changes.ts), paged, as JSON or CSV.
  * The same policy as the data endpoints (the handler's CORS, methods and usage
  * limit), the same caching, ETag/304, HEAD and error object; every fault a 400
  * naming its parameter.
@@ -11,15 +11,15 @@ import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday } from "./published.js";
 import { rawParameters } from "./query.js";
 import { checkReadBytes, choose, readSize } from "./endpoint.js";
-import { shardsOf } from "../core/answer-index.js";
-import type { AnswerFields } from "../core/answers.js";
-import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, allAdded, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/changes.js";
-import { versionOn } from "../core/history.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/contract.js";
-import { answerEtag } from "../core/etag.js";
-import { manifestEntry } from "../core/manifest.js";
-import { canonicalOf, isInvalid, readDeclared } from "../core/parameters.js";
-import { metadataPath } from "../core/paths.js";
+import { shardsOf } from "../core/file/answer-index.js";
+import type { AnswerFields } from "../core/file/answers.js";
+import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, allAdded, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/history/changes.js";
+import { versionOn } from "../core/history/history.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/answer/contract.js";
+import { answerEtag } from "../core/answer/etag.js";
+import { manifestEntry } from "../core/file/manifest.js";
+import { canonicalOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
+import { metadataPath } from "../core/file/paths.js";
 
 const NAMES = CHANGES_DECLARATIONS.map((p) => p.name);
 
@@ -50,7 +50,7 @@ export async function serveChanges(request: Request, indicator: string, assets: 
   let all: readonly PointChange[] = [];
   let fields: AnswerFields;
   if (path === null) {
-    // One version (no table, src/build/history.ts): nothing changed since it, everything before it; the fields are the answer index's.
+    // One version (no table, src/builder/history.ts): nothing changed since it, everything before it; the fields are the answer index's.
     const answers = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = choose(indicator, answers.ids, query.series);
     fields = answers;

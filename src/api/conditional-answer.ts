@@ -1,5 +1,5 @@
 /** A 200, or a 304 when the request's preconditions say the client has it (RFC 9110 §13). */
-import { notModified } from "../core/conditional.js";
+import { notModified } from "../core/answer/conditional.js";
 
 /**
  * The 200, or a 304 (RFC 9110 §15.4.5) with no body and the same validators and

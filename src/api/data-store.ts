@@ -10,14 +10,14 @@
  * kept, every later one (test/unit/api.test.ts). Concurrent first requests for a
  * file each read it once; the first loaded is kept and given to the others.
  */
-import { POINT_COLUMN_BYTES, decodeAnswers, type AnswerData } from "../core/answers.js";
-import { decodeAnswerIndex, fileView, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/answer-index.js";
-import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/contract.js";
-import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData, type HistoryIndex } from "../core/history.js";
-import type { FileIndex } from "../core/hosted.js";
-import { MANIFEST_PATH, type Manifest } from "../core/manifest.js";
-import { answerShardPath, answerTilePath, historyShardPath, searchShardPath } from "../core/paths.js";
-import { shardEntries, type RankedEntry, type SearchTop, type ShardEntry } from "../core/search.js";
+import { POINT_COLUMN_BYTES, decodeAnswers, type AnswerData } from "../core/file/answers.js";
+import { decodeAnswerIndex, fileView, shardView, shardsOf, type AnswerIndex, type AnswerView } from "../core/file/answer-index.js";
+import { MAX_READ_BYTES, SHARD_CACHE_BYTES } from "../core/answer/contract.js";
+import { decodeHistory, decodeHistoryIndex, historyShardsOf, versionView, type HistoryData, type HistoryIndex } from "../core/history/history.js";
+import type { FileIndex } from "../core/file/hosted.js";
+import { MANIFEST_PATH, type Manifest } from "../core/file/manifest.js";
+import { answerShardPath, answerTilePath, historyShardPath, searchShardPath } from "../core/file/paths.js";
+import { shardEntries, type RankedEntry, type SearchTop, type ShardEntry } from "../core/answer/search.js";
 
 /** What the function needs of `env.ASSETS`: fetching a static file of the output folder. */
 export interface Assets {
@@ -114,7 +114,7 @@ export class DataStore {
   private readonly indexes = new Map<string, AnswerIndex>();
   /** Read shards of answers and history tables (key → the decoded file, kept by what it takes in memory; a key names its file). */
   private readonly shards: ByteLru<string, unknown>;
-  /** Views made of read shards (src/core/answer-index.ts), dropped whenever a shard is. */
+  /** Views made of read shards (src/core/file/answer-index.ts), dropped whenever a shard is. */
   private readonly views = new Map<string, AnswerView>();
 
   /** Bytes of prebuilt pages kept in memory, and the largest page kept. */
@@ -167,7 +167,7 @@ export class DataStore {
 
   /** Bytes of tail indicators' file indexes kept (by their file sizes): a thousand of some 5 KB each fit. */
   static readonly FILE_INDEX_CACHE_BYTES = 8 * 2 ** 20;
-  /** Tail indicators' file indexes (path@version → index, src/core/hosted.ts). */
+  /** Tail indicators' file indexes (path@version → index, src/core/file/hosted.ts). */
   private readonly fileIndexes = new ByteLru<string, FileIndex>(DataStore.FILE_INDEX_CACHE_BYTES);
 
   /** The index of a tail indicator's files at `path`, of data version `version`, kept once read (as `keptOrLoaded` keeps). A failure is not kept. */
@@ -193,7 +193,7 @@ export class DataStore {
     return this.search?.tag === tag ? this.search : undefined;
   }
 
-  /** The search index's top file (src/core/search.ts `SearchTop`) of the manifest's data tag. A failure is not kept. */
+  /** The search index's top file (src/core/answer/search.ts `SearchTop`) of the manifest's data tag. A failure is not kept. */
   searchTop(assets: Assets, origin: URL, path: string, tag: string): Promise<SearchTop> {
     return keptOrLoaded(
       () => this.searchOf(tag)?.top,
@@ -217,7 +217,7 @@ export class DataStore {
     );
   }
 
-  /** The answer index of an indicator at the manifest's data version (src/core/answer-index.ts). A failure is not cached. */
+  /** The answer index of an indicator at the manifest's data version (src/core/file/answer-index.ts). A failure is not cached. */
   answerIndex(assets: Assets, origin: URL, path: string, version: string): Promise<AnswerIndex> {
     return this.decoded(this.indexes, assets, new URL(path, origin), `${path}@${version}`, decodeAnswerIndex);
   }
@@ -241,7 +241,7 @@ export class DataStore {
 
   /**
    * The view of `indicator`'s answers (its index at `path` and `version`) from
-   * time tile `t` (src/core/time-tiles.ts): every sub-series, with the points the
+   * time tile `t` (src/core/file/time-tiles.ts): every sub-series, with the points the
    * tile holds; read and kept as shards are. The caller bounds what one request reads.
    */
   async tileView(assets: Assets, origin: URL, indicator: string, path: string, version: string, t: number): Promise<AnswerView> {
@@ -295,7 +295,7 @@ export class DataStore {
 
   private readonly histories = new Map<string, HistoryIndex>();
 
-  /** The index of an indicator's history table (src/core/history.ts) of the manifest's data tag. A failure is not cached. */
+  /** The index of an indicator's history table (src/core/history/history.ts) of the manifest's data tag. A failure is not cached. */
   historyIndex(assets: Assets, origin: URL, path: string, tag: string): Promise<HistoryIndex> {
     return this.decoded(this.histories, assets, new URL(path, origin), `${path}@${tag}`, decodeHistoryIndex);
   }
@@ -305,7 +305,7 @@ export class DataStore {
    * tag `tag`), read once and kept in the shards' cache, in the order asked.
    */
   historyShards(assets: Assets, origin: URL, indicator: string, index: HistoryIndex, tag: string, wanted: readonly number[]): Promise<HistoryData[]> {
-    // What a decoded shard takes: its bytes, its values copied out, and what is made and kept with it (src/core/history.ts
+    // What a decoded shard takes: its bytes, its values copied out, and what is made and kept with it (src/core/history/history.ts
     // `VERSIONS_KEPT` versions' answers and change lists, about 50 bytes a point each against some 470 of file): under three times its size.
     return Promise.all(wanted.map((k) => this.kept(assets, new URL(historyShardPath(indicator, k), origin), tag, (index.shards[k]?.bytes ?? 0) * 3, decodeHistory)));
   }

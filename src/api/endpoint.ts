@@ -3,7 +3,7 @@
  * that file; any other is computed from the indicator's answer file with the
  * build's own pager and renderer, so both give the same bytes for the same query.
  * A question about time (`frequency`, `per`, `real`, `units`) is computed by
- * src/core/derived-answer.ts, within the CPU budget or refused with a 400.
+ * src/core/time/derived-answer.ts, within the CPU budget or refused with a 400.
  */
 import { badRequest, unknownIndicator } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
@@ -11,21 +11,21 @@ import type { Assets, DataStore } from "./data-store.js";
 import { checkNotAfterToday, publishedVersion } from "./published.js";
 import { parseQuery } from "./query.js";
 import { indexByMonth, timeSource } from "./time.js";
-import { shardsOf, type AnswerView, type ShardEntry } from "../core/answer-index.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/contract.js";
-import { rhythmMonths } from "../core/coverage.js";
-import { dayNumber } from "../core/dates.js";
-import { historyShardsOf, versionIds, type HistoryVersion } from "../core/history.js";
-import { monthIndex } from "../core/derive.js";
-import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/derived-answer.js";
-import { answerEtag } from "../core/etag.js";
-import { manifestEntry, prebuiltPage, type Manifest, type ManifestEntry } from "../core/manifest.js";
-import { isDerived, type Format, type PageQuery } from "../core/model.js";
-import { selectAtPage, selectPage, type PageSummary } from "../core/page.js";
-import { tileOf } from "../core/time-tiles.js";
-import { CATALOG_PATH, endpointPath, metadataPath } from "../core/paths.js";
-import { nextUrl, queryUrl, renderAnswer } from "../core/render.js";
-import { resolveSelection } from "../core/selection.js";
+import { shardsOf, type AnswerView, type ShardEntry } from "../core/file/answer-index.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, quote } from "../core/answer/contract.js";
+import { rhythmMonths } from "../core/time/coverage.js";
+import { dayNumber } from "../core/time/dates.js";
+import { historyShardsOf, versionIds, type HistoryVersion } from "../core/history/history.js";
+import { monthIndex } from "../core/time/derive.js";
+import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/time/derived-answer.js";
+import { answerEtag } from "../core/answer/etag.js";
+import { manifestEntry, prebuiltPage, type Manifest, type ManifestEntry } from "../core/file/manifest.js";
+import { isDerived, type Format, type PageQuery } from "../core/indicator/model.js";
+import { selectAtPage, selectPage, type PageSummary } from "../core/answer/page.js";
+import { tileOf } from "../core/file/time-tiles.js";
+import { CATALOG_PATH, endpointPath, metadataPath } from "../core/file/paths.js";
+import { nextUrl, queryUrl, renderAnswer } from "../core/answer/render.js";
+import { resolveSelection } from "../core/answer/selection.js";
 
 /** What the headers of a success carry besides the validators. */
 interface Described {
@@ -71,13 +71,13 @@ interface Loaded {
   readonly chosen: number[] | null;
   /** HTTP-date of its data version: `Last-Modified`, and the rule of coverage's version bound. */
   readonly lastModified: string;
-  /** Its data tag, for the ETag (src/core/etag.ts). */
+  /** Its data tag, for the ETag (src/core/answer/etag.ts). */
   readonly tag: string;
 }
 
 /**
  * The answers of indicator `id` as published at the end of day `asOf`
- * (src/core/history.ts), or now when `asOf` is `null` or on or after the day of
+ * (src/core/history/history.ts), or now when `asOf` is `null` or on or after the day of
  * the current version (the same data as without `as_of`), with the shards of
  * the sub-series `select` chooses among its ids read, or, for a question of the
  * day `at` alone (points as published), its time tile where that reads less.
@@ -101,7 +101,7 @@ async function loadAt(
     const index = await store.answerIndex(assets, url, entry.answers, entry.lastModified);
     const chosen = select(index.ids);
     const bytes = readSize(index.shards, shardsOf(index, chosen));
-    // A day of sub-series whose shards take more than its time tile: the tile, which holds what the day needs of each (src/core/time-tiles.ts).
+    // A day of sub-series whose shards take more than its time tile: the tile, which holds what the day needs of each (src/core/file/time-tiles.ts).
     const t = at === null || index.tiles.length === 0 ? -1 : tileOf(index.tiles, dayNumber(at));
     const tile = index.tiles[t];
     if (tile !== undefined && tile.bytes < bytes) {
@@ -113,7 +113,7 @@ async function loadAt(
     const data = await store.view(assets, url, id, entry.answers, entry.lastModified, chosen);
     return { data, chosen, lastModified: entry.lastModified, tag: entry.tag };
   }
-  // An earlier version exists, so its table does (src/build/history.ts): the shards of the chosen sub-series are read.
+  // An earlier version exists, so its table does (src/builder/history.ts): the shards of the chosen sub-series are read.
   const path = entry.history.path as string;
   const { tag } = entry.history;
   const index = await store.historyIndex(assets, url, path, tag);
@@ -130,7 +130,7 @@ export const readSize = (shards: readonly ShardEntry[], wanted: readonly number[
 
 /**
  * A question reads the files of the sub-series it selects (the shards or a time
- * tile, src/core/answer-index.ts; a past version's shards, src/core/history.ts):
+ * tile, src/core/file/answer-index.ts; a past version's shards, src/core/history/history.ts):
  * at most `most` bytes of them (`MAX_READ_BYTES`), what one request can fetch and
  * answer from within its CPU time and the isolate's memory. `bytes` are the
  * files' the store would read for the sub-series `chosen` (`null`: all `total`),

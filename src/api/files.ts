@@ -1,8 +1,8 @@
 /**
- * A tail indicator's files (src/build/host-plan.ts): `_routes.json` keeps no rule
+ * A tail indicator's files (src/builder/host-plan.ts): `_routes.json` keeps no rule
  * for them, so a request for `/api/v1/<id>/data.csv`, a prebuilt page or any
  * other of its files reaches the function, which serves the file from the static
- * assets or from R2, as its index says (src/core/hosted.ts), with the headers
+ * assets or from R2, as its index says (src/core/file/hosted.ts), with the headers
  * Pages gives the static file (`_headers`, which Pages does not apply to the
  * function): the same bytes, `Content-Type`, `Cache-Control`, CORS,
  * `X-Content-Type-Options`, `Referrer-Policy` and the indicator's `Last-Modified`;
@@ -11,11 +11,11 @@
 import { unknownPath } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
-import { CACHE_CONTROL } from "../core/contract.js";
-import { FILE_ROUTE, fileEtag, fileMediaType } from "../core/hosted.js";
-import { manifestEntry, type ManifestEntry } from "../core/manifest.js";
+import { CACHE_CONTROL } from "../core/answer/contract.js";
+import { FILE_ROUTE, fileEtag, fileMediaType } from "../core/file/hosted.js";
+import { manifestEntry, type ManifestEntry } from "../core/file/manifest.js";
 
-/** What the function needs of its R2 binding (src/core/hosted.ts `R2_BINDING`): an object's body by key. */
+/** What the function needs of its R2 binding (src/core/file/hosted.ts `R2_BINDING`): an object's body by key. */
 export interface Bucket {
   get(key: string): Promise<{ readonly body: ReadableStream } | null>;
 }

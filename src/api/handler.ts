@@ -5,7 +5,7 @@
  *
  * Every request passes the policy first: CORS and preflight, the method check,
  * the usage limit; then the route (`ENDPOINT_ROUTE`, stated once in
- * src/core/paths.ts) picks the endpoint, and any other path gets the JSON 404.
+ * src/core/file/paths.ts) picks the endpoint, and any other path gets the JSON 404.
  * Every thrown error becomes the JSON error object (docs/DESIGN.md §5). Every
  * answer, error, 304 and preflight included, carries `API_HEADERS`: CORS and the
  * security headers the static files get from `_headers`, with the data policy.
@@ -14,15 +14,15 @@ import { asApiError, errorResponse, methodNotAllowed, tooManyRequests, unknownPa
 import { DataStore, type Assets, type StoreLimits } from "./data-store.js";
 import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
-import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, CSP_HEADER, DATA_POLICY, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS, SECURITY_HEADERS } from "../core/contract.js";
-import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/paths.js";
-import { FILE_ROUTE, R2_BINDING } from "../core/hosted.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, CSP_HEADER, DATA_POLICY, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS, SECURITY_HEADERS } from "../core/answer/contract.js";
+import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/file/paths.js";
+import { FILE_ROUTE, R2_BINDING } from "../core/file/hosted.js";
 import { hostedAssets, serveFile, type Bucket } from "./files.js";
 import { serveMcp } from "./mcp.js";
 import { serveSearch } from "./search.js";
 import { serveAdjust } from "./adjust.js";
-import { ADJUST_PATH } from "../core/adjust.js";
-import { CHANGES_ROUTE } from "../core/changes.js";
+import { ADJUST_PATH } from "../core/time/adjust.js";
+import { CHANGES_ROUTE } from "../core/history/changes.js";
 import { serveChanges } from "./changes.js";
 
 /** The bindings of `wrangler.toml`: the static assets, the R2 bucket (`R2_BINDING`) and the `[vars]`. */

@@ -15,14 +15,14 @@
  * JSON-RPC is answered here rather than by the SDK's server, whose zod and ajv
  * made 700 KB of the function's 793 KB bundle, loaded at every cold start; the
  * tools and their input schemas (JSON Schema, made from the parameters'
- * declarations, src/core/parameters.ts) are made once per isolate and data
+ * declarations, src/core/answer/parameters.ts) are made once per isolate and data
  * version. The SDK's own client reads this server in the tests (test/e2e/mcp.test.ts).
  */
-import { AGGREGATIONS, FREQUENCIES, UNITS } from "../core/contract.js";
-import type { Manifest } from "../core/manifest.js";
-import { DEFAULT_QUERY, type PageQuery } from "../core/model.js";
-import { DECLARATIONS, isInvalid, shortQuery, type JsonSchema } from "../core/parameters.js";
-import { SEARCH_PATH, endpointPath, metadataPath } from "../core/paths.js";
+import { AGGREGATIONS, FREQUENCIES, UNITS } from "../core/answer/contract.js";
+import type { Manifest } from "../core/file/manifest.js";
+import { DEFAULT_QUERY, type PageQuery } from "../core/indicator/model.js";
+import { DECLARATIONS, isInvalid, shortQuery, type JsonSchema } from "../core/answer/parameters.js";
+import { SEARCH_PATH, endpointPath, metadataPath } from "../core/file/paths.js";
 
 /** Values per sub-series `get_values` asks for when not told, and most values one result holds. */
 export const MCP_DEFAULT_LIMIT = 24;
@@ -67,7 +67,7 @@ function result(site: McpSite, path: string, data: unknown, note?: string): Tool
   return { content: [{ type: "text", text: lines.join("\n") }] };
 }
 
-/** A selected sub-series' reason for having no value (`meta.missing`, src/core/page.ts `MissingGroup`). */
+/** A selected sub-series' reason for having no value (`meta.missing`, src/core/answer/page.ts `MissingGroup`). */
 interface Missing {
   readonly reason: string;
   readonly last: string | null;
@@ -94,7 +94,7 @@ export function freshnessNotes(meta: { readonly checked?: string | null; readonl
   return notes;
 }
 
-/** An indicator's freshness in words, from its metadata document's `freshness` (src/build/freshness.ts). */
+/** An indicator's freshness in words, from its metadata document's `freshness` (src/builder/freshness.ts). */
 function metadataFreshnessNote(
   freshness: { checked?: string | null; check?: { by: string; read: string; outcome: string } | null; data_changed?: string; next_due?: string | null; overdue_since?: string | null } | undefined,
 ): string | undefined {

@@ -4,8 +4,8 @@
  * nothing answers for, worded the same for every parameter that names a day.
  */
 import { badRequest } from "./api-error.js";
-import { dayOfTime } from "../core/dates.js";
-import { versionOn } from "../core/history.js";
+import { dayOfTime } from "../core/time/dates.js";
+import { versionOn } from "../core/history/history.js";
 
 /** Today, the function's clock's UTC day: the last day a parameter may name. */
 export function utcToday(now: number): string {
@@ -20,7 +20,7 @@ export function checkNotAfterToday(parameter: string, day: string, now: number):
 
 /**
  * The version of indicator `id` in force at the end of `day`, given the days its
- * versions were published (`days`, oldest first; src/core/history.ts `versionOn`).
+ * versions were published (`days`, oldest first; src/core/history/history.ts `versionOn`).
  * @throws ApiError naming `parameter` when none was published by then; `asked` is how the message names the day.
  */
 export function publishedVersion(parameter: string, id: string, days: readonly string[], day: string, asked: string): number {

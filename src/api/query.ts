@@ -1,17 +1,17 @@
 /**
  * The query string of `/api/v1/{indicator}` (docs/DESIGN.md §2), validated once,
- * here, by the parameters' declarations (src/core/parameters.ts): a typed
+ * here, by the parameters' declarations (src/core/answer/parameters.ts): a typed
  * `PageQuery` or a 400 whose `detail` begins with the parameter's name. An unknown
  * parameter is a 400 too (a typo, or `?region=X`, must never silently answer
  * everything); a repeated one is an error. The first fault in declaration order is
  * the one named: each parameter's own value first, then the combinations.
  */
 import { badRequest } from "./api-error.js";
-import { quote } from "../core/contract.js";
-import type { PageQuery } from "../core/model.js";
-import { DECLARATIONS, PARAMETERS, isInvalid, readDeclared } from "../core/parameters.js";
+import { quote } from "../core/answer/contract.js";
+import type { PageQuery } from "../core/indicator/model.js";
+import { DECLARATIONS, PARAMETERS, isInvalid, readDeclared } from "../core/answer/parameters.js";
 
-export { integerValue } from "../core/parameters.js";
+export { integerValue } from "../core/answer/parameters.js";
 
 /** A parameter's name at the start of a `detail`: as it is when plain, else quoted. */
 const named = (name: string) => (/^[A-Za-z0-9_.[\]-]{1,40}$/.test(name) ? name : quote(name));

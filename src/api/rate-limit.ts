@@ -11,7 +11,7 @@
  * taking its first key after many deletions walks the deleted entries, which made
  * a million distinct clients take a minute).
  */
-import { RATE_LIMIT } from "../core/contract.js";
+import { RATE_LIMIT } from "../core/answer/contract.js";
 
 export interface RateLimitConfig {
   /** Requests allowed per client and window. */

@@ -1,6 +1,6 @@
 /**
  * `GET|HEAD /api/v1/search?q=…`: sub-series of every indicator found by the words
- * people type (src/core/search.ts), from the index the build writes. The same
+ * people type (src/core/answer/search.ts), from the index the build writes. The same
  * policy as the data endpoints (the handler's CORS, methods and usage limit), the
  * same caching, ETag/304 and error object. The canonical query folds `q`, so
  * "Médica Uruguaya" and "medica uruguaya" are one answer with one ETag.
@@ -9,11 +9,11 @@ import { badRequest } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import { integerValue, rawParameters } from "./query.js";
 import type { Assets, DataStore } from "./data-store.js";
-import { CACHE_CONTROL, JSON_CONTENT_TYPE, LICENSE, OFFSET, SEARCH_LIMIT, SEARCH_PARAMETERS, quote } from "../core/contract.js";
-import { answerEtag } from "../core/etag.js";
-import type { Manifest } from "../core/manifest.js";
-import { SEARCH_PATH, endpointPath } from "../core/paths.js";
-import { candidates, facetCounts, fold, queryWords, search, shardsToRead, type FacetFilter, type SearchIndex, type SearchTop } from "../core/search.js";
+import { CACHE_CONTROL, JSON_CONTENT_TYPE, LICENSE, OFFSET, SEARCH_LIMIT, SEARCH_PARAMETERS, quote } from "../core/answer/contract.js";
+import { answerEtag } from "../core/answer/etag.js";
+import type { Manifest } from "../core/file/manifest.js";
+import { SEARCH_PATH, endpointPath } from "../core/file/paths.js";
+import { candidates, facetCounts, fold, queryWords, search, shardsToRead, type FacetFilter, type SearchIndex, type SearchTop } from "../core/answer/search.js";
 
 /** A validated search. */
 interface SearchQuery {

@@ -3,22 +3,22 @@
  * isolate and data version: the rule of coverage's inputs (rhythm, publications,
  * the version's end) and a deflator by month.
  */
-import type { AnswerData } from "../core/answers.js";
-import { partOf, type AnswerView } from "../core/answer-index.js";
-import { coverageRule, type CoverageRule } from "../core/coverage.js";
-import { dayOfTime } from "../core/dates.js";
-import { lookBound, type Look } from "../core/schedule.js";
-import { monthlyIndex, type MonthlyIndex } from "../core/derive.js";
-import type { TimeSource } from "../core/derived-answer.js";
+import type { AnswerData } from "../core/file/answers.js";
+import { partOf, type AnswerView } from "../core/file/answer-index.js";
+import { coverageRule, type CoverageRule } from "../core/time/coverage.js";
+import { dayOfTime } from "../core/time/dates.js";
+import { lookBound, type Look } from "../core/time/schedule.js";
+import { monthlyIndex, type MonthlyIndex } from "../core/time/derive.js";
+import type { TimeSource } from "../core/time/derived-answer.js";
 
-/** The rule of each view's publications (a view of the same index shares them: src/core/answer-index.ts). */
+/** The rule of each view's publications (a view of the same index shares them: src/core/file/answer-index.ts). */
 const rules = new WeakMap<ArrayLike<number>, Map<string, CoverageRule>>();
 const indices = new WeakMap<AnswerData, Map<number, MonthlyIndex>>();
 
 /**
  * The indicator of `view` as the pipeline reads it; `lastModified` is its data
  * version (an HTTP-date). The rule's bound is the last look (the later of the
- * recorded check and the last change of points, src/core/schedule.ts `lookBound`).
+ * recorded check and the last change of points, src/core/time/schedule.ts `lookBound`).
  */
 export function timeSource(view: AnswerView, lastModified: string): TimeSource {
   let byVersion = rules.get(view.publications);

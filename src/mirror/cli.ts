@@ -9,7 +9,7 @@
  * folder as it was; for --check, what differs), 2 usage.
  */
 import { Command } from "commander";
-import { isHttpUrl } from "../core/url.js";
+import { isHttpUrl } from "../core/text/url.js";
 import { UsageError, runProgram } from "../source/errors.js";
 import { checkMirror, syncMirror } from "./sync.js";
 

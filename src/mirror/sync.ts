@@ -1,7 +1,7 @@
 /**
  * Keeping a copy of the site up to date over HTTP, and checking one
  * (docs/operations.md "Offline mirrors"). The site lists its files with their
- * SHA-256 in `/manifest.json` (src/core/file-manifest.ts); a sync fetches it,
+ * SHA-256 in `/manifest.json` (src/core/file/file-manifest.ts); a sync fetches it,
  * hashes the files the folder holds, downloads only those missing or changed,
  * verifying each download's hash, and then, once every download is verified,
  * moves them into place, deletes the files no longer listed and writes the new
@@ -16,7 +16,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import fg from "fast-glob";
-import { FILE_MANIFEST_PATH, ManifestError, UNLISTED_FILES, listing, parseFileManifest, type FileManifest, type ListedFile } from "../core/file-manifest.js";
+import { FILE_MANIFEST_PATH, ManifestError, UNLISTED_FILES, listing, parseFileManifest, type FileManifest, type ListedFile } from "../core/file/file-manifest.js";
 import { CliError } from "../source/errors.js";
 
 /** A sync or a check that failed (exit 1): what went wrong, and where. */

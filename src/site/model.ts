@@ -1,11 +1,11 @@
 /**
  * What the site renders an indicator from: a view model the build makes
- * (src/build/site-model.ts), so that the site never reads the build's types and
+ * (src/builder/site-model.ts), so that the site never reads the build's types and
  * every word it writes about the data comes from `indicator.json`.
  */
-import type { DownloadPart } from "../core/distributions.js";
-import type { Lang, Localized } from "../core/i18n.js";
-import type { CitedKind } from "../core/source-kind-counts.js";
+import type { DownloadPart } from "../core/indicator/distributions.js";
+import type { Lang, Localized } from "../core/text/i18n.js";
+import type { CitedKind } from "../core/answer/source-kind-counts.js";
 import type { ViewIndicator } from "./client/series-view.js";
 
 /** True when every value of `meta` cites its publisher's own publication: then the publisher is "the source", and the page names no other. */
@@ -27,12 +27,12 @@ export interface SiteIndicator {
   /** Date of the newest point, or null for an indicator without points. */
   readonly lastUpdated: string | null;
   readonly seriesCount: number;
-  /** The kinds of source the points cite, each with its label, number of points and the sources of that kind they cite (src/core/source-kind-counts.ts `citedSources`). */
+  /** The kinds of source the points cite, each with its label, number of points and the sources of that kind they cite (src/core/answer/source-kind-counts.ts `citedSources`). */
   readonly sourceKinds: readonly CitedKind[];
   /** What the page's view needs: labels, points, notes, display settings. */
   readonly view: ViewIndicator;
   /** The schema.org Dataset of the page in each language, as a JSON-LD object. */
   readonly jsonLd: Readonly<Record<Lang, unknown>>;
-  /** The parts of its whole-indicator downloads, newest first, when they are split (src/build/download-parts.ts); absent: whole files. */
+  /** The parts of its whole-indicator downloads, newest first, when they are split (src/builder/download-parts.ts); absent: whole files. */
   readonly parts?: readonly DownloadPart[];
 }

@@ -1,7 +1,7 @@
 /**
  * The preview image of an indicator page (Open Graph `og:image`): what a link to the
  * page shows in a chat or on a social network. 1200×630 px, Open Graph's recommended
- * size, as an SVG the build rasterises (src/build/preview-image.ts): the indicator's
+ * size, as an SVG the build rasterises (src/builder/preview-image.ts): the indicator's
  * title, the lines of the page's first chart in its default view drawn by the page's
  * own chart code (src/site/client/chart.ts, in its phone layout, whose words stay
  * large when the image is shown 400 px wide), the newest value of the card with its
@@ -18,9 +18,9 @@ import { Formatter } from "./client/format.js";
 import { MESSAGES } from "./client/messages/index.js";
 import { MAX_LINES, coverageOf, evenRanks, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
-import type { SiteConfig } from "../core/config.js";
-import { html, type SafeHtml } from "../core/html.js";
-import type { Lang } from "../core/i18n.js";
+import type { SiteConfig } from "../core/indicator/config.js";
+import { html, type SafeHtml } from "../core/text/html.js";
+import type { Lang } from "../core/text/i18n.js";
 
 /** The image's size in pixels: Open Graph's recommended 1.91:1. */
 export const PREVIEW_WIDTH = 1200;

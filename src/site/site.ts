@@ -7,15 +7,15 @@
  * CDNs or analytics). Interface words come from src/site/client/messages/, the data's
  * labels from `indicator.json`, in both languages.
  */
-import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/config.js";
-import { html, jsonScript, raw, type SafeHtml } from "../core/html.js";
-import { LANGS, LOCALES, type Lang } from "../core/i18n.js";
-import { publications } from "../core/coverage.js";
-import { dateOfDay, dayNumber } from "../core/dates.js";
-import { freshnessOf, nextDatedDay } from "../core/schedule.js";
-import { LIMIT } from "../core/contract.js";
-import { DECLARATIONS } from "../core/parameters.js";
-import { csvFiles, distributions, type Distribution } from "../core/distributions.js";
+import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/indicator/config.js";
+import { html, jsonScript, raw, type SafeHtml } from "../core/text/html.js";
+import { LANGS, LOCALES, type Lang } from "../core/text/i18n.js";
+import { publications } from "../core/time/coverage.js";
+import { dateOfDay, dayNumber } from "../core/time/dates.js";
+import { freshnessOf, nextDatedDay } from "../core/time/schedule.js";
+import { LIMIT } from "../core/answer/contract.js";
+import { DECLARATIONS } from "../core/answer/parameters.js";
+import { csvFiles, distributions, type Distribution } from "../core/indicator/distributions.js";
 import {
   ATOM_MEDIA_TYPE,
   CATALOG_PATH,
@@ -33,15 +33,15 @@ import {
   viewDataPath,
   previewImagePath,
   seriesPagePath,
-} from "../core/paths.js";
+} from "../core/file/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
 import { copyable, groupKey, renderView, seriesParameter, type DownloadLinks, type ViewIndicator } from "./client/series-view.js";
 import { ADDRESS_ATTRIBUTE } from "./client/origin.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
-import { ADJUST_PATH } from "../core/adjust.js";
-import type { Manifest } from "../core/manifest.js";
+import { ADJUST_PATH } from "../core/time/adjust.js";
+import type { Manifest } from "../core/file/manifest.js";
 
 /**
  * What the pages are rendered with: the site configuration and the stylesheet,
@@ -65,7 +65,7 @@ export type RenderConfig = SiteConfig & {
   readonly adjusters?: Manifest["adjusters"];
   /**
    * By indicator, the static files holding the downloads its page offers, by
-   * `series` parameter (null: every sub-series; src/build/page-downloads.ts):
+   * `series` parameter (null: every sub-series; src/builder/page-downloads.ts):
    * filled while the build plans, read when it renders. Absent: the API's addresses.
    */
   readonly downloads?: ReadonlyMap<string, ReadonlyMap<string | null, Partial<DownloadLinks>>>;
@@ -267,7 +267,7 @@ ${curl(config, metadataPath(first.id))}
 
 /**
  * The whole-indicator downloads of the page, one item each; a download in parts
- * (src/build/download-parts.ts) as its label and a link per part, newest first.
+ * (src/builder/download-parts.ts) as its label and a link per part, newest first.
  */
 function downloadItems(m: Messages, indicator: SiteIndicator): SafeHtml[] {
   const byKey = new Map<string, Distribution[]>();

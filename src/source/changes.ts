@@ -4,7 +4,7 @@
  * published point disappears or changes without someone saying so. Revisions and
  * removals are refused unless the maintainer allows them (`--allow-revisions`).
  */
-import { byCodeUnits } from "../core/order.js";
+import { byCodeUnits } from "../core/text/order.js";
 import type { SourceRow } from "./csv.js";
 import type { IndicatorSource } from "./load.js";
 

@@ -11,7 +11,7 @@
  * leaves it as it was. Every effect is passed in, as the update's are.
  */
 import { join } from "node:path";
-import type { Check } from "../core/schedule.js";
+import type { Check } from "../core/time/schedule.js";
 import { diffData } from "./changes.js";
 import { UsageError } from "./errors.js";
 import { loadData, type SourceFiles } from "./load.js";

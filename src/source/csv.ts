@@ -4,10 +4,10 @@
  * every row is checked and every fault is reported, not just the first.
  */
 import { parse } from "csv-parse/sync";
-import type { AnswerRow } from "../core/answers.js";
-import { isCalendarDate } from "../core/dates.js";
-import { quote } from "../core/contract.js";
-import { isHttpUrl } from "../core/url.js";
+import type { AnswerRow } from "../core/file/answers.js";
+import { isCalendarDate } from "../core/time/dates.js";
+import { quote } from "../core/answer/contract.js";
+import { isHttpUrl } from "../core/text/url.js";
 import type { DataIssue } from "./errors.js";
 
 /** One validated data row (a point as the answers hold it), with where it came from. */

@@ -1,7 +1,7 @@
 /**
  * The data folder as it is in a git revision: the published version the change
  * report compares with (src/source/changes.ts), and every version the history
- * table holds (src/build/history.ts). Read with `git ls-tree` and `git cat-file`,
+ * table holds (src/builder/history.ts). Read with `git ls-tree` and `git cat-file`,
  * through the same `SourceFiles` interface as the working tree, so a published
  * version is loaded and validated by the same code.
  */

@@ -21,7 +21,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
-import { byCodeUnits } from "../core/order.js";
+import { byCodeUnits } from "../core/text/order.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readRecords, type ImportedPoint } from "./import-points.js";
 import { readJson } from "./json.js";

@@ -15,7 +15,7 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { isHttpUrl } from "../core/url.js";
+import { isHttpUrl } from "../core/text/url.js";
 import { DataError, UsageError, formatIssue, runProgram, unwrap, type DataIssue } from "./errors.js";
 import { formatPointsCsv, keepNotes, type NotesKept } from "./import-points.js";
 import {

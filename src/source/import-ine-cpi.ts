@@ -129,7 +129,7 @@ export const address = (column: number, row: number): string => `${String.fromCh
 // ---------------------------------------------------------------------------
 // Months
 
-/** A month as a count of months since year 0 (year × 12 + month − 1, as src/core/dates.ts counts), so the next month is `+ 1`. */
+/** A month as a count of months since year 0 (year × 12 + month − 1, as src/core/time/dates.ts counts), so the next month is `+ 1`. */
 export type MonthIndex = number;
 
 /** The month of a date cell, or `null` when it is not the first day of a month at midnight. */

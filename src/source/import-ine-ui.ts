@@ -17,7 +17,7 @@
  * 15 significant digits, half away from zero (`shownHundredths`).
  */
 import { z } from "zod";
-import { isCalendarDate } from "../core/dates.js";
+import { isCalendarDate } from "../core/time/dates.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { address, at, describe, formatMonth, readWorkbookTable, type Cell, type ColumnReader, type Workbook } from "./import-ine-cpi.js";
 import type { ImportedPoint } from "./import-points.js";

@@ -6,7 +6,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import type { AnswerRow } from "../core/answers.js";
+import type { AnswerRow } from "../core/file/answers.js";
 import type { DataIssue, Parsed } from "./errors.js";
 
 /**

@@ -28,9 +28,9 @@
  * values to one rounded end now and then, and then the start cannot be known
  * without another published value: the backward computation stops there.
  */
-import { dateOfDay, dayOfMonth, daysInMonth } from "../core/dates.js";
+import { dateOfDay, dayOfMonth, daysInMonth } from "../core/time/dates.js";
 
-/** A month as year × 12 + month − 1 (src/core/dates.ts), so the next month is `+ 1`. */
+/** A month as year × 12 + month − 1 (src/core/time/dates.ts), so the next month is `+ 1`. */
 export type Month = number;
 
 /** Ten-thousandths of a peso: the UI's four decimals as an integer (2.9482 is 29482). */

@@ -7,13 +7,13 @@ import { join } from "node:path";
 import { parseCsvFile, type ParsedCsv, type SourceRow } from "./csv.js";
 import { DataError, type DataIssue } from "./errors.js";
 import { parseIndicatorMeta, type IndicatorMeta } from "./metadata.js";
-import { byCodeUnits } from "../core/order.js";
-import { LICENSE } from "../core/contract.js";
-import { RHYTHMS } from "../core/coverage.js";
-import { NEUTRAL_DISPLAY } from "../core/display.js";
-import { LANGS } from "../core/i18n.js";
-import { sourceKindOf } from "../core/provenance.js";
-import { CHECKERS, CHECK_OUTCOMES, type Check } from "../core/schedule.js";
+import { byCodeUnits } from "../core/text/order.js";
+import { LICENSE } from "../core/answer/contract.js";
+import { RHYTHMS } from "../core/time/coverage.js";
+import { NEUTRAL_DISPLAY } from "../core/indicator/display.js";
+import { LANGS } from "../core/text/i18n.js";
+import { sourceKindOf } from "../core/answer/provenance.js";
+import { CHECKERS, CHECK_OUTCOMES, type Check } from "../core/time/schedule.js";
 
 /** A validated indicator: its metadata and every point with its provenance. */
 export interface IndicatorSource {
@@ -64,7 +64,7 @@ async function readText(files: SourceFiles, file: string, issues: DataIssue[]): 
 
 /**
  * For the points of a published version only (the change report, the history
- * table of src/build/history.ts): the id and the sub-series ids of an
+ * table of src/builder/history.ts): the id and the sub-series ids of an
  * `indicator.json` in any earlier format, and what the rule of coverage reads
  * (`unit`, `rhythm`, `stepwise`, `checked`) when the file has them with a value
  * of the right kind; every other field left at a neutral value.
@@ -121,7 +121,7 @@ function pointsOnlyMeta(text: string, name: string): IndicatorMeta | null {
  * languages (\`noteTranslations\` in \`indicator.json\`). A missing one is a warning
  * at the note's row, never a stop: an update must not wait for a translation, and
  * the page shows the note as written, marked with its language
- * (src/build/site-model.ts). A translation no note uses is a warning too.
+ * (src/builder/site-model.ts). A translation no note uses is a warning too.
  */
 function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: readonly SourceRow[], warnings: DataIssue[]): void {
   const used = new Set<string>();
@@ -148,7 +148,7 @@ function checkNoteTranslations(meta: IndicatorMeta, metaFile: string, rows: read
 
 /**
  * Every point that cites a source has a kind (\`sourceKinds\` in \`indicator.json\`,
- * src/core/provenance.ts): a source no declared prefix covers stops the build at
+ * src/core/answer/provenance.ts): a source no declared prefix covers stops the build at
  * its row, so no value is shown as official, or as anything, by default. A
  * declaration no point uses is not a fault: the address an unattended update will
  * cite (the file `publication.link` finds on the publisher's page) is declared before any point cites it.
@@ -186,7 +186,7 @@ function checkChecked(meta: IndicatorMeta, metaFile: string, rows: readonly Sour
 
 /**
  * Parsed CSV files by file, declared sub-series and text: the history table
- * (src/build/history.ts) loads many versions of the data folder, most of whose
+ * (src/builder/history.ts) loads many versions of the data folder, most of whose
  * files are the same text as in the version before or in the working tree.
  */
 export type CsvCache = Map<string, ParsedCsv>;

@@ -2,14 +2,14 @@
  * `indicator.json`: the metadata of one indicator (docs/DESIGN.md §3), validated with zod.
  */
 import { z } from "zod";
-import { LICENSE } from "../core/contract.js";
-import { RHYTHMS } from "../core/coverage.js";
-import { isCalendarDate } from "../core/dates.js";
-import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/display.js";
-import { LANGS, type Lang, type Localized } from "../core/i18n.js";
-import { SOURCE_KINDS } from "../core/provenance.js";
-import { CHECKERS, CHECK_OUTCOMES, type Schedule } from "../core/schedule.js";
-import { foldedWords, queryWords } from "../core/search.js";
+import { LICENSE } from "../core/answer/contract.js";
+import { RHYTHMS } from "../core/time/coverage.js";
+import { isCalendarDate } from "../core/time/dates.js";
+import { DATE_MEANINGS, NEUTRAL_DISPLAY, SCALES, type Display } from "../core/indicator/display.js";
+import { LANGS, type Lang, type Localized } from "../core/text/i18n.js";
+import { SOURCE_KINDS } from "../core/answer/provenance.js";
+import { CHECKERS, CHECK_OUTCOMES, type Schedule } from "../core/time/schedule.js";
+import { foldedWords, queryWords } from "../core/answer/search.js";
 import { zodIssues, type DataIssue, type Parsed } from "./errors.js";
 import { readJson } from "./json.js";
 import { httpUrl } from "./zod-fields.js";
@@ -173,7 +173,7 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    */
   consult: z.array(z.strictObject({ name: localized, url: httpUrl })).default([]),
   /**
-   * When the indicator's values are due (src/core/schedule.ts, docs/data.md): the
+   * When the indicator's values are due (src/core/time/schedule.ts, docs/data.md): the
    * dates they are dated on (`"daily"`, `"irregular"`, or `{"months": [1, 7],
    * "day": 1}`) and, for a value about a period published after it, when it comes
    * out (`{"monthsAfter": 1, "day": 5}`). Absent: no value is ever due.
@@ -235,7 +235,7 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    * another language than its own.
    */
   noteTranslations: z.partialRecord(z.enum(LANGS), z.record(text, text)).default({}),
-  /** What the numbers mean to a reader (src/core/display.ts); every key optional, the defaults neutral. */
+  /** What the numbers mean to a reader (src/core/indicator/display.ts); every key optional, the defaults neutral. */
   display: z
     .strictObject({
       date: z.enum(DATE_MEANINGS, { error: `expected one of ${DATE_MEANINGS.join(", ")}` }).optional(),
@@ -244,11 +244,11 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
       unit: localized.optional(),
       noteLanguage: z.enum(LANGS, { error: `expected one of ${LANGS.join(", ")}` }).optional(),
       chart: z.strictObject({ scale: z.enum(SCALES, { error: `expected one of ${SCALES.join(", ")}` }).optional() }).optional(),
-      /** The note (1 for the first of \`notes\`) that says what is known after the data's newest values (src/core/display.ts). */
+      /** The note (1 for the first of \`notes\`) that says what is known after the data's newest values (src/core/indicator/display.ts). */
       endNote: z.number({ error: "expected the number of a note, 1 for the first" }).int().min(1).optional(),
-      /** The decimals of a relative change on the page (src/core/display.ts). */
+      /** The decimals of a relative change on the page (src/core/indicator/display.ts). */
       changeDecimals: z.number({ error: "expected a number of decimals from 0 to 4" }).int("expected a number of decimals from 0 to 4").min(0, "expected a number of decimals from 0 to 4").max(4, "expected a number of decimals from 0 to 4").optional(),
-      /** The decimals every value is shown with, as published (src/core/display.ts). */
+      /** The decimals every value is shown with, as published (src/core/indicator/display.ts). */
       decimals: z.number({ error: "expected a number of decimals from 0 to 6" }).int("expected a number of decimals from 0 to 6").min(0, "expected a number of decimals from 0 to 6").max(6, "expected a number of decimals from 0 to 6").optional(),
     })
     .optional(),
@@ -269,7 +269,7 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
     })
     .optional(),
   /**
-   * The kind of every source the points cite (src/core/provenance.ts): an address
+   * The kind of every source the points cite (src/core/answer/provenance.ts): an address
    * prefix (a host, a folder, one document) and its kind; a point takes the kind
    * of the longest prefix its source begins with, and a point whose source no
    * prefix covers stops the build at its row (src/source/load.ts).

@@ -11,7 +11,7 @@ import { appendFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { nodeSourceFiles } from "../build/effects.js";
+import { nodeSourceFiles } from "../builder/effects.js";
 import { runProgram } from "./errors.js";
 import { gitSourceFiles } from "./git-files.js";
 import type { SourceFiles } from "./load.js";

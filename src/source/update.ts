@@ -2,7 +2,7 @@
  * The unattended update (`npm run update`, run daily by .github/workflows/update.yml):
  * for every indicator whose `indicator.json` says where its newest publication
  * is (`publication`, src/source/metadata.ts), look at the publisher, and record
- * the look in indicator.json's `check` (src/core/schedule.ts `Check`: the day,
+ * the look in indicator.json's `check` (src/core/time/schedule.ts `Check`: the day,
  * `by: "update"`, the address read, what it found).
  *
  * A publication on a page (`publication.page` and `.link`): the page is fetched,
@@ -45,8 +45,8 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { dayOfTime } from "../core/dates.js";
-import type { Check } from "../core/schedule.js";
+import { dayOfTime } from "../core/time/dates.js";
+import type { Check } from "../core/time/schedule.js";
 import { changesMarkdown, diffData, formatChanges, hasRevisions, type IndicatorChanges } from "./changes.js";
 import { findEditions, type Edition, type EditionsDeclaration } from "./editions.js";
 import { DataError, UsageError, formatIssue, type DataIssue } from "./errors.js";
@@ -261,7 +261,7 @@ const CHECK_AFTER = ["publication", "consult", "source"];
 /**
  * `indicator.json`'s text with `check` set: in place, or right after
  * `publication` (else `consult`, else `source`); its keys in the order of
- * src/core/schedule.ts `Check`. The update and `npm run check` write it.
+ * src/core/time/schedule.ts `Check`. The update and `npm run check` write it.
  */
 export function withCheck(text: string, check: Check): string {
   const json = JSON.parse(text) as Record<string, unknown>;

@@ -8,7 +8,7 @@
  * scripts/watch.ts runs it with the process's; tests pass a stand-in for gh.
  */
 import { Command } from "commander";
-import { nodeSourceFiles } from "../build/effects.js";
+import { nodeSourceFiles } from "../builder/effects.js";
 import { runProgram } from "./errors.js";
 import { loadData } from "./load.js";
 import type { Run } from "./publish.js";

@@ -6,7 +6,7 @@
  * for them. Pure: given the loaded data, today and the open issues found, it plans;
  * src/source/watch-cli.ts runs the plan through gh.
  *
- * A sub-series' value is due and missing exactly when src/core/schedule.ts
+ * A sub-series' value is due and missing exactly when src/core/time/schedule.ts
  * `freshnessOf` says it is overdue as of today (its next scheduled value's due day
  * is on or before today; a sub-series the indicator has since published without
  * expects nothing). A check recorded on or after that due day that found nothing
@@ -18,8 +18,8 @@
  * its title and body replaced on later runs (the body says how late, so it changes
  * every day), closed with a comment when nothing is due and missing any more.
  */
-import { dateOfDay, dayNumber } from "../core/dates.js";
-import { freshnessOf, indicatorFreshness, nextDatedDay, type Freshness } from "../core/schedule.js";
+import { dateOfDay, dayNumber } from "../core/time/dates.js";
+import { freshnessOf, indicatorFreshness, nextDatedDay, type Freshness } from "../core/time/schedule.js";
 import type { IndicatorSource } from "./load.js";
 
 /** The label of the watcher's issues: `gh issue list --label` finds them. */

@@ -1,6 +1,6 @@
 /**
  * `scripts/cli.ts` as npm runs it, in a child process: what the in-process tests of
- * src/build/cli.ts cannot show (the process's exit code and streams).
+ * src/builder/cli.ts cannot show (the process's exit code and streams).
  */
 import { describe, expect, it } from "vitest";
 import { runCliProcess } from "../helpers.js";

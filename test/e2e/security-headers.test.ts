@@ -1,7 +1,7 @@
 /**
  * The security headers, route by route, as `wrangler pages dev` serves them: the
  * static files get them from `_headers`, the function's answers set them itself,
- * from one declaration (src/core/contract.ts `SECURITY_HEADERS`, `DATA_POLICY`).
+ * from one declaration (src/core/answer/contract.ts `SECURITY_HEADERS`, `DATA_POLICY`).
  * Every page carries the pages' policy its own inline code implies, the embed
  * pages the same without `frame-ancestors` and `X-Frame-Options`; every other
  * answer, static or computed, success, error or 304, the data policy. Each
@@ -9,7 +9,7 @@
  * rules with commas, which a browser reads as several policies.
  */
 import { describe, expect, inject, it } from "vitest";
-import { CSP_HEADER, DATA_POLICY, SECURITY_HEADERS } from "../../src/core/contract.js";
+import { CSP_HEADER, DATA_POLICY, SECURITY_HEADERS } from "../../src/core/answer/contract.js";
 import { folderPolicies, sitePages } from "../helpers.js";
 
 const { urls, mainDir } = inject("system");

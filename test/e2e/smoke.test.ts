@@ -1,5 +1,5 @@
 /**
- * `npm run smoke`, the post-deploy check (scripts/smoke.ts, src/build/smoke.ts), run as a
+ * `npm run smoke`, the post-deploy check (scripts/smoke.ts, src/builder/smoke.ts), run as a
  * child process against the real runtime: the real data built by the CLI and served by
  * `wrangler pages dev`. It must pass there, and fail, naming the check, behind a loopback
  * proxy that breaks exactly one rule of the contract.

@@ -18,8 +18,8 @@ import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateMany } from "../../scripts/bench/generate.js";
 import { startPagesDev, type PagesDev } from "../../scripts/lib/pages-dev.js";
-import type { FileIndex } from "../../src/core/hosted.js";
-import type { Manifest } from "../../src/core/manifest.js";
+import type { FileIndex } from "../../src/core/file/hosted.js";
+import type { Manifest } from "../../src/core/file/manifest.js";
 import { runCli, tempDir } from "../helpers.js";
 
 const COUNT = 40;

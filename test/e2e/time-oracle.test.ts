@@ -23,7 +23,7 @@ import { readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { MAX_DERIVED_POINTS } from "../../src/core/contract.js";
+import { MAX_DERIVED_POINTS } from "../../src/core/answer/contract.js";
 import { ROOT, runProcess, tempDir } from "../helpers.js";
 import { EPOCH } from "./global-setup.js";
 

@@ -39,7 +39,7 @@ let computed: (path: string) => Promise<Response>;
 /**
  * The API query whose answer a page's download file holds: the whole CSV files and the
  * prebuilt page of limit 5000 for every sub-series, else the file the build named after
- * the `series` parameter (src/build/page-downloads.ts: a pattern's `*` as `_`).
+ * the `series` parameter (src/builder/page-downloads.ts: a pattern's `*` as `_`).
  */
 function downloadQuery(id: string, link: string): string {
   const file = link.slice(`/api/v1/${id}/`.length);

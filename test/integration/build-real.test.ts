@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { ANSWER_CODE_VERSION } from "../../src/core/contract.js";
+import { ANSWER_CODE_VERSION } from "../../src/core/answer/contract.js";
 import { answerShards } from "../api-checks.js";
 import { expectedResponse, rawValues, readIndicator, type RefIndicator } from "../reference.js";
 import { ROOT, runCli, tempDir, treeDigest, type CliResult } from "../helpers.js";
@@ -146,7 +146,7 @@ describe("npm run build on the real data", () => {
   });
 
   it("configures Cloudflare Pages: routes and static headers", () => {
-    // Every indicator in the head (src/build/host-plan.ts): its files one rule per extension, the site-wide files by name.
+    // Every indicator in the head (src/builder/host-plan.ts): its files one rule per extension, the site-wide files by name.
     const own = IDS.flatMap((id) => ["atom", "csv", "json", "parquet", "xlsx"].map((ext) => `/api/v1/${id}/*.${ext}`));
     const siteWide = ["catalog.jsonld", "index.json", "openapi.json", "status.json"].map((name) => `/api/v1/${name}`);
     expect(JSON.parse(read("_routes.json"))).toEqual({ version: 1, include: ["/api/*", "/mcp"], exclude: [...siteWide, ...own].sort() });
@@ -195,7 +195,7 @@ describe("npm run build on the real data", () => {
     const others = differing.filter((k) => !pages.includes(k) && !/^(en\/)?series\/[^/]+\/preview\.png$/.test(k));
     // (The home pages keep their bytes: the calculator's date fields run to today, the browser's day, not to
     // the data version.) Every surface of freshness gives `data_changed`, the day the points last changed,
-    // which a build bounds by its version, unable to know of changes after it (src/build/freshness.ts: the
+    // which a build bounds by its version, unable to know of changes after it (src/builder/freshness.ts: the
     // metadata documents, the catalog, status.json, llms.txt).
     const freshness = ["api/v1/index.json", "api/v1/status.json", "llms.txt", ...IDS.map((id) => `api/v1/${id}/metadata.json`)];
     // The answer files carry that day too (`changed`, which an `at` answer after the last look gives as

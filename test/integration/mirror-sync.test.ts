@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { parseFileManifest } from "../../src/core/file-manifest.js";
+import { parseFileManifest } from "../../src/core/file/file-manifest.js";
 import { syncMirror } from "../../src/mirror/sync.js";
 import { EPOCH } from "../epoch.js";
 import { ROOT, runCli, serveFolder, tempDir, treeDigest, type FolderServer } from "../helpers.js";

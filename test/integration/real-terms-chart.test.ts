@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { viewDataPath } from "../../src/core/paths.js";
+import { viewDataPath } from "../../src/core/file/paths.js";
 import { modeAnswer, modeQuestion, questionContext, type QuestionsConfig } from "../../src/site/client/question-views.js";
 import { answer, deflatorOf } from "../../src/site/client/questions.js";
 import type { ViewGroupFile } from "../../src/site/client/group-files.js";

@@ -12,8 +12,8 @@ import fc from "fast-check";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { PARAMETERS } from "../../src/core/parameters.js";
-import { MAX_DERIVED_POINTS } from "../../src/core/contract.js";
+import { PARAMETERS } from "../../src/core/answer/parameters.js";
+import { MAX_DERIVED_POINTS } from "../../src/core/answer/contract.js";
 import { prng } from "../../scripts/bench/generate.js";
 import { HIGH, IDS, fetched, refs, withoutTiles, type Fetched } from "../api-checks.js";
 import type { Assets } from "../../src/api/data-store.js";
@@ -442,7 +442,7 @@ describe("a day after the last check (the data version, 2026-11-20), through the
   });
 });
 
-describe("at over many sub-series, from a time tile (src/core/time-tiles.ts)", () => {
+describe("at over many sub-series, from a time tile (src/core/file/time-tiles.ts)", () => {
   const ID = "health-insurance-prices";
 
   it("reads one tile, no shard, and answers every day as the shards do: each publication day, the day before it, before the first and long after the check, JSON, CSV and provenance", async () => {

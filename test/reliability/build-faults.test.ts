@@ -9,7 +9,7 @@ import { dirname, join, relative } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DataError } from "../../src/source/errors.js";
-import { nodeSourceFiles } from "../../src/build/effects.js";
+import { nodeSourceFiles } from "../../src/builder/effects.js";
 import { loadData } from "../../src/source/load.js";
 import { ROOT, runCli, tempDir, treeDigest } from "../helpers.js";
 

@@ -12,8 +12,8 @@ import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { ADJUST_DECLARATIONS } from "../../src/core/adjust.js";
-import { canonicalOf, isInvalid, readDeclared } from "../../src/core/parameters.js";
+import { ADJUST_DECLARATIONS } from "../../src/core/time/adjust.js";
+import { canonicalOf, isInvalid, readDeclared } from "../../src/core/answer/parameters.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 

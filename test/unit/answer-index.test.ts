@@ -1,21 +1,21 @@
 /**
- * An indicator's answers in shards (src/core/answer-index.ts): the index
+ * An indicator's answers in shards (src/core/file/answer-index.ts): the index
  * round-trips; the cut keeps whole sub-series in id order near the target size;
  * every answer over shards is byte for byte the answer over the whole file, with
  * every shard read or only the selected sub-series' shards; and the isolate's
  * store reads only what a question needs and keeps a bounded amount of it.
  */
 import { describe, expect, it } from "vitest";
-import { csvEsLine, csvLine } from "../../src/build/dataset.js";
+import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
 import { DataStore, type Assets } from "../../src/api/data-store.js";
 import { timeSource } from "../../src/api/time.js";
-import { decodeAnswerIndex, encodeAnswerIndex, planShards, shardsOf, shardView, wholeView, type AnswerView, type ShardEntry } from "../../src/core/answer-index.js";
-import { decodeAnswers, encodeAnswers, sliceAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../../src/core/answers.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
-import { selectAtPage, selectPage } from "../../src/core/page.js";
-import { answerShardPath } from "../../src/core/paths.js";
-import { renderAnswer } from "../../src/core/render.js";
-import { resolveSelection } from "../../src/core/selection.js";
+import { decodeAnswerIndex, encodeAnswerIndex, planShards, shardsOf, shardView, wholeView, type AnswerView, type ShardEntry } from "../../src/core/file/answer-index.js";
+import { decodeAnswers, encodeAnswers, sliceAnswers, type AnswerData, type AnswerFields, type AnswerRow } from "../../src/core/file/answers.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
+import { selectAtPage, selectPage } from "../../src/core/answer/page.js";
+import { answerShardPath } from "../../src/core/file/paths.js";
+import { renderAnswer } from "../../src/core/answer/render.js";
+import { resolveSelection } from "../../src/core/answer/selection.js";
 
 const SITE = "https://example.test";
 const fields: AnswerFields = {

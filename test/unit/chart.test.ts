@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dayNumber } from "../../src/core/dates.js";
+import { dayNumber } from "../../src/core/time/dates.js";
 import { lineChart, niceStep, PALETTE, seriesColor, type ChartLayout, type ChartOptions, type ChartPoint, type ChartSeries } from "../../src/site/client/chart.js";
-import type { Gap } from "../../src/core/coverage.js";
+import type { Gap } from "../../src/core/time/coverage.js";
 
 const FONT = 12;
 const CHAR = 0.62 * FONT;

@@ -51,7 +51,7 @@ describe.concurrent("cli", () => {
     // Named by the SHA-256 of their bytes: files of the same bytes (a three-point indicator's pages) are one object.
     const keys = new Set(moved.map((path) => all.get(path)));
     expect(new Set(treeDigest(`${out}.r2`).keys())).toEqual(keys);
-    expect(result.stdout).toContain(`6 files moved to R2 (src/build/host-plan.ts): ${keys.size} objects in ${out}.r2`);
+    expect(result.stdout).toContain(`6 files moved to R2 (src/builder/host-plan.ts): ${keys.size} objects in ${out}.r2`);
   });
 
   it("stops at a file over the size limit (Cloudflare Pages: 25 MiB), naming it, and leaves the previous output as it was", async () => {

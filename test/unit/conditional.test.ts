@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { notModified } from "../../src/core/conditional.js";
-import { parseHttpDate } from "../../src/core/http-date.js";
+import { notModified } from "../../src/core/answer/conditional.js";
+import { parseHttpDate } from "../../src/core/text/http-date.js";
 
 const ETAG = '"abc123"';
 const LAST_MODIFIED = "Tue, 14 Nov 2023 22:13:20 GMT";

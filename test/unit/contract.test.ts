@@ -1,10 +1,10 @@
 /** The contract's single homes: the prebuilt key of a query, the config's faults, the route. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSiteConfig } from "../../src/build/site-config.js";
-import { isPrebuiltQuery, prebuiltPage, prebuiltPagePath } from "../../src/core/manifest.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
-import { ENDPOINT_ROUTE, outputFile } from "../../src/core/paths.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
+import { isPrebuiltQuery, prebuiltPage, prebuiltPagePath } from "../../src/core/file/manifest.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
+import { ENDPOINT_ROUTE, outputFile } from "../../src/core/file/paths.js";
 import { DataError, formatIssue } from "../../src/source/errors.js";
 
 describe("prebuiltPage", () => {
@@ -84,7 +84,7 @@ describe("site.config.json", () => {
 
 describe("ETags", () => {
   it("answerEtag: the first 128 bits of SHA-256 of the tags and the canonical URL, base64url, quoted (property)", async () => {
-    const { answerEtag } = await import("../../src/core/etag.js");
+    const { answerEtag } = await import("../../src/core/answer/etag.js");
     const { createHash } = await import("node:crypto");
     await fc.assert(
       fc.asyncProperty(fc.array(fc.base64String({ minLength: 20, maxLength: 24 }), { minLength: 1, maxLength: 3 }), fc.webPath(), async (tags, url) => {
@@ -96,8 +96,8 @@ describe("ETags", () => {
   });
 
   it("dataTag: SHA-256 of the answers' code version and the answer file; another version or byte changes it", async () => {
-    const { dataTag } = await import("../../src/core/etag.js");
-    const { ANSWER_CODE_VERSION } = await import("../../src/core/contract.js");
+    const { dataTag } = await import("../../src/core/answer/etag.js");
+    const { ANSWER_CODE_VERSION } = await import("../../src/core/answer/contract.js");
     const { createHash } = await import("node:crypto");
     const file = new Uint8Array([79, 83, 65, 50, 0, 1, 2]);
     const expected = createHash("sha256").update(Buffer.concat([Buffer.from(`${ANSWER_CODE_VERSION}\n`), file])).digest().subarray(0, 16).toString("base64url");
@@ -106,7 +106,7 @@ describe("ETags", () => {
   });
 
   it("dataTagger: the same tag over shards added one by one, hashed in JavaScript or by Node's native SHA-256 (as the build does)", async () => {
-    const { dataTag, dataTagger } = await import("../../src/core/etag.js");
+    const { dataTag, dataTagger } = await import("../../src/core/answer/etag.js");
     const { createHash } = await import("node:crypto");
     const shards = [new Uint8Array([79, 83, 65, 50]), new Uint8Array(70_000).map((_, i) => i % 251), new Uint8Array([2])];
     const whole = dataTag(shards);

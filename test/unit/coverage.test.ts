@@ -1,7 +1,7 @@
-/** The rule of coverage (src/core/coverage.ts): when a point's successor is due, gaps, and the point covering a day. */
+/** The rule of coverage (src/core/time/coverage.ts): when a point's successor is due, gaps, and the point covering a day. */
 import { describe, expect, it } from "vitest";
-import { coverageEndDay, coveringRank, daySeries, gapsBetween, latestOnOrBefore, nextDueDayOf, nextDueOf, publications, type CoverageRule } from "../../src/core/coverage.js";
-import { dateOfDay, dayNumber } from "../../src/core/dates.js";
+import { coverageEndDay, coveringRank, daySeries, gapsBetween, latestOnOrBefore, nextDueDayOf, nextDueOf, publications, type CoverageRule } from "../../src/core/time/coverage.js";
+import { dateOfDay, dayNumber } from "../../src/core/time/dates.js";
 
 /** The rule of a regular `rhythm`, bounded by the day `versionEnd` (null: unbounded). */
 const ruleOf = (rhythm: string, versionEnd: string | null): CoverageRule => ({

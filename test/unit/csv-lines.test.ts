@@ -1,14 +1,14 @@
 /**
  * The build joins a CSV line itself when the CSV library would quote none of its
- * fields (src/build/dataset.ts `csvLine`, `csvEsLine`): held here to the
+ * fields (src/builder/dataset.ts `csvLine`, `csvEsLine`): held here to the
  * library's bytes, field by field kinds and every point of the real data.
  */
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { csvEsLine, csvLine } from "../../src/build/dataset.js";
-import { nodeSourceFiles } from "../../src/build/effects.js";
-import type { AnswerRow } from "../../src/core/answers.js";
-import { spreadsheetNumber } from "../../src/core/spreadsheet.js";
+import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
+import { nodeSourceFiles } from "../../src/builder/effects.js";
+import type { AnswerRow } from "../../src/core/file/answers.js";
+import { spreadsheetNumber } from "../../src/core/answer/spreadsheet.js";
 import { loadData } from "../../src/source/load.js";
 
 const library = (row: AnswerRow) => stringify([[row.date, row.series, row.value, row.source, row.note]]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addMonths, addMonthsToDay, dateOfDay, dayNumber, dayOfMonth, isCalendarDate, monthOfDay, resolveDate, writeDate } from "../../src/core/dates.js";
+import { addMonths, addMonthsToDay, dateOfDay, dayNumber, dayOfMonth, isCalendarDate, monthOfDay, resolveDate, writeDate } from "../../src/core/time/dates.js";
 
 describe("isCalendarDate", () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * The derived answers' own machinery (src/core/derive.ts, src/core/derived-answer.ts)
+ * The derived answers' own machinery (src/core/time/derive.ts, src/core/time/derived-answer.ts)
  * where it is fast rather than plain: the rounding's fast path against
  * `toPrecision`, the answer's order by either sort, and the bytes written digit by
  * digit against the same answer concatenated as text. The numbers themselves are
@@ -7,14 +7,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { prng } from "../../scripts/bench/generate.js";
-import { CSV_ES_HEADER, CSV_HEADER } from "../../src/core/answers.js";
-import { nextDueDayOf } from "../../src/core/coverage.js";
-import { addMonthsToDay, dateOfDay, dayNumber } from "../../src/core/dates.js";
-import { derivedText, monthIndex, writeDerived, yearBefore, DERIVED_MAX_BYTES } from "../../src/core/derive.js";
-import { derivePage, renderDerived, type DerivedPage, type TimeSource } from "../../src/core/derived-answer.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
-import { answerMeta } from "../../src/core/render.js";
-import { spreadsheetNumber } from "../../src/core/spreadsheet.js";
+import { CSV_ES_HEADER, CSV_HEADER } from "../../src/core/file/answers.js";
+import { nextDueDayOf } from "../../src/core/time/coverage.js";
+import { addMonthsToDay, dateOfDay, dayNumber } from "../../src/core/time/dates.js";
+import { derivedText, monthIndex, writeDerived, yearBefore, DERIVED_MAX_BYTES } from "../../src/core/time/derive.js";
+import { derivePage, renderDerived, type DerivedPage, type TimeSource } from "../../src/core/time/derived-answer.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
+import { answerMeta } from "../../src/core/answer/render.js";
+import { spreadsheetNumber } from "../../src/core/answer/spreadsheet.js";
 
 /** The rounding as docs/time.md states it: once, to 8 significant digits, the shortest JSON number of the result. */
 const reference = (value: number) => String(Number(value.toPrecision(8)));

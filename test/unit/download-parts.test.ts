@@ -1,6 +1,6 @@
-/** The plan of the downloads' parts (src/build/download-parts.ts) on hand-made CSV lines. */
+/** The plan of the downloads' parts (src/builder/download-parts.ts) on hand-made CSV lines. */
 import { describe, expect, it } from "vitest";
-import { downloadParts, type CsvLines } from "../../src/build/download-parts.js";
+import { downloadParts, type CsvLines } from "../../src/builder/download-parts.js";
 
 /** Lines of `bytes` bytes each (a date, then padding), in the order given. */
 function lines(dates: readonly string[], bytes: number, header = 10): CsvLines {

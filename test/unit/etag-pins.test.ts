@@ -1,9 +1,9 @@
 /**
- * The guard of ETags without a body hash (src/core/etag.ts): answers of the golden
+ * The guard of ETags without a body hash (src/core/answer/etag.ts): answers of the golden
  * fixture, plain and derived, pinned with the SHA-256 of their bytes and their
  * ETag. When the code changes an answer's bytes for the same data and query, its
  * ETag must change too, which only raising `ANSWER_CODE_VERSION`
- * (src/core/contract.ts) does: a body that changed under an unchanged ETag fails
+ * (src/core/answer/contract.ts) does: a body that changed under an unchanged ETag fails
  * here. After an intended change, raise the version and regenerate the pins with
  * `UPDATE_GOLDEN=1 npx vitest run test/unit/etag-pins.test.ts`; review the diff.
  */
@@ -49,7 +49,7 @@ describe("ETags of answers", () => {
   it("change whenever an answer's bytes change (pinned answers of the golden fixture)", () => {
     const pins = JSON.parse(readFileSync(PINS, "utf8")) as Record<string, { body: string; etag: string }>;
     const stale = QUERIES.filter((q) => pins[q] !== undefined && pins[q].body !== answers[q]?.body && pins[q].etag === answers[q]?.etag);
-    expect(stale, "these answers' bytes changed but not their ETags: raise ANSWER_CODE_VERSION in src/core/contract.ts").toEqual([]);
+    expect(stale, "these answers' bytes changed but not their ETags: raise ANSWER_CODE_VERSION in src/core/answer/contract.ts").toEqual([]);
     if (process.env.UPDATE_GOLDEN === "1" && process.env.CI === undefined) writeFileSync(PINS, `${JSON.stringify(answers, null, 2)}\n`);
     else expect(answers, "the pinned answers changed: review, then regenerate with UPDATE_GOLDEN=1").toEqual(pins);
   });

@@ -1,5 +1,5 @@
 /**
- * `/manifest.json` (src/core/file-manifest.ts): the golden build's manifest lists
+ * `/manifest.json` (src/core/file/file-manifest.ts): the golden build's manifest lists
  * every file of the expected tree (test/unit/golden.test.ts proves the build writes
  * that tree byte for byte) with its size and SHA-256, and no other: not itself,
  * not Cloudflare's configuration; its identity is the hash of its listing. Then the
@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManifestError, listing, parseFileManifest, renderFileManifest, type ListedFile } from "../../src/core/file-manifest.js";
+import { ManifestError, listing, parseFileManifest, renderFileManifest, type ListedFile } from "../../src/core/file/file-manifest.js";
 import { ROOT, treeDigest } from "../helpers.js";
 
 const EXPECTED = join(ROOT, "test/fixtures/golden/expected");

@@ -1,5 +1,5 @@
 /**
- * The open-data formats' renderers (src/build/formats/) on a tiny indicator:
+ * The open-data formats' renderers (src/builder/formats/) on a tiny indicator:
  * releases and coverage, determinism (the XLSX under two system clocks), the
  * plan's files. The real readers read the real data in
  * test/integration/formats.test.ts.
@@ -7,14 +7,14 @@
 import JSZip from "jszip";
 import ExcelJS from "exceljs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
-import { MAX_ENTRIES, renderIndicatorFeed, renderServiceFeed, tagUri } from "../../src/build/formats/atom.js";
-import { dateMeaning, periodEnd, releaseOf, releases, temporalCoverage, timeSpan } from "../../src/build/formats/facts.js";
-import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
-import { renderParquet } from "../../src/build/formats/parquet.js";
-import { planFormats } from "../../src/build/formats/plan.js";
-import { renderXlsx } from "../../src/build/formats/xlsx.js";
-import { parseSiteConfig } from "../../src/build/site-config.js";
+import { buildIndicator, type BuiltIndicator } from "../../src/builder/dataset.js";
+import { MAX_ENTRIES, renderIndicatorFeed, renderServiceFeed, tagUri } from "../../src/builder/formats/atom.js";
+import { dateMeaning, periodEnd, releaseOf, releases, temporalCoverage, timeSpan } from "../../src/builder/formats/facts.js";
+import { NEUTRAL_DISPLAY } from "../../src/core/indicator/display.js";
+import { renderParquet } from "../../src/builder/formats/parquet.js";
+import { planFormats } from "../../src/builder/formats/plan.js";
+import { renderXlsx } from "../../src/builder/formats/xlsx.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
 import { both, indicatorMeta } from "../meta.js";
 
 const config = parseSiteConfig(

@@ -4,8 +4,8 @@
  * browser: a wage adjusted 1 January and 1 July, checked on 23 November 2026.
  */
 import { describe, expect, it } from "vitest";
-import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
-import type { Schedule } from "../../src/core/schedule.js";
+import { NEUTRAL_DISPLAY } from "../../src/core/indicator/display.js";
+import type { Schedule } from "../../src/core/time/schedule.js";
 import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/client/series-view.js";
 import { MESSAGES } from "../../src/site/client/messages/index.js";
 import { freshnessSentence } from "../../src/site/site.js";

@@ -1,6 +1,6 @@
 /**
- * The history table in shards (src/core/history.ts `encodeHistoryShards`,
- * `versionView`; src/core/changes.ts `shardChanges`) against the one table
+ * The history table in shards (src/core/history/history.ts `encodeHistoryShards`,
+ * `versionView`; src/core/history/changes.ts `shardChanges`) against the one table
  * (`encodeHistory`, `versionAnswers` under `wholeView`, `changesSince`), over
  * random synthetic tables: random sub-series ids, versions with random sub-series
  * (none, too), points added, revised, removed and re-added across versions.
@@ -9,13 +9,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { csvEsLine, csvLine } from "../../src/build/dataset.js";
-import { entriesOf } from "../../src/build/history.js";
+import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
+import { entriesOf } from "../../src/builder/history.js";
 import { timeSource } from "../../src/api/time.js";
 import { choose } from "../../src/api/endpoint.js";
-import { partOf, shardsHolding, wholeView, type AnswerView } from "../../src/core/answer-index.js";
-import type { AnswerFields, AnswerRow } from "../../src/core/answers.js";
-import { changesSince, shardChanges } from "../../src/core/changes.js";
+import { partOf, shardsHolding, wholeView, type AnswerView } from "../../src/core/file/answer-index.js";
+import type { AnswerFields, AnswerRow } from "../../src/core/file/answers.js";
+import { changesSince, shardChanges } from "../../src/core/history/changes.js";
 import {
   decodeHistory,
   decodeHistoryIndex,
@@ -27,11 +27,11 @@ import {
   versionView,
   type HistoryEntry,
   type HistoryVersion,
-} from "../../src/core/history.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
-import { selectAtPage, selectPage } from "../../src/core/page.js";
-import { renderAnswer } from "../../src/core/render.js";
-import { resolveSelection } from "../../src/core/selection.js";
+} from "../../src/core/history/history.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
+import { selectAtPage, selectPage } from "../../src/core/answer/page.js";
+import { renderAnswer } from "../../src/core/answer/render.js";
+import { resolveSelection } from "../../src/core/answer/selection.js";
 
 const fields: AnswerFields = {
   indicator: "grid",

@@ -1,6 +1,6 @@
 /**
- * The history table (src/core/history.ts, src/build/history.ts) and the changes
- * (src/core/changes.ts) over a synthetic git history (test/history-repo.ts):
+ * The history table (src/core/history/history.ts, src/builder/history.ts) and the changes
+ * (src/core/history/changes.ts) over a synthetic git history (test/history-repo.ts):
  * - every commit's day, as a version of the table, renders byte for byte what the
  *   indicator built from that commit's data folder renders, for a set of queries
  *   (JSON with meta, CSV, the spreadsheet CSV, windows, selections, `at`);
@@ -12,15 +12,15 @@
  */
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
-import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
-import { buildHistories, committedStates, currentChanged, type IndicatorHistory } from "../../src/build/history.js";
+import { buildIndicator, type BuiltIndicator } from "../../src/builder/dataset.js";
+import { gitHistorySource, nodeSourceFiles } from "../../src/builder/effects.js";
+import { buildHistories, committedStates, currentChanged, type IndicatorHistory } from "../../src/builder/history.js";
 import { timeSource } from "../../src/api/time.js";
-import { renderIndicatorFeed, renderServiceFeed } from "../../src/build/formats/atom.js";
-import { parseSiteConfig } from "../../src/build/site-config.js";
-import type { AnswerData, AnswerRow } from "../../src/core/answers.js";
-import { changesSince, type PointChange } from "../../src/core/changes.js";
-import type { AnswerView } from "../../src/core/answer-index.js";
+import { renderIndicatorFeed, renderServiceFeed } from "../../src/builder/formats/atom.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
+import type { AnswerData, AnswerRow } from "../../src/core/file/answers.js";
+import { changesSince, type PointChange } from "../../src/core/history/changes.js";
+import type { AnswerView } from "../../src/core/file/answer-index.js";
 import { changesOfTable, pastView, tableShards } from "../history-tables.js";
 import {
   VERSIONS_KEPT,
@@ -33,12 +33,12 @@ import {
   versionOn,
   type HistoryData,
   type HistoryVersion,
-} from "../../src/core/history.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
-import { selectAtPage, selectPage } from "../../src/core/page.js";
-import { wholeView } from "../../src/core/answer-index.js";
-import { renderAnswer } from "../../src/core/render.js";
-import { resolveSelection } from "../../src/core/selection.js";
+} from "../../src/core/history/history.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
+import { selectAtPage, selectPage } from "../../src/core/answer/page.js";
+import { wholeView } from "../../src/core/file/answer-index.js";
+import { renderAnswer } from "../../src/core/answer/render.js";
+import { resolveSelection } from "../../src/core/answer/selection.js";
 import { diffData } from "../../src/source/changes.js";
 import { folderTimeAt, gitSourceFiles } from "../../src/source/git-files.js";
 import { loadData, type IndicatorSource, type SourceFiles } from "../../src/source/load.js";

@@ -1,5 +1,5 @@
 /**
- * The output placed within Cloudflare Pages' limits (src/build/host-plan.ts): the
+ * The output placed within Cloudflare Pages' limits (src/builder/host-plan.ts): the
  * head's rules fit `_routes.json` and `_headers`, the tail's files move to R2 least
  * needed first, exactly as many as the budget needs, and the head gives up
  * indicators only when the tail's files are not enough.
@@ -7,11 +7,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { build } from "../../src/build/build.js";
-import { nodeBuildEffects } from "../../src/build/effects.js";
+import { build } from "../../src/builder/build.js";
+import { nodeBuildEffects } from "../../src/builder/effects.js";
 import { ROOT, tempDir } from "../helpers.js";
-import { planHost, r2Tier, rankIndicators, type HostedFile } from "../../src/build/host-plan.js";
-import { FIXED_HEADER_RULES, headersFile, routesJson } from "../../src/build/pages-config.js";
+import { planHost, r2Tier, rankIndicators, type HostedFile } from "../../src/builder/host-plan.js";
+import { FIXED_HEADER_RULES, headersFile, routesJson } from "../../src/builder/pages-config.js";
 
 /** An indicator's files as the build plans them: pages, downloads, copies, its site pages and internal files. */
 function indicatorFiles(id: string): HostedFile[] {

@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { DECLARATIONS } from "../../src/core/parameters.js";
+import { DECLARATIONS } from "../../src/core/answer/parameters.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { runCli, tempDir } from "../helpers.js";
 

@@ -11,7 +11,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseFileManifest, type FileManifest } from "../../src/core/file-manifest.js";
+import { parseFileManifest, type FileManifest } from "../../src/core/file/file-manifest.js";
 import { runMirror } from "../../src/mirror/cli.js";
 import { MirrorError, syncMirror, type SyncReport } from "../../src/mirror/sync.js";
 import { ROOT, runCli, serveFolder, tempDir, treeDigest, type FolderServer } from "../helpers.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nodeFileEffects, writeOutput as writeWith, type FileEffects } from "../../src/build/output.js";
+import { nodeFileEffects, writeOutput as writeWith, type FileEffects } from "../../src/builder/output.js";
 import { tempDir, treeDigest } from "../helpers.js";
 
 async function existingOutput(): Promise<{ parent: string; out: string; before: Map<string, string> }> {

@@ -1,5 +1,5 @@
 /**
- * The pages' Content Security Policy (src/build/page-policy.ts): the hash sources of
+ * The pages' Content Security Policy (src/builder/page-policy.ts): the hash sources of
  * the inline code a page runs and styles with, what no hash can allow, the policy,
  * and the golden build's pages against the policy its `_headers` serves them with.
  * Chromium's own hashing is the check of the real pages (test/e2e/csp.test.ts).
@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PageSources, hashSource, inlineCode, missingSources, pagePolicy } from "../../src/build/page-policy.js";
+import { PageSources, hashSource, inlineCode, missingSources, pagePolicy } from "../../src/builder/page-policy.js";
 import { BuildError } from "../../src/source/errors.js";
 import { ROOT, sitePages } from "../helpers.js";
 

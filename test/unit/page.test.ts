@@ -1,12 +1,12 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { csvEsLine, csvLine } from "../../src/build/dataset.js";
-import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
-import { selectPage } from "../../src/core/page.js";
-import { wholeView } from "../../src/core/answer-index.js";
-import { renderAnswer } from "../../src/core/render.js";
-import { resolveSelection } from "../../src/core/selection.js";
+import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
+import { decodeAnswers, encodeAnswers } from "../../src/core/file/answers.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
+import { selectPage } from "../../src/core/answer/page.js";
+import { wholeView } from "../../src/core/file/answer-index.js";
+import { renderAnswer } from "../../src/core/answer/render.js";
+import { resolveSelection } from "../../src/core/answer/selection.js";
 import { expectedCsv, expectedResponse, type RefIndicator } from "../reference.js";
 
 const SITE = "https://example.test";
@@ -152,7 +152,7 @@ describe("pager", () => {
 
 describe("day numbers", () => {
   it("agree with the platform's UTC calendar from year 0 to 9999", async () => {
-    const { dayNumber, dateOfDay } = await import("../../src/core/dates.js");
+    const { dayNumber, dateOfDay } = await import("../../src/core/time/dates.js");
     for (let t = Date.UTC(0, 0, 1) - 1_000 * 86_400_000; t <= Date.UTC(9999, 11, 31); t += 86_400_000 * 97) {
       const d = new Date(t);
       if (d.getUTCFullYear() < 0) continue;

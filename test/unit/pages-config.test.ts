@@ -1,5 +1,5 @@
 /**
- * `_routes.json` (src/build/pages-config.ts): which paths the function answers. The
+ * `_routes.json` (src/builder/pages-config.ts): which paths the function answers. The
  * rules are checked with wrangler's own matcher, the one `wrangler pages dev` runs in
  * front of the function (`templates/pages-dev-util.ts`), not with a copy of it.
  * `_headers`: its rules as written; what wrangler serves with them, route by route,
@@ -7,11 +7,11 @@
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkRedirects, excludeRules, headersFile, routesJson } from "../../src/build/pages-config.js";
-import { hashSource, pagePolicy } from "../../src/build/page-policy.js";
-import { CSP_HEADER, DATA_POLICY, SECURITY_HEADERS } from "../../src/core/contract.js";
-import { LANGS } from "../../src/core/i18n.js";
-import { embedPagePath, seriesPagePath } from "../../src/core/paths.js";
+import { checkRedirects, excludeRules, headersFile, routesJson } from "../../src/builder/pages-config.js";
+import { hashSource, pagePolicy } from "../../src/builder/page-policy.js";
+import { CSP_HEADER, DATA_POLICY, SECURITY_HEADERS } from "../../src/core/answer/contract.js";
+import { LANGS } from "../../src/core/text/i18n.js";
+import { embedPagePath, seriesPagePath } from "../../src/core/file/paths.js";
 import { ROOT, treeDigest } from "../helpers.js";
 
 type Matcher = (pathname: string, rule: string) => boolean;

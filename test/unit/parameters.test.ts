@@ -1,5 +1,5 @@
 /**
- * The query parameters' declarations (src/core/parameters.ts) are the one place a
+ * The query parameters' declarations (src/core/answer/parameters.ts) are the one place a
  * parameter lives: the parser, the canonical URL, `meta`, OpenAPI, llms.txt, MCP
  * and the home page are made from them. A parsed query's canonical URL parses back
  * to the same query; every 400 names the parameter it is about.
@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../src/api/query.js";
 import { ApiError } from "../../src/api/api-error.js";
-import { DEFAULT_QUERY } from "../../src/core/model.js";
-import { DECLARATIONS, PARAMETERS, canonicalQuery, metaEcho, shortQuery } from "../../src/core/parameters.js";
-import { queryParameters } from "../../src/build/openapi.js";
+import { DEFAULT_QUERY } from "../../src/core/indicator/model.js";
+import { DECLARATIONS, PARAMETERS, canonicalQuery, metaEcho, shortQuery } from "../../src/core/answer/parameters.js";
+import { queryParameters } from "../../src/builder/openapi.js";
 
 /** The detail of the 400 a query string gets, or null when it parses. */
 function detail(text: string): string | null {

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { planOutput } from "../../src/build/build.js";
-import { buildIndicator } from "../../src/build/dataset.js";
-import { nodeSourceFiles } from "../../src/build/effects.js";
-import { parseSiteConfig } from "../../src/build/site-config.js";
-import { attributionAnchor, attributionUrl } from "../../src/core/config.js";
+import { planOutput } from "../../src/builder/build.js";
+import { buildIndicator } from "../../src/builder/dataset.js";
+import { nodeSourceFiles } from "../../src/builder/effects.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
+import { attributionAnchor, attributionUrl } from "../../src/core/indicator/config.js";
 import { loadData } from "../../src/source/load.js";
 
 const GOLDEN = "test/fixtures/golden/data";

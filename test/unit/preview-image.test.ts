@@ -1,5 +1,5 @@
 /**
- * The indicator pages' preview images (src/site/preview.ts, src/build/preview-image.ts):
+ * The indicator pages' preview images (src/site/preview.ts, src/builder/preview-image.ts):
  * a small data folder — the golden fixture (one chart of every sub-series) and a
  * compared indicator written here (one line highlighted) — built twice by the CLI;
  * the PNGs read by an independent decoder (Debian's Pillow, test/python/read_png.py),
@@ -9,8 +9,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fontMetrics } from "../../src/build/font-metrics.js";
-import { rasterise } from "../../src/build/preview-image.js";
+import { fontMetrics } from "../../src/builder/font-metrics.js";
+import { rasterise } from "../../src/builder/preview-image.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 
 /** The palette's first colour (src/site/client/chart.ts): the highlighted line, or the first line. */
@@ -146,8 +146,8 @@ describe("the preview image of each indicator page", () => {
 });
 
 describe("fontMetrics", () => {
-  const regular = fontMetrics(readFileSync(join(ROOT, "src/build/fonts/DejaVuSans.ttf")), "DejaVuSans.ttf");
-  const bold = fontMetrics(readFileSync(join(ROOT, "src/build/fonts/DejaVuSans-Bold.ttf")), "DejaVuSans-Bold.ttf");
+  const regular = fontMetrics(readFileSync(join(ROOT, "src/builder/fonts/DejaVuSans.ttf")), "DejaVuSans.ttf");
+  const bold = fontMetrics(readFileSync(join(ROOT, "src/builder/fonts/DejaVuSans-Bold.ttf")), "DejaVuSans-Bold.ttf");
 
   it.each([
     // Advances in font units of 2048 per em, as fontTools reads the fonts' hmtx tables.

@@ -5,13 +5,13 @@
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildIndicator } from "../../src/build/dataset.js";
-import { nodeSourceFiles } from "../../src/build/effects.js";
-import { siteIndicator, viewIndicator } from "../../src/build/site-model.js";
+import { buildIndicator } from "../../src/builder/dataset.js";
+import { nodeSourceFiles } from "../../src/builder/effects.js";
+import { siteIndicator, viewIndicator } from "../../src/builder/site-model.js";
 import { loadData } from "../../src/source/load.js";
 import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/client/series-view.js";
 import { renderEmbedPage, renderIndicatorPage } from "../../src/site/site.js";
-import { parseSiteConfig } from "../../src/build/site-config.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
 import { readFileSync } from "node:fs";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
 import { ROOT } from "../helpers.js";

@@ -1,7 +1,7 @@
-/** The kind of a point's source (src/core/provenance.ts): the longest declared prefix it begins with. */
+/** The kind of a point's source (src/core/answer/provenance.ts): the longest declared prefix it begins with. */
 import { describe, expect, it } from "vitest";
-import { SOURCE_KIND_LABELS, sourceKindOf, type SourceKindRule } from "../../src/core/provenance.js";
-import { NO_SOURCE_LABEL, citedSources, sourceKindCounts } from "../../src/core/source-kind-counts.js";
+import { SOURCE_KIND_LABELS, sourceKindOf, type SourceKindRule } from "../../src/core/answer/provenance.js";
+import { NO_SOURCE_LABEL, citedSources, sourceKindCounts } from "../../src/core/answer/source-kind-counts.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
 
 const RULES: SourceKindRule[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/api-error.js";
 import { parseQuery } from "../../src/api/query.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../src/core/model.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
 
 const parse = (qs: string) => parseQuery(new URLSearchParams(qs));
 /** A parsed query: the given fields over the defaults. */

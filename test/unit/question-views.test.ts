@@ -1,6 +1,6 @@
 /** The page's questions about time as they render (src/site/client/question-views.ts), without a browser. */
 import { describe, expect, it } from "vitest";
-import { NEUTRAL_DISPLAY } from "../../src/core/display.js";
+import { NEUTRAL_DISPLAY } from "../../src/core/indicator/display.js";
 import { modeAnswer, modeQuestion, questionContext, sinceAnswer, type QuestionsConfig } from "../../src/site/client/question-views.js";
 import { deflatorOf } from "../../src/site/client/questions.js";
 import type { ViewIndicator, ViewSeries } from "../../src/site/client/series-view.js";

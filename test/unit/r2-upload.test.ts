@@ -1,12 +1,12 @@
 /**
- * What `npm run deploy` uploads to R2 (src/build/r2-upload.ts): only keys the
+ * What `npm run deploy` uploads to R2 (src/builder/r2-upload.ts): only keys the
  * ledger does not list, to the bucket wrangler.toml binds, with `--remote`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bucketName, ledgerKeys, uploadCommands } from "../../src/build/r2-upload.js";
-import { R2_BINDING } from "../../src/core/hosted.js";
+import { bucketName, ledgerKeys, uploadCommands } from "../../src/builder/r2-upload.js";
+import { R2_BINDING } from "../../src/core/file/hosted.js";
 import { ROOT } from "../helpers.js";
 
 describe("the R2 upload", () => {

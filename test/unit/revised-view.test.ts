@@ -1,5 +1,5 @@
 /**
- * The indicator pages' mark of a revised point (src/core/revised.ts, the view's
+ * The indicator pages' mark of a revised point (src/core/history/revised.ts, the view's
  * `revised`, src/site/client/series-view.ts), over the synthetic git history
  * (test/history-repo.ts) with one more step that revises the newest wage: the
  * revised points and their facts are those the changes endpoint lists, the view
@@ -7,14 +7,14 @@
  * point titles, the card and the date answer say them in Spanish and English.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
-import { gitHistorySource, nodeSourceFiles } from "../../src/build/effects.js";
-import { buildHistories, committedStates, type IndicatorHistory } from "../../src/build/history.js";
-import { revisionsOf, viewIndicator } from "../../src/build/site-model.js";
-import { renderViewGroup, viewGroups } from "../../src/build/view-data.js";
-import { shardChanges } from "../../src/core/changes.js";
-import type { HistoryData } from "../../src/core/history.js";
-import { revisedPoints } from "../../src/core/revised.js";
+import { buildIndicator, type BuiltIndicator } from "../../src/builder/dataset.js";
+import { gitHistorySource, nodeSourceFiles } from "../../src/builder/effects.js";
+import { buildHistories, committedStates, type IndicatorHistory } from "../../src/builder/history.js";
+import { revisionsOf, viewIndicator } from "../../src/builder/site-model.js";
+import { renderViewGroup, viewGroups } from "../../src/builder/view-data.js";
+import { shardChanges } from "../../src/core/history/changes.js";
+import type { HistoryData } from "../../src/core/history/history.js";
+import { revisedPoints } from "../../src/core/history/revised.js";
 import { loadData } from "../../src/source/load.js";
 import { renderView, valueOnDate, type ViewIndicator } from "../../src/site/client/series-view.js";
 import { reviseNewestWage, syntheticHistory } from "../history-repo.js";
@@ -75,7 +75,7 @@ describe("revised points", () => {
     expect(table).toContain('<data value="110">$\u00a0110</data><sup class="revised-mark" title="revisado el 10 jul. 2026; antes $\u00a0111,50">rev.</sup><span class="cell-revised">revisado el 10 jul. 2026; antes $\u00a0111,50</span>');
     expect(table.match(/class="revised-mark"/g)).toHaveLength(2);
     const charts = shown.charts.toString();
-    // After the kind of source, when the page knows it (src/core/provenance.ts).
+    // After the kind of source, when the page knows it (src/core/answer/provenance.ts).
     expect(charts).toContain('data-revised="revisado el 14 oct. 2026; antes $\u00a0130"><title>Mensual — 1 de julio de 2026: $\u00a0131,50 (fuente: publicación oficial; revisado el 14 oct. 2026; antes $\u00a0130)</title>');
     const card = shown.card.toString();
     expect(card).toContain('<span class="card-revised">revisado el 14 oct. 2026; antes $\u00a0130</span>');

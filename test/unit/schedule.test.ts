@@ -1,22 +1,22 @@
 /**
- * The publication schedule (src/core/schedule.ts) and what the rule of coverage
- * answers about days after the last check (src/core/coverage.ts
+ * The publication schedule (src/core/time/schedule.ts) and what the rule of coverage
+ * answers about days after the last check (src/core/time/coverage.ts
  * `answeringRankDay`, `absenceDay`), on the shapes of the real indicators: a wage
  * adjusted 1 January and 1 July, a monthly index published on the 5th of the next
  * month, a daily value, irregular prices.
  */
 import { describe, expect, it } from "vitest";
-import { absenceDay, answeringRank, coverageRule, daySeries, type CoverageRule } from "../../src/core/coverage.js";
-import { dateOfDay, dayNumber } from "../../src/core/dates.js";
-import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, type Schedule } from "../../src/core/schedule.js";
+import { absenceDay, answeringRank, coverageRule, daySeries, type CoverageRule } from "../../src/core/time/coverage.js";
+import { dateOfDay, dayNumber } from "../../src/core/time/dates.js";
+import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, type Schedule } from "../../src/core/time/schedule.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
-import { csvEsLine, csvLine } from "../../src/build/dataset.js";
+import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
 import { timeSource } from "../../src/api/time.js";
-import { decodeAnswers, encodeAnswers } from "../../src/core/answers.js";
-import { DEFAULT_QUERY } from "../../src/core/model.js";
-import { selectAtPage } from "../../src/core/page.js";
-import { wholeView } from "../../src/core/answer-index.js";
-import { renderAnswer } from "../../src/core/render.js";
+import { decodeAnswers, encodeAnswers } from "../../src/core/file/answers.js";
+import { DEFAULT_QUERY } from "../../src/core/indicator/model.js";
+import { selectAtPage } from "../../src/core/answer/page.js";
+import { wholeView } from "../../src/core/file/answer-index.js";
+import { renderAnswer } from "../../src/core/answer/render.js";
 
 const HALF_YEARS: Schedule = { dates: { months: [1, 7], day: 1 }, published: null };
 const MONTHLY_INDEX: Schedule = { dates: { months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], day: 1 }, published: { monthsAfter: 1, day: 5 } };

@@ -1,5 +1,5 @@
 /**
- * The search index in shards (src/build/search-index.ts `searchShards`, src/core/search.ts
+ * The search index in shards (src/builder/search-index.ts `searchShards`, src/core/answer/search.ts
  * `shardsToRead`), over a build of a synthetic indicator of 2,000 sub-series (the
  * benchmarks' many-short shape) and the golden fixture's: a query reads the top file and its words' shards only,
  * and answers byte for byte what a scan of every entry answers.
@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DataStore, type Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
-import { SEARCH_SHARD_BYTES, searchShards } from "../../src/build/search-index.js";
-import type { Manifest } from "../../src/core/manifest.js";
-import { SEARCH_INDEX_PATH } from "../../src/core/paths.js";
-import { candidates, queryWords, search, shardEntries, shardsToRead, type SearchIndex, type SearchTop, type ShardEntry } from "../../src/core/search.js";
+import { SEARCH_SHARD_BYTES, searchShards } from "../../src/builder/search-index.js";
+import type { Manifest } from "../../src/core/file/manifest.js";
+import { SEARCH_INDEX_PATH } from "../../src/core/file/paths.js";
+import { candidates, queryWords, search, shardEntries, shardsToRead, type SearchIndex, type SearchTop, type ShardEntry } from "../../src/core/answer/search.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { generateIndicator, prng } from "../../scripts/bench/generate.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
@@ -108,7 +108,7 @@ describe("the search index in shards", () => {
       const facet = k % 3 === 0 && facets.length > 0 ? `&facet=${encodeURIComponent(facets.join(","))}` : "";
       queries.push(`q=${encodeURIComponent(q)}${facet}&limit=${1 + Math.floor(random() * 100)}&offset=${Math.floor(random() * 3) * 10}`);
     }
-    // And, for the words alone, as the matching over the whole index does (src/core/search.ts `search`).
+    // And, for the words alone, as the matching over the whole index does (src/core/answer/search.ts `search`).
     const whole = candidates(top, top.byIndicator.flat().map((n) => shardEntries(top, shard(n))), null);
     for (const query of queries) {
       const [a, b] = await Promise.all([sharded(`/api/v1/search?${query}`), scan(`/api/v1/search?${query}`)]);

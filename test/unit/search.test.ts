@@ -1,15 +1,15 @@
 /**
- * The search index (src/build/search-index.ts) and its matching (src/core/search.ts),
+ * The search index (src/builder/search-index.ts) and its matching (src/core/answer/search.ts),
  * over indicators shaped like the real ones: the words an `indicator.json` declares
  * for search (`search.keywords`, `search.equivalents`) find the right sub-series
  * first, and without them the same queries find nothing.
  * test/integration/time-questions.test.ts asks the same of the real data through the handler.
  */
 import { describe, expect, it } from "vitest";
-import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
-import { searchIndex } from "../../src/build/search-index.js";
-import { queryWords, search } from "../../src/core/search.js";
-import type { Localized } from "../../src/core/i18n.js";
+import { buildIndicator, type BuiltIndicator } from "../../src/builder/dataset.js";
+import { searchIndex } from "../../src/builder/search-index.js";
+import { queryWords, search } from "../../src/core/answer/search.js";
+import type { Localized } from "../../src/core/text/i18n.js";
 import { parseIndicatorMeta, type IndicatorMeta, type SearchMeta } from "../../src/source/metadata.js";
 import { both, indicatorMeta } from "../meta.js";
 

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { buildIndicator, type BuiltIndicator } from "../../src/build/dataset.js";
-import { parseSiteConfig } from "../../src/build/site-config.js";
-import { escapeHtml, html, raw } from "../../src/core/html.js";
-import type { Lang } from "../../src/core/i18n.js";
+import { buildIndicator, type BuiltIndicator } from "../../src/builder/dataset.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
+import { escapeHtml, html, raw } from "../../src/core/text/html.js";
+import type { Lang } from "../../src/core/text/i18n.js";
 import type { IndicatorMeta } from "../../src/source/metadata.js";
 import { Formatter, displayDecimals } from "../../src/site/client/format.js";
 import { magnitudeGroups, renderView, seriesParameter, valueOnDate, type ViewIndicator, type ViewSeries } from "../../src/site/client/series-view.js";
 import { renderEmbedPage, renderHome, renderIndicatorPage } from "../../src/site/site.js";
-import { siteIndicator, viewIndicator } from "../../src/build/site-model.js";
-import { renderViewGroup, viewGroupFiles, viewGroups } from "../../src/build/view-data.js";
+import { siteIndicator, viewIndicator } from "../../src/builder/site-model.js";
+import { renderViewGroup, viewGroupFiles, viewGroups } from "../../src/builder/view-data.js";
 import { groupWith, joinedGroup, type ViewGroupFile } from "../../src/site/client/group-files.js";
-import { viewDataPath } from "../../src/core/paths.js";
-import { NEUTRAL_DISPLAY, type Display } from "../../src/core/display.js";
+import { viewDataPath } from "../../src/core/file/paths.js";
+import { NEUTRAL_DISPLAY, type Display } from "../../src/core/indicator/display.js";
 import { MESSAGES } from "../../src/site/client/messages/index.js";
 import { both, indicatorMeta } from "../meta.js";
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { csvEsLine, csvLine } from "../../src/build/dataset.js";
-import { decodeAnswers, encodeAnswers, spreadsheetSection, spreadsheetText, type AnswerRow } from "../../src/core/answers.js";
-import { dateOfDay } from "../../src/core/dates.js";
-import { spreadsheetLineOf, spreadsheetNumber } from "../../src/core/spreadsheet.js";
+import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
+import { decodeAnswers, encodeAnswers, spreadsheetSection, spreadsheetText, type AnswerRow } from "../../src/core/file/answers.js";
+import { dateOfDay } from "../../src/core/time/dates.js";
+import { spreadsheetLineOf, spreadsheetNumber } from "../../src/core/answer/spreadsheet.js";
 
 describe("spreadsheetNumber: a JSON number literal as a Spanish-locale spreadsheet reads it", () => {
   it.each([

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { Api } from "../../src/api/handler.js";
 import type { Bucket } from "../../src/api/files.js";
-import { R2_BINDING, type FileIndex } from "../../src/core/hosted.js";
+import { R2_BINDING, type FileIndex } from "../../src/core/file/hosted.js";
 import { runCli, tempDir, treeDigest } from "../helpers.js";
 
 const GOLDEN = "test/fixtures/golden/data";

@@ -1,5 +1,5 @@
 /**
- * Time tiles (src/core/time-tiles.ts): an indicator built with small shards, so
+ * Time tiles (src/core/file/time-tiles.ts): an indicator built with small shards, so
  * that it has several tiles, whose sub-series start late, skip months, end early
  * and are published on irregular days of a stepwise monthly rhythm (a point's
  * coverage ends at the next point when that comes before the month is out). Every
@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
-import { absenceDay, answeringRankDay, coverageRule, type DaySeries } from "../../src/core/coverage.js";
-import { dateOfDay, dayNumber } from "../../src/core/dates.js";
-import { planTiles, tileOf, tileRanks } from "../../src/core/time-tiles.js";
+import { absenceDay, answeringRankDay, coverageRule, type DaySeries } from "../../src/core/time/coverage.js";
+import { dateOfDay, dayNumber } from "../../src/core/time/dates.js";
+import { planTiles, tileOf, tileRanks } from "../../src/core/file/time-tiles.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { prng } from "../../scripts/bench/generate.js";
 import { withoutTiles } from "../api-checks.js";
@@ -106,8 +106,8 @@ describe("time tiles", () => {
 
 describe("planTiles", () => {
   it("plans tiles of whole publication days, each with at least as many points of its own as it carries, and none that no request could read", async () => {
-    const { decodeAnswers } = await import("../../src/core/answers.js");
-    const { publicationDays } = await import("../../src/core/answer-index.js");
+    const { decodeAnswers } = await import("../../src/core/file/answers.js");
+    const { publicationDays } = await import("../../src/core/file/answer-index.js");
     const { readFileSync } = await import("node:fs");
     // Any answer file of several sub-series and days will do: the fixture's first tile is one.
     const whole = decodeAnswers(new Uint8Array(readFileSync(join(out, "_data", ID, "at", "0.bin"))));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHttpUrl } from "../../src/core/url.js";
+import { isHttpUrl } from "../../src/core/text/url.js";
 
 describe("isHttpUrl", () => {
   it.each([

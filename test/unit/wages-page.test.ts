@@ -6,10 +6,10 @@
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildIndicator } from "../../src/build/dataset.js";
-import { nodeSourceFiles } from "../../src/build/effects.js";
-import { siteIndicator } from "../../src/build/site-model.js";
-import { parseSiteConfig } from "../../src/build/site-config.js";
+import { buildIndicator } from "../../src/builder/dataset.js";
+import { nodeSourceFiles } from "../../src/builder/effects.js";
+import { siteIndicator } from "../../src/builder/site-model.js";
+import { parseSiteConfig } from "../../src/builder/site-config.js";
 import { loadData } from "../../src/source/load.js";
 import { renderIndicatorPage } from "../../src/site/site.js";
 import { ROOT } from "../helpers.js";

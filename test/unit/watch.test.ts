@@ -6,7 +6,7 @@
  * its date), one with an importer (not watched) and one without a schedule.
  */
 import { describe, expect, it } from "vitest";
-import type { Check, Schedule } from "../../src/core/schedule.js";
+import type { Check, Schedule } from "../../src/core/time/schedule.js";
 import type { SourceRow } from "../../src/source/csv.js";
 import type { IndicatorSource } from "../../src/source/load.js";
 import { dueValues, issueBody, markerOf, planWatch, type FoundIssue, type WatchAction } from "../../src/source/watch.js";

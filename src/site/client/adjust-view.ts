@@ -4,17 +4,17 @@
  * answer the page script writes from the API's own JSON answer, the API address
  * beside it. Without a script the form asks the API itself (a GET form).
  */
-import { TODAY_UTC_OFFSET_SECONDS } from "../../core/contract.js";
-import { dayOfTime } from "../../core/dates.js";
-import { html, type SafeHtml } from "../../core/html.js";
-import type { Lang } from "../../core/i18n.js";
+import { TODAY_UTC_OFFSET_SECONDS } from "../../core/answer/contract.js";
+import { dayOfTime } from "../../core/time/dates.js";
+import { html, type SafeHtml } from "../../core/text/html.js";
+import type { Lang } from "../../core/text/i18n.js";
 import { parseAmount } from "./amount.js";
 import { Formatter } from "./format.js";
 import type { Messages } from "./messages/index.js";
 import { hereOrigin, publicOrigin } from "./origin.js";
 import { apiEquivalent } from "./series-view.js";
 
-/** One end of the API's answer (src/core/adjust.ts `AdjustEnd`). */
+/** One end of the API's answer (src/core/time/adjust.ts `AdjustEnd`). */
 interface AnswerEnd {
   readonly date: string;
   readonly point: string;

@@ -107,7 +107,7 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
       if (point.dataset.noteLang !== undefined) note.lang = point.dataset.noteLang;
       lines.push(note);
     }
-    // A revised value: when it last changed and what it was (src/core/revised.ts).
+    // A revised value: when it last changed and what it was (src/core/history/revised.ts).
     const revised = point.dataset.revised ?? "";
     if (revised !== "") lines.push(line("span", "tooltip-revised", revised));
     tooltip.replaceChildren(...lines);

@@ -10,9 +10,9 @@
  * baseline instead of a dive to zero. Values spanning orders of magnitude can be
  * drawn on a logarithmic axis whose ticks are whole powers of ten.
  */
-import { gapsBetween, type Gap, type NextDue } from "../../core/coverage.js";
-import { dateOfDay, dayNumber, isCalendarDate } from "../../core/dates.js";
-import { html, raw, type SafeHtml } from "../../core/html.js";
+import { gapsBetween, type Gap, type NextDue } from "../../core/time/coverage.js";
+import { dateOfDay, dayNumber, isCalendarDate } from "../../core/time/dates.js";
+import { html, raw, type SafeHtml } from "../../core/text/html.js";
 
 /** Okabe–Ito palette: distinguishable with the common colour vision deficiencies. */
 export const PALETTE: readonly string[] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C6D00"];

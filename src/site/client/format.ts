@@ -9,8 +9,8 @@
  * so a legal minimum of 154.67 is never shown as 155. The API and the downloads
  * give every value exactly as published.
  */
-import { LOCALES, type Lang } from "../../core/i18n.js";
-import type { Display } from "../../core/display.js";
+import { LOCALES, type Lang } from "../../core/text/i18n.js";
+import type { Display } from "../../core/indicator/display.js";
 
 /**
  * The decimals a value's text gives (`"154.67"` → 2, `"31178"` → 0), as displayed:

@@ -1,5 +1,5 @@
 /**
- * The view's group files (src/build/view-data.ts writes them) as the browser
+ * The view's group files (src/builder/view-data.ts writes them) as the browser
  * fetches them. An indicator page's inline script (src/site/client/early.ts)
  * requests the group of a shared selection as the page arrives; the page script
  * (src/site/client/series-page.ts) takes that request over through `window`.
@@ -15,7 +15,7 @@ export interface GroupPart {
 /**
  * One group's file: its sub-series, and the `series` parameter that names exactly
  * them. A large group's file holds none of its sub-series but lists the files
- * that do, in order, each with the ids it holds (`parts`, src/build/view-data.ts).
+ * that do, in order, each with the ids it holds (`parts`, src/builder/view-data.ts).
  */
 export interface ViewGroupFile {
   readonly parameter: string | null;

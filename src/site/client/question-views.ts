@@ -7,11 +7,11 @@
  * context and return what they render; the page script (src/site/client/series-page.ts)
  * loads what they read and puts what they return on the page.
  */
-import type { Frequency } from "../../core/contract.js";
-import { derivedText, type Deflator } from "../../core/derive.js";
-import type { Display } from "../../core/display.js";
-import { html, type SafeHtml } from "../../core/html.js";
-import type { Lang, Localized } from "../../core/i18n.js";
+import type { Frequency } from "../../core/answer/contract.js";
+import { derivedText, type Deflator } from "../../core/time/derive.js";
+import type { Display } from "../../core/indicator/display.js";
+import { html, type SafeHtml } from "../../core/text/html.js";
+import type { Lang, Localized } from "../../core/text/i18n.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { answer, questionUrl, type Question, type Rhythm } from "./questions.js";

@@ -1,21 +1,21 @@
 /**
  * The questions about time on an indicator's page, answered in the browser by the
- * code the API answers them with (src/core/derived-answer.ts `derivePage`, over
- * src/core/derive.ts): values in pesos of the deflator's latest month (`real`), an
+ * code the API answers them with (src/core/time/derived-answer.ts `derivePage`, over
+ * src/core/time/derive.ts): values in pesos of the deflator's latest month (`real`), an
  * index with a chosen base (`units=index&base=`), changes a year earlier
  * (`units=percent_change_a_year_ago`) or on the previous value (`percent_change`),
  * ratios to another indicator (`per`); each answer with the one API address
  * that gives the same numbers.
  */
-import { coverageRule } from "../../core/coverage.js";
-import { dayNumber, dateOfDay } from "../../core/dates.js";
-import { monthIndex, monthlyIndex, type Deflator, type PointSeries } from "../../core/derive.js";
-import { derivePage, type TimeSource } from "../../core/derived-answer.js";
-import { DEFAULT_QUERY, type PageQuery } from "../../core/model.js";
-import { byCodeUnits } from "../../core/order.js";
-import { endpointPath } from "../../core/paths.js";
-import { shortQuery } from "../../core/parameters.js";
-import type { Frequency, Units } from "../../core/contract.js";
+import { coverageRule } from "../../core/time/coverage.js";
+import { dayNumber, dateOfDay } from "../../core/time/dates.js";
+import { monthIndex, monthlyIndex, type Deflator, type PointSeries } from "../../core/time/derive.js";
+import { derivePage, type TimeSource } from "../../core/time/derived-answer.js";
+import { DEFAULT_QUERY, type PageQuery } from "../../core/indicator/model.js";
+import { byCodeUnits } from "../../core/text/order.js";
+import { endpointPath } from "../../core/file/paths.js";
+import { shortQuery } from "../../core/answer/parameters.js";
+import type { Frequency, Units } from "../../core/answer/contract.js";
 import type { ViewSeries } from "./series-view.js";
 
 /** What the rule of coverage needs of an indicator besides its points (the page config's words). */
@@ -39,14 +39,14 @@ export function timeSourceOf(series: readonly ViewSeries[], rule: Rhythm): TimeS
   };
 }
 
-/** A sub-series' points as the pipeline reads them (src/core/derive.ts `PointSeries`): day numbers and numbers, newest first. */
+/** A sub-series' points as the pipeline reads them (src/core/time/derive.ts `PointSeries`): day numbers and numbers, newest first. */
 function pointSeries(s: ViewSeries): PointSeries {
   const days = s.dates.map(dayNumber);
   const values = s.values.map(Number);
   return { length: days.length, day: (i) => days[i] as number, value: (i) => values[i] as number };
 }
 
-/** A monthly index as a deflator into the pesos of `month` (`YYYY-MM`), built as the API builds it (src/core/derive.ts `monthlyIndex`); null when it has no value that month. */
+/** A monthly index as a deflator into the pesos of `month` (`YYYY-MM`), built as the API builds it (src/core/time/derive.ts `monthlyIndex`); null when it has no value that month. */
 export function deflatorOf(index: ViewSeries, month: string): Deflator | null {
   const byMonth = monthlyIndex(pointSeries(index));
   const base = byMonth.values[monthIndex(dayNumber(`${month}-01`)) - byMonth.first];

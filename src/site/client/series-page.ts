@@ -9,11 +9,11 @@
  * and drops `utm_` parameters from the address bar once the visit is counted. It
  * only requests files of the same site.
  */
-import type { Deflator } from "../../core/derive.js";
-import { html, type SafeHtml } from "../../core/html.js";
-import type { Lang, Localized } from "../../core/i18n.js";
-import { viewDataPath } from "../../core/paths.js";
-import type { Schedule } from "../../core/schedule.js";
+import type { Deflator } from "../../core/time/derive.js";
+import { html, type SafeHtml } from "../../core/text/html.js";
+import type { Lang, Localized } from "../../core/text/i18n.js";
+import { viewDataPath } from "../../core/file/paths.js";
+import type { Schedule } from "../../core/time/schedule.js";
 import { enhanceChart } from "./chart-interaction.js";
 import { fetchJson, groupWith, joinedGroup, type ViewGroupFile } from "./group-files.js";
 import { MESSAGES, type Messages } from "./messages/index.js";

@@ -17,22 +17,22 @@
  * indicator says it means (`display.zero`), notes marked.
  */
 import { lineChart, seriesColor, seriesDash, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/coverage.js";
-import { successorDueDay, type Schedule } from "../../core/schedule.js";
+import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/time/coverage.js";
+import { successorDueDay, type Schedule } from "../../core/time/schedule.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
-import { addMonths, dateOfDay, dayNumber } from "../../core/dates.js";
-import { html, raw, type SafeHtml } from "../../core/html.js";
-import type { Display } from "../../core/display.js";
-import type { Lang, Localized } from "../../core/i18n.js";
-import { kindLabel, type KindOrNone } from "../../core/source-kind-counts.js";
-import { byCodeUnits } from "../../core/order.js";
-import { derivedText } from "../../core/derive.js";
-import { LIMIT } from "../../core/contract.js";
-import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/paths.js";
+import { addMonths, dateOfDay, dayNumber } from "../../core/time/dates.js";
+import { html, raw, type SafeHtml } from "../../core/text/html.js";
+import type { Display } from "../../core/indicator/display.js";
+import type { Lang, Localized } from "../../core/text/i18n.js";
+import { kindLabel, type KindOrNone } from "../../core/answer/source-kind-counts.js";
+import { byCodeUnits } from "../../core/text/order.js";
+import { derivedText } from "../../core/time/derive.js";
+import { LIMIT } from "../../core/answer/contract.js";
+import { csvEsPath, csvPath, endpointPath, seriesPagePath } from "../../core/file/paths.js";
 import { questionUrl } from "./questions.js";
 import { ADDRESS_ATTRIBUTE } from "./origin.js";
-import type { SeriesRevisions } from "../../core/revised.js";
+import type { SeriesRevisions } from "../../core/history/revised.js";
 
 /** A sub-series with its labels and points (dates newest first, values as written). */
 export interface ViewSeries {
@@ -49,7 +49,7 @@ export interface ViewSeries {
    */
   readonly untranslated?: Readonly<Record<string, readonly Lang[]>>;
   /**
-   * The kind of source of most of its points (src/core/provenance.ts), and by date
+   * The kind of source of most of its points (src/core/answer/provenance.ts), and by date
    * the kind of the points whose kind differs: compact for the many sub-series
    * whose points all cite one kind. Absent: not known (a view made in a test).
    */
@@ -57,7 +57,7 @@ export interface ViewSeries {
   readonly kindAt?: Readonly<Record<string, KindOrNone>>;
   /**
    * By date, the points whose value was revised after it was first published
-   * (src/core/revised.ts): the day of the last change and the value before it,
+   * (src/core/history/revised.ts): the day of the last change and the value before it,
    * as written. Absent: none (most sub-series), so their view files stay as they were.
    */
   readonly revised?: SeriesRevisions;
@@ -92,8 +92,8 @@ export interface ViewIndicator {
   readonly series: readonly ViewSeries[];
   /**
    * The last look at the data (`YYYY-MM-DD`: the later of the recorded check and
-   * the last change of points, src/core/schedule.ts `lookBound`): the rule of
-   * coverage's bound (src/core/coverage.ts `versionEndDay`); a day after it is
+   * the last change of points, src/core/time/schedule.ts `lookBound`): the rule of
+   * coverage's bound (src/core/time/coverage.ts `versionEndDay`); a day after it is
    * answered as `answeringRankDay` says.
    */
   readonly version: string;
@@ -155,7 +155,7 @@ export interface ViewInput {
   /**
    * The static files holding a download of `series` (null: every sub-series), when
    * the output has them: the build's, for the selection its page is written with
-   * (src/build/page-downloads.ts), so that a copy of the site answers every link of
+   * (src/builder/page-downloads.ts), so that a copy of the site answers every link of
    * its pages; absent, or undefined for a `series`: the API's address.
    */
   readonly files?: (series: string | null) => Partial<DownloadLinks> | undefined;
@@ -241,7 +241,7 @@ export function magnitudeGroups(series: readonly ViewSeries[]): ViewSeries[][] {
   return groups.map((g) => g.sort((a, b) => byCodeUnits(a.id, b.id)));
 }
 
-/** The rule of coverage (src/core/coverage.ts) of an indicator's view: what its cards, answers and gaps say. */
+/** The rule of coverage (src/core/time/coverage.ts) of an indicator's view: what its cards, answers and gaps say. */
 export interface ViewCoverage {
   /** The rule, in day numbers. */
   readonly rule: CoverageRule;
@@ -443,7 +443,7 @@ function cardOf(ctx: Context, s: ViewSeries, heading: string, sub: string, extra
   const changes: { text: string; rank: number }[] = [];
   const previous = held + 1;
   const yearAgo = addMonths(date, -12);
-  // The value covering the same day a year earlier (src/core/coverage.ts), not a point that happens to share the date.
+  // The value covering the same day a year earlier (src/core/time/coverage.ts), not a point that happens to share the date.
   const k = coveringRank(s.dates, yearAgo, ctx.rule);
   const effective = ctx.input.indicator.display.date === "effective";
   const previousValue = s.values[previous];
@@ -993,7 +993,7 @@ export function renderView(input: ViewInput): View {
 
 /**
  * The answer to "what applied on `date`?" for the sub-series `ids`: each one's
- * value covering that day by the rule of coverage (src/core/coverage.ts, the rule
+ * value covering that day by the rule of coverage (src/core/time/coverage.ts, the rule
  * the API's `at` applies), with since when it held, or that nothing covers it;
  * and the one API address that answers the same (`series=…&at=…`).
  */
@@ -1023,7 +1023,7 @@ export function valueOnDate(input: ViewInput, ids: readonly string[], date: stri
   return html`<p>${m.valueOnHeading(f.date(date))}</p><ul class="answer">${items}</ul>${apiEquivalent(m, input.baseUrl, [path])}`;
 }
 
-/** Why sub-series `s` has no value on `date` (src/core/coverage.ts `absenceDay`): before its first, overdue, ended, or not known yet. */
+/** Why sub-series `s` has no value on `date` (src/core/time/coverage.ts `absenceDay`): before its first, overdue, ended, or not known yet. */
 function absenceText(ctx: Context, s: ViewSeries, date: string): string {
   const { m, f } = ctx;
   const a = absenceDay(daySeries(s.dates), dayNumber(date), ctx.rule);

@@ -5,7 +5,7 @@
  * here: they live in `data/<indicator>/indicator.json`, in both languages.
  * In strings, `code` in backticks is shown as code (`codeText`).
  */
-import type { DistributionKey } from "../../../core/distributions.js";
+import type { DistributionKey } from "../../../core/indicator/distributions.js";
 
 /** A phrase made the start of a sentence. */
 export const capitalized = (phrase: string): string => phrase.charAt(0).toUpperCase() + phrase.slice(1);
@@ -81,7 +81,7 @@ export const en = {
       ? `no check recorded; data last changed on ${changed}`
       : `source consulted on ${check.day}${check.by === undefined ? "" : check.by === "update" ? " by the automatic update" : " by a person of the project"}`,
   inForceAtCheck: (look: string) => `in force as far as is known: ${look}`,
-  /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
+  /** A revised point's mark beside its value, and what it says (src/core/history/revised.ts): the day its value last changed, the value before. */
   revisedMark: "rev.",
   revisedOn: (day: string, previous: string) => `revised on ${day}; was ${previous}`,
   missingOverdue: (last: string, due: string, look: string) => `no value: the one after ${last} was due on ${due} and is not in this data (overdue; ${look})`,
@@ -138,7 +138,7 @@ export const en = {
   showComparison: "Show the comparison table",
   downloadsHeading: "Downloads and API",
   wholeIndicator: "The whole indicator",
-  /** The label of each download of src/core/distributions.ts; `n`: the API's default page size. */
+  /** The label of each download of src/core/indicator/distributions.ts; `n`: the API's default page size. */
   files: (n: number): Record<DistributionKey, string> => ({
     json: `The newest ${n} points of every sub-series as JSON`,
     csv: "Every point as CSV (date, series, value, source, note)",

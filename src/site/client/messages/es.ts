@@ -69,7 +69,7 @@ export const es: Messages = {
   heldSince: (date: string) => `vigente desde el ${date}`,
   noValueOn: "ningún valor de estos datos cubre ese día",
   /**
-   * What is known of how current the data are (src/core/schedule.ts `Look`): the
+   * What is known of how current the data are (src/core/time/schedule.ts `Look`): the
    * last recorded look at the publisher, who made it, or that none is recorded.
    */
   look: (check: { readonly day: string; readonly by?: string } | null, changed: string) =>
@@ -77,7 +77,7 @@ export const es: Messages = {
       ? `sin comprobación registrada; datos modificados por última vez el ${changed}`
       : `fuente consultada el ${check.day}${check.by === undefined ? "" : check.by === "update" ? " por la actualización automática" : " por una persona del proyecto"}`,
   inForceAtCheck: (look: string) => `vigente según lo último que se sabe: ${look}`,
-  /** A revised point's mark beside its value, and what it says (src/core/revised.ts): the day its value last changed, the value before. */
+  /** A revised point's mark beside its value, and what it says (src/core/history/revised.ts): the day its value last changed, the value before. */
   revisedMark: "rev.",
   revisedOn: (day: string, previous: string) => `revisado el ${day}; antes ${previous}`,
   missingOverdue: (last: string, due: string, look: string) => `sin valor: el siguiente al de ${last} se esperaba el ${due} y no está en estos datos (atrasado; ${look})`,

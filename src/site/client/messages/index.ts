@@ -1,6 +1,6 @@
 /** The interface words of each language (one file per language) and the helper that shows `code` in them. */
-import { html, type SafeHtml } from "../../../core/html.js";
-import type { Lang } from "../../../core/i18n.js";
+import { html, type SafeHtml } from "../../../core/text/html.js";
+import type { Lang } from "../../../core/text/i18n.js";
 import { en, type Messages } from "./en.js";
 import { es } from "./es.js";
 

@@ -1,0 +1,82 @@
+/**
+ * Freshness on every surface: per indicator and sub-series, its newest point,
+ * the last check, when its next value is due by the schedule `indicator.json`
+ * declares (src/core/time/schedule.ts), and whether that day passed by the check
+ * without the value. The metadata document, the catalog, `status.json`
+ * (`STATUS_PATH`) and llms.txt say the same, made here once.
+ */
+import { dayOfTime } from "../core/time/dates.js";
+import { API_BASE } from "../core/answer/contract.js";
+import { freshnessOf, indicatorFreshness, lookBound, type Check, type Freshness, type Look } from "../core/time/schedule.js";
+import type { BuiltIndicator } from "./dataset.js";
+
+/** Where the status document is: every indicator's freshness. */
+export const STATUS_PATH = `${API_BASE}/status.json`;
+
+/**
+ * What is known of how current `indicator` is at the data version `version`
+ * (seconds): its recorded check and the day its points last changed (the build's
+ * `changed`; the version's day for an indicator built without it).
+ */
+export function lookOf(indicator: Pick<BuiltIndicator, "source" | "answerFields">, version: number): Look {
+  return { checked: indicator.source.meta.check?.day ?? null, changed: indicator.answerFields.changed ?? dayOfTime(version) };
+}
+
+/** The day the rule of coverage counts as the last look at `indicator` (src/core/time/schedule.ts `lookBound`). */
+function checkedOf(indicator: Pick<BuiltIndicator, "source" | "answerFields">, version: number): string {
+  return lookBound(lookOf(indicator, version));
+}
+
+/** Each sub-series with points, with its freshness, in the order of `plain` (by id). */
+export function seriesFreshness(indicator: Pick<BuiltIndicator, "source" | "plain" | "answers" | "answerFields">, version: number): (Freshness & { readonly id: string })[] {
+  const checked = checkedOf(indicator, version);
+  const newest = indicator.answers.lastUpdated ?? "";
+  return indicator.plain
+    .filter((s) => s.dates.length > 0)
+    .map((s) => ({ id: s.id, ...freshnessOf(indicator.source.meta.schedule, s.dates[0] as string, checked, newest) }));
+}
+
+/** The recorded check as every surface gives it: who looked, when, at what, and what they found (`null`: none recorded). */
+export function checkFacts(check: Check | undefined) {
+  return check === undefined ? null : { day: check.day, by: check.by, read: check.read, outcome: check.outcome, ...(check.note === undefined ? {} : { note: check.note }) };
+}
+
+/**
+ * What every surface says of an indicator's freshness, in this key order:
+ * `checked` (the day of the last recorded check, null: none), `check` (that
+ * check), `data_changed` (the day the points last changed), `newest`,
+ * `next_due` (the earliest of its sub-series'; null: none expected), `overdue`
+ * (a value due on or before the later of `checked` and `data_changed` is not
+ * in the data), `overdue_since` and `overdue_series` (how many).
+ */
+export function freshnessFacts(indicator: Pick<BuiltIndicator, "source" | "plain" | "answers" | "answerFields">, version: number) {
+  const summary = indicatorFreshness(seriesFreshness(indicator, version));
+  const look = lookOf(indicator, version);
+  return {
+    checked: look.checked,
+    check: checkFacts(indicator.source.meta.check),
+    data_changed: look.changed,
+    newest: summary.newest,
+    next_due: summary.nextDue,
+    overdue: summary.overdueSince !== null,
+    overdue_since: summary.overdueSince,
+    overdue_series: summary.overdueSeries,
+  };
+}
+
+/** The schedule as `indicator.json` declares it (null: none), for the metadata document and the catalog. */
+export function scheduleFacts({ source }: Pick<BuiltIndicator, "source">) {
+  const schedule = source.meta.schedule;
+  return schedule === null ? null : { dates: schedule.dates, published: schedule.published };
+}
+
+/** Renders `status.json`: every indicator's freshness (compact, deterministic JSON). */
+export function renderStatus(indicators: readonly BuiltIndicator[], versions: ReadonlyMap<string, number>): string {
+  return JSON.stringify({
+    indicators: indicators.map((indicator) => ({
+      id: indicator.source.meta.id,
+      title: indicator.source.meta.title,
+      ...freshnessFacts(indicator, versions.get(indicator.source.meta.id) ?? 0),
+    })),
+  });
+}
