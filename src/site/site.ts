@@ -287,7 +287,7 @@ function downloadItems(m: Messages, indicator: SiteIndicator): SafeHtml[] {
 export function renderHome(config: RenderConfig, indicators: readonly SiteIndicator[], lang: Lang): string {
   const m = MESSAGES[lang];
   const items = indicators.map((indicator) => {
-    const f = new Formatter(lang, indicator.view.unit);
+    const f = Formatter.get(lang, indicator.view.unit);
     const latest = latestText(indicator, lang);
     return html`<li><h3><a href="${seriesPagePath(indicator.id, lang)}">${indicator.view.title[lang]}</a></h3>
 <p>${m.indicatorLine(m.latestLine(latest.label, latest.date), indicator.seriesCount, f.number(indicator.seriesCount), m.rhythms[indicator.view.rhythm] ?? indicator.view.rhythm)}</p>
@@ -465,7 +465,7 @@ function questionsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang)
   const m = MESSAGES[lang];
   const { view } = meta;
   const time = timeConfig(config, meta, lang);
-  const f = new Formatter(lang, view.unit, "monthly");
+  const f = Formatter.get(lang, view.unit, "monthly");
   const deflatorMonth = time.deflator?.newest ?? null;
   const first = oldestDate(view);
   const options: [string, string][] = [
@@ -517,7 +517,7 @@ function latestText(meta: SiteIndicator, lang: Lang): { label: string; date: str
  */
 function kindsList(meta: SiteIndicator, lang: Lang): SafeHtml {
   const m = MESSAGES[lang];
-  const f = new Formatter(lang, "");
+  const f = Formatter.get(lang, "");
   return html`${meta.sourceKinds.map(
     (k, i) =>
       html`${i === 0 ? "" : "; "}${m.sourceKindCount(k.label[lang], f.number(k.points))}${
@@ -538,7 +538,7 @@ const CITED_PER_KIND = 3;
 function citationSource(meta: SiteIndicator, lang: Lang): string {
   const m = MESSAGES[lang];
   if (allOfficial(meta)) return meta.source.name[lang];
-  const f = new Formatter(lang, "");
+  const f = Formatter.get(lang, "");
   const kinds = meta.sourceKinds.map((k) => {
     const named = k.sources.slice(0, CITED_PER_KIND).map((s) => s.name[lang]);
     const more = k.sources.length - named.length;
@@ -573,7 +573,7 @@ function indicatorParts(config: RenderConfig, meta: SiteIndicator, lang: Lang, p
 /** `series/<indicator>/index.html` and `en/series/<indicator>/index.html`: the indicator's page. */
 export function renderIndicatorPage(config: RenderConfig, meta: SiteIndicator, lang: Lang): string {
   const { m, view, rendered, title, head } = indicatorParts(config, meta, lang, seriesPagePath);
-  const f = new Formatter(lang, view.unit);
+  const f = Formatter.get(lang, view.unit);
   const page: PageHead = {
     ...head,
     credit: "#h-credit",

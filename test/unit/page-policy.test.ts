@@ -6,8 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PageSources, hashSource, inlineCode, missingSources, pagePolicy } from "../../src/builder/page-policy.js";
+import { PageSources, hashSource, inlineCode, missingSources, pagePolicy, unhashable, unhashableAttribute } from "../../src/builder/page-policy.js";
 import { BuildError } from "../../src/source/errors.js";
 import { ROOT, sitePages } from "../helpers.js";
 
@@ -59,6 +60,23 @@ describe("inlineCode", () => {
   it("reads escaped text and attribute values as text: the embed code shown in a page, a title quoting a handler", () => {
     expect(() => inlineCode(PAGE, "x.html")).not.toThrow();
     expect(() => inlineCode('<a title="x onclick=y style=z" data-on="1" href="/javascript:">x</a>', "x.html")).not.toThrow();
+  });
+});
+
+describe("unhashable", () => {
+  // The tags' attribute texts made of names, values and separators that come near what is refused.
+  const piece = fc.constantFrom("onclick", "ONLOAD", "on", "style", "STYLE", "xstyle", "data-on", "son", "href", "src", "action", "class", "=", '"', "'", " ", "/", ">", "javascript:", " javascript:x", "JavaScript:", "a", "b");
+  const tag = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+
+  it("skips only tags that hold nothing refused: over random attribute texts, it finds what parsing every attribute finds", () => {
+    fc.assert(fc.property(tag, (text) => unhashable(text) === unhashableAttribute(text)), { numRuns: 3000 });
+  });
+
+  it("names what the full parse names, on tags that hold it", () => {
+    expect(unhashable(' a=b=onclick="x"')).toBe("an event handler attribute (onclick=)");
+    expect(unhashable('/style="color:red"')).toBe("a style attribute (style=)");
+    expect(unhashable(' href=" JavaScript:go()"')).toBe("a javascript: URL (href=)");
+    expect(unhashable(' class="son" data-on="1"')).toBeNull();
   });
 });
 

@@ -56,8 +56,8 @@ function slotted(text: string, slot: SafeHtml): SafeHtml {
  * account when there is one, and the address (`path` on the site at `origin`).
  */
 export function adjustAnswerView(lang: Lang, m: Messages, byLabel: string, answer: AdjustAnswer, path: string, origin = ""): SafeHtml {
-  const f = new Formatter(lang, "UYU");
-  const months = new Formatter(lang, "UYU", "monthly");
+  const f = Formatter.get(lang, "UYU");
+  const months = Formatter.get(lang, "UYU", "monthly");
   const { amount, from, to, factor, adjusted } = answer.data;
   const { used, checked, data_changed: changed } = answer.meta;
   const money = (value: number) => f.computed(value, 2, "UYU");
@@ -143,7 +143,7 @@ export function setupAdjust(lang: Lang, m: Messages): void {
   const toField = document.getElementById("adjust-to");
   if (!(form instanceof HTMLFormElement) || out === null || !(by instanceof HTMLSelectElement) || !(amount instanceof HTMLInputElement)) return;
   if (!(fromField instanceof HTMLInputElement) || !(toField instanceof HTMLInputElement)) return;
-  const f = new Formatter(lang, "UYU");
+  const f = Formatter.get(lang, "UYU");
   const today = calculatorToday();
   // The page reads the amount itself: the pattern that keeps a form without a script to what the API reads goes.
   amount.removeAttribute("pattern");

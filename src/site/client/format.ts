@@ -47,6 +47,21 @@ function isCurrency(unit: string): boolean {
 }
 
 /** Display formatting for one language and one unit. */
+/** The formatters made so far, by their arguments ({@link Formatter.get}). */
+const FORMATTERS = new Map<string, Formatter>();
+
+/** A format's most fraction digits, read once per format (`resolvedOptions` makes a new object at every call). */
+const FRACTION_DIGITS = new WeakMap<Intl.NumberFormat, number>();
+
+function fractionDigits(format: Intl.NumberFormat): number {
+  let digits = FRACTION_DIGITS.get(format);
+  if (digits === undefined) {
+    digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    FRACTION_DIGITS.set(format, digits);
+  }
+  return digits;
+}
+
 export class Formatter {
   readonly locale: string;
   readonly money: boolean;
@@ -57,6 +72,8 @@ export class Formatter {
   private readonly _percent: Intl.NumberFormat;
   private readonly _long: Intl.DateTimeFormat;
   private readonly _medium: Intl.DateTimeFormat;
+  private readonly _longTexts = new Map<string, string>();
+  private readonly _mediumTexts = new Map<string, string>();
 
   private readonly _small: Intl.NumberFormat;
   private readonly _smallPercent: Intl.NumberFormat;
@@ -110,7 +127,23 @@ export class Formatter {
    * rhythm (a derived chart of one value per month).
    */
   static of(lang: Lang, unit: string, display: Display, rhythm: string, period?: string | null): Formatter {
-    return new Formatter(lang, unit, period !== undefined ? period : display.date === "period" ? rhythm : null, display.changeDecimals, display.decimals);
+    return Formatter.get(lang, unit, period !== undefined ? period : display.date === "period" ? rhythm : null, display.changeDecimals, display.decimals);
+  }
+
+  /**
+   * The formatter of these arguments (the constructor's), made once and shared:
+   * making one makes about ten `Intl` formats, which cost more than formatting a
+   * page's numbers with them (the build renders thousands of pages), and a
+   * formatter holds nothing of the page it formats.
+   */
+  static get(lang: Lang, unit: string, period: string | null = null, changeDecimals: number | null = null, decimals: number | null = null): Formatter {
+    const key = `${lang}\u0000${unit}\u0000${period ?? ""}\u0000${changeDecimals ?? ""}\u0000${decimals ?? ""}`;
+    let shared = FORMATTERS.get(key);
+    if (shared === undefined) {
+      shared = new Formatter(lang, unit, period, changeDecimals, decimals);
+      FORMATTERS.set(key, shared);
+    }
+    return shared;
   }
 
   private _numberFormat(cache: Map<number, Intl.NumberFormat>, decimals: number, signed: boolean): Intl.NumberFormat {
@@ -173,7 +206,7 @@ export class Formatter {
    */
   changeRatio(ratio: number): string {
     const format = this._declaredPercent ?? (Math.abs(ratio) < 0.01 ? this._smallPercent : this._percent);
-    const decimals = format.resolvedOptions().maximumFractionDigits ?? 2;
+    const decimals = fractionDigits(format);
     const shownZero = ratio !== 0 && Math.round(Math.abs(ratio) * 100 * 10 ** decimals) === 0;
     return trueMinus((shownZero ? this._significantPercent : format).format(ratio));
   }
@@ -217,12 +250,22 @@ export class Formatter {
 
   /** "1 de enero de 2026" / "January 1, 2026". */
   date(iso: string): string {
-    return this._long.format(new Date(`${iso}T00:00:00Z`));
+    return this._dateText(this._longTexts, iso, this._long);
   }
 
   /** "1 ene 2026" / "Jan 1, 2026": for tables. */
   shortDate(iso: string): string {
-    return this._medium.format(new Date(`${iso}T00:00:00Z`));
+    return this._dateText(this._mediumTexts, iso, this._medium);
+  }
+
+  /** `iso` in `format`, formatted once per formatter: a site's pages print the same few hundred dates over and over. */
+  private _dateText(texts: Map<string, string>, iso: string, format: Intl.DateTimeFormat): string {
+    let text = texts.get(iso);
+    if (text === undefined) {
+      text = format.format(new Date(`${iso}T00:00:00Z`));
+      texts.set(iso, text);
+    }
+    return text;
   }
 
   /**

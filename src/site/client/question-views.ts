@@ -77,7 +77,7 @@ export function questionContext(config: QuestionsConfig): QuestionContext {
     rule: { rhythm: config.rhythm, stepwise: config.stepwise, version: config.version },
     money: f.money ? config.unit : null,
     deflatorMonth: config.time.deflator?.newest?.slice(0, 7) ?? null,
-    deflatorMonthText: config.time.deflator?.newest === undefined || config.time.deflator.newest === null ? null : new Formatter(config.lang, config.unit, "monthly").pointDate(config.time.deflator.newest),
+    deflatorMonthText: config.time.deflator?.newest === undefined || config.time.deflator.newest === null ? null : Formatter.get(config.lang, config.unit, "monthly").pointDate(config.time.deflator.newest),
   };
 }
 
