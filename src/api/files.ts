@@ -12,19 +12,19 @@ import { unknownPath } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { CACHE_CONTROL } from "../core/answer/contract.js";
-import { FILE_ROUTE, fileEtag, fileMediaType } from "../core/file/hosted.js";
+import { FILE_ROUTE, fileEtag, fileMediaType, type FileRecord, type R2Record } from "../core/file/hosted.js";
 import { manifestEntry, type ManifestEntry } from "../core/file/manifest.js";
 
-/** What the function needs of its R2 binding (src/core/file/hosted.ts `R2_BINDING`): an object's body by key. */
+/** What the function needs of its R2 binding (src/core/file/hosted.ts `R2_BINDING`): a range of an object's bytes by key. */
 export interface Bucket {
-  get(key: string): Promise<{ readonly body: ReadableStream } | null>;
+  get(key: string, options: { readonly range: { readonly offset: number; readonly length: number } }): Promise<{ readonly body: ReadableStream } | null>;
 }
 
-/** Where a tail indicator's file is: its indicator's manifest entry, the SHA-256 of its bytes and whether it is in R2. */
+/** Where a tail indicator's file is: its indicator's manifest entry, the SHA-256 of its bytes, and its record (src/core/file/hosted.ts). */
 interface Located {
   readonly entry: ManifestEntry;
   readonly sha256: string;
-  readonly inR2: boolean;
+  readonly record: FileRecord;
 }
 
 /**
@@ -39,16 +39,20 @@ async function locate(assets: Assets, store: DataStore, origin: URL, path: strin
   if (entry?.files === undefined) return undefined;
   const index = await store.fileIndex(assets, origin, entry.files, entry.lastModified);
   const record = Object.hasOwn(index, path) ? index[path] : undefined;
-  return record === undefined ? undefined : { entry, sha256: record[0], inR2: record[1] === 1 };
+  return record === undefined ? undefined : { entry, sha256: record[0], record };
 }
 
-/** The body of the R2 object `key` (the file at `path`). @throws Error when there is no bucket or no such object: the deploy did not upload it. */
-async function r2Body(bucket: Bucket | undefined, key: string, path: string): Promise<ReadableStream> {
+/** The bytes of the file at `path`, its range of its pack in R2. @throws Error when there is no bucket or no such object: the deploy did not upload it. */
+async function r2Body(bucket: Bucket | undefined, record: R2Record, path: string): Promise<ReadableStream> {
+  const [, , pack, offset, length] = record;
   if (bucket === undefined) throw new Error(`${path} is in R2, but the function has no R2 binding`);
-  const object = await bucket.get(key);
-  if (object === null) throw new Error(`${path} is in R2 as ${key}, which the bucket does not hold`);
+  const object = await bucket.get(pack, { range: { offset, length } });
+  if (object === null) throw new Error(`${path} is in R2 in ${pack}, which the bucket does not hold`);
   return object.body;
 }
+
+/** Whether the file is in R2 (its record says where), else a static asset. */
+const inR2 = (record: FileRecord): record is R2Record => record[1] === 1;
 
 /**
  * `assets` that read a tail indicator's files moved to R2 from `bucket`: what the
@@ -60,8 +64,8 @@ export function hostedAssets(assets: Assets, bucket: Bucket | undefined, store: 
     async fetch(url) {
       const target = new URL(url);
       const located = await locate(assets, store, target, target.pathname);
-      if (located === undefined || !located.inR2) return assets.fetch(url);
-      return new Response(await r2Body(bucket, located.sha256, target.pathname));
+      if (located === undefined || !inR2(located.record)) return assets.fetch(url);
+      return new Response(await r2Body(bucket, located.record, target.pathname));
     },
   };
 }
@@ -83,7 +87,7 @@ export async function serveFile(request: Request, assets: Assets, bucket: Bucket
     "Last-Modified": located.entry.lastModified,
   });
   return conditionalAnswer(request, headers, async () => {
-    if (located.inR2) return r2Body(bucket, located.sha256, path);
+    if (inR2(located.record)) return r2Body(bucket, located.record, path);
     const response = await assets.fetch(new URL(path, url).toString());
     if (!response.ok) throw new Error(`${path}: static asset answered ${response.status}`);
     return response.body;

@@ -23,6 +23,8 @@ import { checkRedirects, headersFile, routesJson } from "./pages-config.js";
 import { PageSources } from "./page-policy.js";
 import { planHost, rankIndicators } from "./host-plan.js";
 import { previewImage } from "./preview-image.js";
+import { Pack } from "./r2-pack.js";
+import type { FileRecord } from "../core/file/hosted.js";
 import { pageDownloads } from "./page-downloads.js";
 import { isoDateTime, newestVersion } from "./formats/facts.js";
 import type { DownloadLinks, ViewIndicator } from "../site/client/series-view.js";
@@ -151,8 +153,10 @@ export interface PlannedFile {
   readonly path: string;
   /** The indicator the file belongs to, for the summary. */
   readonly indicator?: string;
-  /** Moved to R2 (src/builder/host-plan.ts): the function serves it from there. */
+  /** An R2 object (a tail indicator's pack, src/builder/r2-pack.ts): written to the R2 folder by the SHA-256 of its bytes, not on Pages, not listed. */
   readonly r2?: boolean;
+  /** Moved to R2 (src/builder/host-plan.ts): its bytes go into its indicator's pack, not into a file of their own; the function serves it from there. */
+  readonly packed?: boolean;
   render(): string | Uint8Array | Promise<string | Uint8Array>;
   /**
    * Its render reads nothing the other files' renders record and runs mostly off
@@ -160,8 +164,8 @@ export interface PlannedFile {
    * writing starts, so it runs while the pages are rendered, not in turn.
    */
   readonly ahead?: boolean;
-  /** Told the SHA-256 (hex) of the rendered bytes, computed once as they are written (a tail indicator's index records it). */
-  hashed?(sha256: string): void;
+  /** Told the SHA-256 (hex) of the rendered bytes, computed once as they are written, and the bytes (a tail indicator's index records the one, its pack the other). */
+  hashed?(sha256: string, body: string | Uint8Array): void;
 }
 
 /** What the plan is made from. */
@@ -451,8 +455,9 @@ const EXTRA_FILES = 3;
 
 /**
  * The plan placed on the host (src/builder/host-plan.ts): a tail indicator's files
- * record their SHA-256 in its index as they are written, those moved to R2 are
- * marked, and the host's files come last: the indexes, `_headers`, whose pages'
+ * record their SHA-256 in its index as they are written, those moved to R2 go
+ * into their indicator's pack (src/builder/r2-pack.ts) instead of a file, and the
+ * host's files come last: the packs, the indexes (which name each pack), `_headers`, whose pages'
  * policy allows by hash the inline code of every HTML file planned before it
  * (read as each is rendered, src/builder/page-policy.ts), and `_routes.json`. Their
  * limits (and a copied `_redirects`' ones) are checked here, before anything is
@@ -467,18 +472,26 @@ function placeOnHost(plan: readonly PlannedFile[], input: PlanInput, lastModifie
   headersFile(lastModified, { scripts: [], styles: [] }, host.head);
   const routes = routesJson(host.excludes, new Set(host.tail));
   const pages = new PageSources();
-  const indexes = new Map<string, Record<string, [string, 0 | 1]>>(host.tail.map((id) => [id, {}]));
+  const indexes = new Map<string, Record<string, FileRecord>>(host.tail.map((id) => [id, {}]));
+  const packs = new Map<string, Pack>();
   const placed = plan.map((file): PlannedFile => {
     if (file.path.endsWith(".html")) return { ...file, render: async () => pages.add(textOf(await file.render()), file.path) };
-    const index = file.indicator === undefined ? undefined : indexes.get(file.indicator);
-    if (index === undefined || !file.path.startsWith(`${outputFile(endpointPath(file.indicator as string))}/`)) return file;
-    const r2 = host.r2.has(file.path);
-    return { ...file, r2, hashed: (sha256) => (index[`/${file.path}`] = [sha256, r2 ? 1 : 0]) };
+    const id = file.indicator;
+    const index = id === undefined ? undefined : indexes.get(id);
+    if (id === undefined || index === undefined || !file.path.startsWith(`${outputFile(endpointPath(id))}/`)) return file;
+    const path = `/${file.path}`;
+    if (!host.r2.has(file.path)) return { ...file, hashed: (sha256) => (index[path] = [sha256, 0]) };
+    let pack = packs.get(id);
+    if (pack === undefined) packs.set(id, (pack = new Pack(id)));
+    // The pack's key is filled in when the index is rendered, after the pack.
+    return { ...file, packed: true, hashed: (sha256, body) => (index[path] = [sha256, 1, "", ...pack.add(path, sha256, body)]) };
   });
+  for (const [id, pack] of packs) placed.push({ path: `${id}.pack`, r2: true, render: () => pack.bytes(), hashed: (sha256) => (pack.key = sha256) });
   for (const [id, index] of indexes) {
     const entry = entries.get(id);
     if (entry !== undefined) entry.files = filesIndexPath(id);
-    placed.push({ path: outputFile(filesIndexPath(id)), indicator: id, render: () => JSON.stringify(index) });
+    const withKey = (record: FileRecord): FileRecord => (record[1] === 1 ? [record[0], 1, packs.get(id)?.key ?? "", record[3], record[4]] : record);
+    placed.push({ path: outputFile(filesIndexPath(id)), indicator: id, render: () => JSON.stringify(Object.fromEntries(Object.entries(index).map(([path, record]) => [path, withKey(record)]))) });
   }
   placed.push({ path: "_headers", render: () => headersFile(lastModified, pages.code(), host.head) }, { path: "_routes.json", render: () => routes });
   return placed;
@@ -641,6 +654,7 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   );
   // Every file is listed in /manifest.json at its public path, those moved to R2 too (the function serves them there).
   const tally = (file: PlannedFile, bytes: number, sha256: string) => {
+    if (file.r2 === true) return;
     if (file.path !== outputFile(FILE_MANIFEST_PATH) && !UNLISTED_FILES.includes(file.path)) listed.push({ path: file.path, bytes, sha256 });
     const counted = file.indicator === undefined ? undefined : stats.get(file.indicator);
     if (counted === undefined) return;
@@ -650,10 +664,10 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
   const out = resolve(options.out);
   const keys = await writeFiles(plan, out, effects.output, maxFileBytes, tally);
   if (keys.length > 0 && options.r2State !== undefined) await effects.localR2?.(r2Folder(out), keys, options.r2State);
-  const inR2 = plan.filter((file) => file.r2 === true).length;
-  const result = { stats: [...stats.values()], files: plan.length - inR2, r2: inR2, r2Objects: keys.length };
+  const inR2 = plan.filter((file) => file.packed === true).length;
+  const result = { stats: [...stats.values()], files: plan.length - inR2 - plan.filter((file) => file.r2 === true).length, r2: inR2, r2Objects: keys.length };
   printSummary(effects.log, result.stats, result.files, (effects.now() - started) / 1000, options.out);
-  if (inR2 > 0) effects.log.info(`${inR2} files moved to R2 (src/builder/host-plan.ts): ${keys.length} objects in ${r2Folder(options.out)}${options.r2State === undefined ? "" : ` and in the local R2 state ${options.r2State}`}`);
+  if (inR2 > 0) effects.log.info(`${inR2} files moved to R2 (src/builder/host-plan.ts): ${keys.length} object${keys.length === 1 ? "" : "s"} (a pack per tail indicator) in ${r2Folder(options.out)}${options.r2State === undefined ? "" : ` and in the local R2 state ${options.r2State}`}`);
   return result;
 }
 
@@ -694,12 +708,12 @@ function aheadRenders(plan: readonly PlannedFile[]): { take(file: PlannedFile): 
 
 /**
  * Renders the plan, hashes each file once (told to the file and to `tally`) and
- * writes it: the files on Pages into the output folder, those
- * moved to R2 into `r2Folder(out)` by their key (the SHA-256 of their bytes, each
- * once), both atomically (src/builder/output.ts); a stale R2 folder is removed when
- * nothing moves. Files are rendered one after the other (the manifest's render
- * reads what the pages' renders recorded), but for those whose render runs off
- * this thread (`ahead`), started at once; and written with a few writes in
+ * writes it: the files on Pages into the output folder, the R2 objects (the
+ * packs of the files moved to R2) into `r2Folder(out)` by their key (the SHA-256
+ * of their bytes, each once), both atomically (src/builder/output.ts); a stale R2
+ * folder is removed when nothing moves. Files are rendered one after the other
+ * (the manifest's render reads what the pages' renders recorded), but for those
+ * whose render runs off this thread (`ahead`), started before their turn; and written with a few writes in
  * flight: thousands of small files wait on the disk, not on the CPU.
  * @returns the R2 keys written.
  */
@@ -716,14 +730,15 @@ async function writeFiles(plan: readonly PlannedFile[], out: string, fx: FileEff
     try {
       for (const file of plan) {
         const body = await ahead.take(file);
-        checkFileSize(file.path, body, maxFileBytes);
+        // A pack holds files within the limit, and is within its own (src/builder/r2-pack.ts).
+        if (file.r2 !== true) checkFileSize(file.path, body, maxFileBytes);
         // Each file's bytes hashed once: the manifest's entry, the tail's index and the R2 key.
         const sha256 = sha256Hex(body);
-        file.hashed?.(sha256);
+        file.hashed?.(sha256, body);
         tally(file, typeof body === "string" ? Buffer.byteLength(body) : body.length, sha256);
-        if (file.r2 !== true) queue(write(file.path, body));
-        else if (!keys.has(sha256)) queue(writeR2(sha256, body));
+        if (file.r2 === true && !keys.has(sha256)) queue(writeR2(sha256, body));
         if (file.r2 === true) keys.add(sha256);
+        else if (file.packed !== true) queue(write(file.path, body));
         if (pending.size >= WRITES_IN_FLIGHT) await Promise.race(pending);
       }
       await Promise.all(pending);

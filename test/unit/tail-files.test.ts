@@ -5,33 +5,36 @@
  * `<out>.r2/` (the objects the deploy uploads) as its bucket. The same through
  * workerd and wrangler's local R2: test/e2e/tail-files.test.ts.
  */
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { Api } from "../../src/api/handler.js";
 import type { Bucket } from "../../src/api/files.js";
-import { R2_BINDING, type FileIndex } from "../../src/core/file/hosted.js";
+import { R2_BINDING, type FileIndex, type FileRecord, type R2Record } from "../../src/core/file/hosted.js";
 import { runCli, tempDir, treeDigest } from "../helpers.js";
 
 const GOLDEN = "test/fixtures/golden/data";
 let out: string;
 let index: FileIndex;
+/** The same build with every file on Pages: what each file served from R2 must be. */
+let whole: string;
 let env: Record<string, unknown>;
 
-/** The objects of `<out>.r2/` as an R2 bucket: a key's body, or null. */
+/** The objects of `<out>.r2/` as an R2 bucket: a range of a key's bytes, or null. */
 function folderBucket(dir: string): Bucket {
   return {
-    async get(key) {
+    async get(key, { range }) {
       const bytes = await readFile(join(dir, key)).catch(() => null);
-      return bytes === null ? null : { body: new Response(bytes).body as ReadableStream };
+      return bytes === null ? null : { body: new Response(bytes.subarray(range.offset, range.offset + range.length)).body as ReadableStream };
     },
   };
 }
 
 beforeAll(async () => {
-  const whole = join(await tempDir(), "dist");
+  whole = join(await tempDir(), "dist");
   expect((await runCli(["build", "--data", GOLDEN, "--out", whole, "--no-base"], { SOURCE_DATE_EPOCH: "1" })).code).toBe(0);
   const all = treeDigest(whole);
   out = join(await tempDir(), "dist");
@@ -52,8 +55,7 @@ describe("a tail indicator's files", () => {
     for (const [path, [sha256, where]] of [...inR2, ...onAssets]) {
       const response = await get(path);
       expect(response.status, path).toBe(200);
-      const written = where === 1 ? join(`${out}.r2`, sha256) : join(out, path);
-      expect(Buffer.from(await response.arrayBuffer()).equals(await readFile(written)), path).toBe(true);
+      expect(Buffer.from(await response.arrayBuffer()).equals(await readFile(join(where === 1 ? whole : out, path))), path).toBe(true);
       expect(response.headers.get("ETag"), path).toBe(`"${sha256}"`);
       expect(response.headers.get("Last-Modified"), path).toBe("Thu, 01 Jan 1970 00:00:01 GMT");
       expect(response.headers.get("Cache-Control"), path).toBe("public, max-age=900");
@@ -63,7 +65,7 @@ describe("a tail indicator's files", () => {
   });
 
   it("answer 304 to If-None-Match or If-Modified-Since, and a HEAD without a body", async () => {
-    const [path, [sha256]] = Object.entries(index).find(([, [, where]]) => where === 1) as [string, readonly [string, 0 | 1]];
+    const [path, [sha256]] = Object.entries(index).find(([, [, where]]) => where === 1) as [string, FileRecord];
     expect((await get(path, { "If-None-Match": `"${sha256}"` })).status).toBe(304);
     expect((await get(path, { "If-Modified-Since": "Thu, 01 Jan 1970 00:00:01 GMT" })).status).toBe(304);
     const head = await get(path, {}, "HEAD");
@@ -81,6 +83,18 @@ describe("a tail indicator's files", () => {
     expect(index["/api/v1/tiny-wages/limit-10/offset-0.json"]?.[1]).toBe(1);
     const response = await get("/api/v1/tiny-wages?limit=10");
     expect(response.status).toBe(200);
-    expect(Buffer.from(await response.arrayBuffer()).equals(await readFile(join(`${out}.r2`, index["/api/v1/tiny-wages/limit-10/offset-0.json"]?.[0] as string)))).toBe(true);
+    expect(Buffer.from(await response.arrayBuffer()).equals(await readFile(join(whole, "api/v1/tiny-wages/limit-10/offset-0.json")))).toBe(true);
+  });
+
+  it("are in one R2 object, the indicator's pack: each file's bytes once, named by the pack's SHA-256", async () => {
+    const records = Object.values(index).filter((record): record is R2Record => record[1] === 1);
+    const packs = new Set(records.map((record) => record[2]));
+    expect([...packs]).toEqual(readdirSync(`${out}.r2`));
+    const pack = await readFile(join(`${out}.r2`, [...packs][0] as string));
+    expect(createHash("sha256").update(pack).digest("hex")).toBe([...packs][0]);
+    // Files of the same bytes (a three-point indicator's pages of every limit) share their range.
+    const ranges = new Map(records.map((record) => [record[0], record.slice(3)]));
+    expect(pack.length).toBe([...ranges.values()].reduce((sum, [, length]) => sum + (length as number), 0));
+    for (const [sha256, [offset, length]] of ranges) expect(createHash("sha256").update(pack.subarray(offset as number, (offset as number) + (length as number))).digest("hex")).toBe(sha256);
   });
 });

@@ -23,11 +23,22 @@ export const R2_BINDING = "FILES";
 
 /**
  * A tail indicator's files (at `filesIndexPath`, src/core/file/paths.ts): by path from
- * the site's root, the SHA-256 of the file's bytes in hex (its ETag, and its key
- * in R2: content-addressed, so a deploy uploads only bytes it has not uploaded
- * before) and 1 when the file is in R2, 0 when it is a static asset.
+ * the site's root, the SHA-256 of the file's bytes in hex (its ETag), then 0 when
+ * the file is a static asset; or 1 when it is in R2, with where: the key of the
+ * indicator's pack (the R2 object holding its moved files one after the other,
+ * named by the SHA-256 of its bytes: content-addressed, so a deploy uploads only
+ * packs it has not uploaded before) and the file's offset and length in it. One
+ * object per indicator, not one per file: putting an object costs the same
+ * whatever its size (a request, a row of the local state), and a read of a range
+ * is one read.
  */
-export type FileIndex = Readonly<Record<string, readonly [sha256: string, inR2: 0 | 1]>>;
+export type FileIndex = Readonly<Record<string, FileRecord>>;
+
+/** One file of a {@link FileIndex}: a static asset, or in R2 ({@link R2Record}). */
+export type FileRecord = readonly [sha256: string, inR2: 0] | R2Record;
+
+/** A file in R2: its bytes' SHA-256, then its pack's key and its offset and length in it. */
+export type R2Record = readonly [sha256: string, inR2: 1, pack: string, offset: number, length: number];
 
 /** The strong ETag of a file served by the function: its SHA-256 (RFC 9110 §8.8.3). */
 export function fileEtag(sha256: string): string {
