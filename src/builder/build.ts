@@ -158,12 +158,6 @@ export interface PlannedFile {
   /** Moved to R2 (src/builder/host-plan.ts): its bytes go into its indicator's pack, not into a file of their own; the function serves it from there. */
   readonly packed?: boolean;
   render(): string | Uint8Array | Promise<string | Uint8Array>;
-  /**
-   * Its render reads nothing the other files' renders record and runs mostly off
-   * this thread (a preview image: resvg on libuv's threads): started when the
-   * writing starts, so it runs while the pages are rendered, not in turn.
-   */
-  readonly ahead?: boolean;
   /** Told the SHA-256 (hex) of the rendered bytes, computed once as they are written, and the bytes (a tail indicator's index records the one, its pack the other). */
   hashed?(sha256: string, body: string | Uint8Array): void;
 }
@@ -378,7 +372,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       plan.push(
         { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
         { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator, version), lang) },
-        { path: outputFile(previewImagePath(id, lang)), indicator: id, ahead: true, render: () => previewImage(config, siteIndicator(config, indicator, version), lang) },
+        { path: outputFile(previewImagePath(id, lang)), indicator: id, render: () => previewImage(config, siteIndicator(config, indicator, version), lang) },
       );
     }
     // The page script's data, one file per group of the view (src/builder/view-data.ts).
@@ -674,46 +668,13 @@ export async function build(options: BuildOptions, effects: BuildEffects): Promi
 /** Where the files moved to R2 are written, beside the output (Pages uploads all of the output), for `npm run deploy` (scripts/upload-r2.ts). */
 export const r2Folder = (out: string) => `${out}.r2`;
 
-/** Renders started ahead of the loop at most (`PlannedFile.ahead`): enough to keep the threads that draw them busy, few enough that their bytes wait in little memory. */
-const RENDERS_AHEAD = 16;
-
-/**
- * The renders of `plan`'s files in turn (`take`), those marked `ahead` started
- * up to RENDERS_AHEAD before their turn, so that they run while the files before
- * them are rendered.
- */
-function aheadRenders(plan: readonly PlannedFile[]): { take(file: PlannedFile): Promise<string | Uint8Array> } {
-  const queue = plan.filter((file) => file.ahead === true);
-  const started = new Map<PlannedFile, Promise<string | Uint8Array>>();
-  let next = 0;
-  const fill = () => {
-    for (; next < queue.length && started.size < RENDERS_AHEAD; next++) {
-      const file = queue[next] as PlannedFile;
-      const rendering = Promise.resolve().then(() => file.render());
-      rendering.catch(() => undefined); // awaited in its turn; a rejection must not count as unhandled meanwhile
-      started.set(file, rendering);
-    }
-  };
-  fill();
-  return {
-    async take(file) {
-      const rendering = started.get(file);
-      if (rendering === undefined) return file.render();
-      started.delete(file);
-      fill();
-      return rendering;
-    },
-  };
-}
-
 /**
  * Renders the plan, hashes each file once (told to the file and to `tally`) and
  * writes it: the files on Pages into the output folder, the R2 objects (the
  * packs of the files moved to R2) into `r2Folder(out)` by their key (the SHA-256
  * of their bytes, each once), both atomically (src/builder/output.ts); a stale R2
  * folder is removed when nothing moves. Files are rendered one after the other
- * (the manifest's render reads what the pages' renders recorded), but for those
- * whose render runs off this thread (`ahead`), started before their turn; and written with a few writes in
+ * (the manifest's render reads what the pages' renders recorded), and written with a few writes in
  * flight: thousands of small files wait on the disk, not on the CPU.
  * @returns the R2 keys written.
  */
@@ -726,10 +687,9 @@ async function writeFiles(plan: readonly PlannedFile[], out: string, fx: FileEff
       written.catch(() => undefined); // awaited below; a rejection must not count as unhandled meanwhile
       pending.add(written);
     };
-    const ahead = aheadRenders(plan);
     try {
       for (const file of plan) {
-        const body = await ahead.take(file);
+        const body = await file.render();
         // A pack holds files within the limit, and is within its own (src/builder/r2-pack.ts).
         if (file.r2 !== true) checkFileSize(file.path, body, maxFileBytes);
         // Each file's bytes hashed once: the manifest's entry, the tail's index and the R2 key.

@@ -165,10 +165,10 @@ describe("fontMetrics", () => {
     expect(() => regular.width("Ωmega", 10)).toThrow(/DejaVuSans\.ttf has no glyph for U\+03A9 \("Ω"\) in "Ωmega"/);
   });
 
-  it("stops the rasteriser before it draws such a character in any text, a chart's label too", async () => {
+  it("stops the rasteriser before it draws such a character in any text, a chart's label too", () => {
     const fonts = { family: "DejaVu Sans", width: (text: string, size: number, isBold: boolean) => (isBold ? bold : regular).width(text, size) };
     const svg = (label: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><svg class="chart"><text x="2" y="20" class="unit">${label}</text></svg></svg>`;
-    expect(chunkTypes(await rasterise(svg("€ &amp; 10⁻⁷ «año»"), fonts))).toEqual(["IHDR", "IDAT", "IEND"]);
-    await expect(rasterise(svg("índice (µΩ)"), fonts)).rejects.toThrow(/no glyph for U\+03A9 \("Ω"\) in "índice \(µΩ\)"/);
+    expect(chunkTypes(rasterise(svg("€ &amp; 10⁻⁷ «año»"), fonts))).toEqual(["IHDR", "IDAT", "IEND"]);
+    expect(() => rasterise(svg("índice (µΩ)"), fonts)).toThrow(/no glyph for U\+03A9 \("Ω"\) in "índice \(µΩ\)"/);
   });
 });
