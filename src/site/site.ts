@@ -36,7 +36,7 @@ import {
 } from "../core/file/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { copyable, groupKey, renderView, seriesParameter, type DownloadLinks, type ViewIndicator } from "./client/series-view.js";
+import { copyable, groupKey, renderView, seriesParameter, type DownloadLinks, type View, type ViewIndicator } from "./client/series-view.js";
 import { ADDRESS_ATTRIBUTE } from "./client/origin.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
@@ -560,11 +560,53 @@ function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | stri
  * (its downloads linking the static files the build wrote for it, `RenderConfig.downloads`),
  * and the head's basics.
  */
+/**
+ * The indicator page's view of each indicator and language, made once for the page
+ * and its embed page, whose own view differs in the card alone (its link to the
+ * page's notes): the embed reads the page's chart, the costliest part. Dropped once
+ * both have read it.
+ */
+const sharedViews = new WeakMap<SiteIndicator, Map<Lang, { readonly view: View; reads: number }>>();
+
+/** The page's view of `meta` in `lang` ({@link sharedViews}). */
+function pageView(config: RenderConfig, meta: SiteIndicator, lang: Lang): View {
+  const byLang = sharedViews.get(meta) ?? new Map<Lang, { readonly view: View; reads: number }>();
+  sharedViews.set(meta, byLang);
+  let entry = byLang.get(lang);
+  if (entry === undefined) {
+    const files = config.downloads?.get(meta.id);
+    entry = { view: renderView({ lang, indicator: meta.view, selection: meta.view.defaults, baseUrl: config.baseUrl, files: (series) => files?.get(series) }), reads: 0 };
+    byLang.set(lang, entry);
+  }
+  if (++entry.reads === 2) byLang.delete(lang);
+  return entry.view;
+}
+
 function indicatorParts(config: RenderConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
   const { view } = meta;
-  const embedded = path === embedPagePath;
-  const files = config.downloads?.get(meta.id);
-  const rendered = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded, files: (series) => files?.get(series) });
+  const page = pageView(config, meta, lang);
+  const card = path === embedPagePath ? renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded: true }) : page;
+  const rendered: View = {
+    shown: page.shown,
+    chosen: page.chosen,
+    carded: page.carded,
+    choices: page.choices,
+    get card() {
+      return card.card;
+    },
+    get charts() {
+      return page.charts;
+    },
+    get compare() {
+      return page.compare;
+    },
+    get table() {
+      return page.table;
+    },
+    get downloads() {
+      return page.downloads;
+    },
+  };
   const title = view.title[lang];
   const head = { lang, title: `${title} — ${config.name}`, description: meta.description[lang], paths: pathsOf((l) => path(meta.id, l)), script: true };
   return { m: MESSAGES[lang], view, rendered, title, head };

@@ -781,7 +781,7 @@ function comparedView(ctx: Context, compare: string): View {
     const tied = peers.filter((v) => v === Number(value)).length - 1;
     rank = html`<p class="card-rank">${m.rank(position, peers.length, ctx.f.pointShortDate(latest), nouns(ctx).value, tied)}</p>`;
   }
-  const card =
+  const card = () =>
     chosen === null
       ? html`<article class="card"><h2 class="card-title">${chosenLabel}</h2><p class="card-sub">${context}</p><p>${m.noDataSelection}</p></article>`
       : cardOf(ctx, chosen, chosenLabel, context, rank);
@@ -795,7 +795,7 @@ function comparedView(ctx: Context, compare: string): View {
     highlight: s === chosen,
   }));
   const title = facetTitle(indicator, compare, lang);
-  const charts = figure(ctx, {
+  const charts = () => figure(ctx, {
     key: "main",
     series: chartSeries,
     caption: m.compareChartCaption(context, chosenLabel, nouns(ctx).value, title),
@@ -818,17 +818,16 @@ function comparedView(ctx: Context, compare: string): View {
     },
     { label: m.downloadAll, series: null, longest: indicator.longest ?? longestOf(indicator.series) },
   ];
-  return {
-    card,
-    charts,
-    compare: compareTable(ctx, shown, compare, chosen?.id ?? null, context),
-    table: dataTable(ctx, chosen === null ? [] : [chosen], false, chosen === null ? m.noDataSelection : `${chosenLabel} · ${context}`),
-    downloads: downloads(ctx, choices),
-    shown: shown.map((s) => s.id),
-    chosen: chosen?.id ?? null,
-    carded: chosen === null ? [] : [chosen.id],
-    choices,
-  };
+  return lazyView(
+    {
+      card,
+      charts,
+      compare: () => compareTable(ctx, shown, compare, chosen?.id ?? null, context),
+      table: () => dataTable(ctx, chosen === null ? [] : [chosen], false, chosen === null ? m.noDataSelection : `${chosenLabel} · ${context}`),
+      downloads: () => downloads(ctx, choices),
+    },
+    { shown: shown.map((s) => s.id), chosen: chosen?.id ?? null, carded: chosen === null ? [] : [chosen.id], choices },
+  );
 }
 
 function plainView(ctx: Context): View {
@@ -838,10 +837,10 @@ function plainView(ctx: Context): View {
   const current = indicator.series.filter((s) => s.dates[0] === ctx.end);
   const inForce = magnitudeGroups(current.slice(0, MAX_LINES)).flat();
   const more = (shown: number, total: number) => (shown < total ? html`<p class="note">${m.firstOf(f.number(shown), f.number(total))}</p>` : "");
-  const card = html`<div class="cards">${inForce.slice(0, MAX_CARDS).map((s) => cardOf(ctx, s, s.title[lang], ""))}</div>${more(Math.min(MAX_CARDS, current.length), current.length)}`;
+  const card = () => html`<div class="cards">${inForce.slice(0, MAX_CARDS).map((s) => cardOf(ctx, s, s.title[lang], ""))}</div>${more(Math.min(MAX_CARDS, current.length), current.length)}`;
   const drawable = indicator.series.filter((s) => s.dates.length > 0);
   const groups = magnitudeGroups(drawable.slice(0, MAX_LINES));
-  const figures = groups.map((group, g) => {
+  const figures = () => groups.map((group, g) => {
     const titles = group.map((s) => s.title[lang]);
     return figure(ctx, {
       key: String(g + 1),
@@ -858,17 +857,47 @@ function plainView(ctx: Context): View {
     });
   });
   const choices = [{ label: m.downloadAll, series: null, longest: indicator.longest ?? longestOf(indicator.series) }];
+  return lazyView(
+    {
+      card,
+      charts: () => html`${figures()}${more(Math.min(MAX_LINES, drawable.length), drawable.length)}`,
+      compare: () => html``,
+      // The table holds the points of the drawn sub-series (all of them, unless there are more than MAX_LINES).
+      table: () => dataTable(ctx, drawable.slice(0, MAX_LINES), true, indicator.title[lang]),
+      downloads: () => downloads(ctx, choices),
+    },
+    { shown: groups.flat().map((s) => s.id), chosen: null, carded: inForce.slice(0, MAX_CARDS).map((s) => s.id), choices },
+  );
+}
+
+/** The parts of a view that are markup: each made when first read. */
+type ViewParts = Pick<View, "card" | "charts" | "compare" | "table" | "downloads">;
+
+/**
+ * A view whose markup is made when first read, once: what shows some of it makes
+ * only that (an embed page: the card and the chart; the page's list of downloads:
+ * the choices alone). The build renders thousands of such pages.
+ */
+function lazyView(make: { readonly [K in keyof ViewParts]: () => SafeHtml }, rest: Omit<View, keyof ViewParts>): View {
+  const made: Partial<Record<keyof ViewParts, SafeHtml>> = {};
+  const part = (name: keyof ViewParts): SafeHtml => (made[name] ??= make[name]());
   return {
-    card,
-    charts: html`${figures}${more(Math.min(MAX_LINES, drawable.length), drawable.length)}`,
-    compare: html``,
-    // The table holds the points of the drawn sub-series (all of them, unless there are more than MAX_LINES).
-    table: dataTable(ctx, drawable.slice(0, MAX_LINES), true, indicator.title[lang]),
-    downloads: downloads(ctx, choices),
-    shown: groups.flat().map((s) => s.id),
-    chosen: null,
-    carded: inForce.slice(0, MAX_CARDS).map((s) => s.id),
-    choices,
+    ...rest,
+    get card() {
+      return part("card");
+    },
+    get charts() {
+      return part("charts");
+    },
+    get compare() {
+      return part("compare");
+    },
+    get table() {
+      return part("table");
+    },
+    get downloads() {
+      return part("downloads");
+    },
   };
 }
 
