@@ -31,6 +31,7 @@ import { AnswerSeries, POINT_COLUMN_BYTES, answerFields, textStart, type AnswerD
 import { createContainer, openContainer } from "./container.js";
 import type { GlobalIndex } from "../answer/page.js";
 import type { TileEntry } from "./time-tiles.js";
+import { partitionPoint } from "../answer/sorted.js";
 
 const MAGIC = "OSI1";
 
@@ -301,13 +302,6 @@ export function runsOf(bytes: ArrayLike<number>, targetBytes: number): ShardEntr
 /** The part of `view` holding sub-series index `s` (a binary search over the parts' first sub-series). */
 export function partOf(view: AnswerView, s: number): AnswerPart | undefined {
   const { parts } = view;
-  let lo = 0;
-  let hi = parts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((parts[mid] as AnswerPart).first <= s) lo = mid;
-    else hi = mid - 1;
-  }
-  const part = parts[lo];
+  const part = parts[partitionPoint(1, parts.length, (k) => (parts[k] as AnswerPart).first <= s) - 1];
   return part !== undefined && part.first <= s && s < part.first + part.data.series.length ? part : undefined;
 }

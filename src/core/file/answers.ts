@@ -41,6 +41,7 @@ import { spreadsheetLineOf, writeSpreadsheetLine } from "../answer/spreadsheet.j
 import { byCodeUnits } from "../text/order.js";
 import type { GlobalIndex, Page } from "../answer/page.js";
 import type { SourceKindRule } from "../answer/provenance.js";
+import { lowerBound } from "../answer/sorted.js";
 
 const MAGIC = "OSA3";
 
@@ -352,16 +353,7 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
     for (let i = from; i < to; i++) positions[k++] = one.global(i);
   });
   positions.sort();
-  const local = (g: number) => {
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((positions[mid] as number) < g) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const local = (g: number) => lowerBound(positions, g, 0, n - 1);
   const bytesOf = (ends: Uint32Array) => {
     let size = 0;
     for (let m = 0; m < n; m++) size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number);

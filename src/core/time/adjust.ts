@@ -19,6 +19,7 @@ import { DATE_SCHEMA, SERIES_REF, dateParse, invalid, type Declared } from "../a
 import { FORMATS, type Format } from "../indicator/model.js";
 import { freshnessOf, type Schedule } from "./schedule.js";
 import { API_BASE } from "../answer/contract.js";
+import { partitionPoint } from "../answer/sorted.js";
 
 /** The path of the endpoint. */
 export const ADJUST_PATH = `${API_BASE}/adjust`;
@@ -189,15 +190,10 @@ export function adjustEnd(name: "from" | "to", date: string, input: AdjustInput,
 function coverageLastDay(input: AdjustInput, s: number, rank: number): number {
   const series = input.data.series[s];
   if (series === undefined) return -Infinity;
-  // The covered days are contiguous from the point's own day: find the end by the rule itself.
-  let lo = series.day(rank);
-  let hi = rank === 0 ? input.rule.versionEnd : series.day(rank - 1);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (coveringRankDay(series, mid, input.rule) === rank) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  // The covered days are contiguous from the point's own day: find the end by the rule itself,
+  // the last day up to the newer point's (or the version's end) that the point still covers.
+  const last = rank === 0 ? input.rule.versionEnd : series.day(rank - 1);
+  return partitionPoint(series.day(rank) + 1, last + 1, (day) => coveringRankDay(series, day, input.rule) === rank) - 1;
 }
 
 /**

@@ -15,6 +15,7 @@
 import { DERIVED_DIGITS, type Aggregation, type Units } from "../answer/contract.js";
 import { type CoverageRule, type DaySeries } from "./coverage.js";
 import { dayOfMonth, monthOfDay } from "./dates.js";
+import { upperBound } from "../answer/sorted.js";
 
 /**
  * Values with the days each covers, oldest first: step `k < length` covers
@@ -127,14 +128,8 @@ export function levelSteps(series: PointSeries, rule: CoverageRule, out: Steps):
 /** The index of the step covering `day`, or -1. */
 export function coveringStep(steps: Steps, day: number): number {
   const { start, end } = steps;
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((start[mid] as number) <= day) lo = mid + 1;
-    else hi = mid;
-  }
-  const k = lo - 1;
+  // The last step starting on or before the day.
+  const k = upperBound(start, day, 0, steps.length) - 1;
   return k >= 0 && day < (end[k] as number) ? k : -1;
 }
 
@@ -224,14 +219,7 @@ export function divide(numerator: Steps, divisor: Steps, out: Steps): Steps {
   let i = 0;
   // From the divisor's first step ending after the numerator starts (ends ascend): a divisor of a
   // century of months divides each of a thousand sub-series over its own years only.
-  let j = 0;
-  let hi = m;
-  const first = numerator.start[0] as number;
-  while (j < hi) {
-    const mid = (j + hi) >>> 1;
-    if ((divisor.end[mid] as number) <= first) j = mid + 1;
-    else hi = mid;
-  }
+  let j = upperBound(divisor.end, numerator.start[0] as number, 0, m);
   while (i < n && j < m) {
     const lo = Math.max(numerator.start[i] as number, divisor.start[j] as number);
     const hi = Math.min(numerator.end[i] as number, divisor.end[j] as number);
