@@ -14,7 +14,7 @@
  */
 import { DERIVED_DIGITS, type Aggregation, type Units } from "../answer/contract.js";
 import { type CoverageRule, type DaySeries } from "./coverage.js";
-import { dayOfMonth, monthOfDay } from "./dates.js";
+import { dayNumber, dayOfMonth, monthOfDay } from "./dates.js";
 import { upperBound } from "../answer/sorted.js";
 
 /**
@@ -262,6 +262,17 @@ export function monthlyIndex(series: PointSeries): MonthlyIndex {
   const values = new Float64Array(last - first + 1).fill(NaN);
   for (let i = 0; i < n; i++) values[monthIndex(series.day(i)) - first] = series.value(i);
   return { first, values, ...deflatorSums(values) };
+}
+
+/**
+ * `index` as the deflator into the money of `month` (`YYYY-MM`): its value that
+ * month is the base every value is carried to. Null when it has none that month.
+ * The one place that reads an index at the `real` month: the API's answers
+ * (src/api/endpoint.ts) and the page's (src/site/client/questions.ts) ask it.
+ */
+export function deflatorAt(index: MonthlyIndex, month: string): Deflator | null {
+  const base = index.values[monthIndex(dayNumber(`${month}-01`)) - index.first];
+  return base === undefined || Number.isNaN(base) ? null : { first: index.first, sums: index.sums, missing: index.missing, base };
 }
 
 /** The running sums of a deflator's monthly values (`values[i]` of month `first + i`, NaN where it has none). */
