@@ -127,18 +127,21 @@ function byEntry(a: HistoryEntry, b: HistoryEntry): number {
 }
 
 /**
- * Encodes a history table. `fields` are the current version's (the table's own
- * answer file is never answered as it is); `ids` every sub-series of any version,
- * sorted; `csvLine`, `csvEsLine` as `encodeAnswers`'. Deterministic.
+ * What a history table is made of: `fields` are the current version's (the
+ * table's own answer file is never answered as it is); `ids` every sub-series of
+ * any version, sorted; its versions and entries; `csvLine`, `csvEsLine` as `encodeAnswers`'.
  */
-export function encodeHistory(
-  fields: AnswerFields,
-  ids: readonly string[],
-  versions: readonly HistoryVersion[],
-  entries: readonly HistoryEntry[],
-  csvLine: (row: AnswerRow) => string,
-  csvEsLine: (row: AnswerRow) => string,
-): Uint8Array {
+export interface HistoryContents {
+  readonly fields: AnswerFields;
+  readonly ids: readonly string[];
+  readonly versions: readonly HistoryVersion[];
+  readonly entries: readonly HistoryEntry[];
+  readonly csvLine: (row: AnswerRow) => string;
+  readonly csvEsLine: (row: AnswerRow) => string;
+}
+
+/** Encodes a history table. Deterministic. */
+export function encodeHistory({ fields, ids, versions, entries, csvLine, csvEsLine }: HistoryContents): Uint8Array {
   const sorted = [...entries].sort(byEntry);
   // encodeAnswers sorts stably by date and sub-series: the order above stays.
   const union = encodeAnswers(fields, ids, sorted, csvLine, csvEsLine);
@@ -396,15 +399,8 @@ function dayStretches(entries: readonly HistoryEntry[]): { day: number; from: nu
  * sub-series, each as close to `targetBytes` as whole sub-series allow
  * (estimated from their entries' texts), and its index. Deterministic.
  */
-export function encodeHistoryShards(
-  fields: AnswerFields,
-  ids: readonly string[],
-  versions: readonly HistoryVersion[],
-  entries: readonly HistoryEntry[],
-  csvLine: (row: AnswerRow) => string,
-  csvEsLine: (row: AnswerRow) => string,
-  targetBytes: number,
-): HistoryFiles {
+export function encodeHistoryShards(contents: HistoryContents, targetBytes: number): HistoryFiles {
+  const { fields, ids, versions, entries } = contents;
   const position = new Map(ids.map((id, s) => [id, s]));
   const bySeries: HistoryEntry[][] = ids.map(() => []);
   for (const e of entries) (bySeries[position.get(e.series) as number] as HistoryEntry[]).push(e);
@@ -416,7 +412,7 @@ export function encodeHistoryShards(
     targetBytes,
   );
   const shards = runs.map(({ first, count }) =>
-    encodeHistory(fields, ids.slice(first, first + count), shardVersions(versions, first, count), bySeries.slice(first, first + count).flat(), csvLine, csvEsLine),
+    encodeHistory({ ...contents, ids: ids.slice(first, first + count), versions: shardVersions(versions, first, count), entries: bySeries.slice(first, first + count).flat() }),
   );
   const stretches = dayStretches(entries);
   // Each version's points: an entry counts in its stretch of versions.

@@ -17,6 +17,13 @@ import { type CoverageRule, type DaySeries } from "./coverage.js";
 import { dayNumber, dayOfMonth, monthOfDay } from "./dates.js";
 import { upperBound } from "../answer/sorted.js";
 
+/** A column of `capacity` elements beginning with `column`'s: a growing buffer's column, copied once per doubling. */
+export function grown<A extends Int32Array | Float64Array>(column: A, capacity: number): A {
+  const next = new (column.constructor as new (length: number) => A)(capacity);
+  next.set(column);
+  return next;
+}
+
 /**
  * Values with the days each covers, oldest first: step `k < length` covers
  * `[start[k], end[k])` with `value[k]`, ascending and disjoint; `month[k]` is the
@@ -64,18 +71,10 @@ export class Steps {
 
   private grow(): void {
     const capacity = 2 * this.start.length;
-    const start = new Int32Array(capacity);
-    const month = new Int32Array(capacity);
-    const end = new Float64Array(capacity);
-    const value = new Float64Array(capacity);
-    start.set(this.start);
-    month.set(this.month);
-    end.set(this.end);
-    value.set(this.value);
-    this.start = start;
-    this.month = month;
-    this.end = end;
-    this.value = value;
+    this.start = grown(this.start, capacity);
+    this.month = grown(this.month, capacity);
+    this.end = grown(this.end, capacity);
+    this.value = grown(this.value, capacity);
   }
 }
 
