@@ -25,7 +25,7 @@
  */
 import { UnreadSeries, runsOf, shardList, shardsHolding, type AnswerPart, type AnswerView, type ShardEntry } from "../file/answer-index.js";
 import { answerFields, decodeAnswers, encodeAnswers, globalIndex, textStart, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "../file/answers.js";
-import { createContainer, openContainer } from "../file/container.js";
+import { createContainer, openContainer, writeColumn } from "../file/container.js";
 import { dateOfDay, dayNumber, dayOfTime } from "../time/dates.js";
 import { byCodeUnits } from "../text/order.js";
 import type { Schedule } from "../time/schedule.js";
@@ -148,10 +148,8 @@ export function encodeHistory({ fields, ids, versions, entries, csvLine, csvEsLi
   const header: Header = { versions: versions.map(storedVersion), entries: sorted.length };
   const { bytes, view, offsets } = createContainer(MAGIC, header, [4 * sorted.length, 4 * sorted.length, union.length]);
   const [fromOffset, toOffset, unionOffset] = offsets as [number, number, number];
-  sorted.forEach((e, g) => {
-    view.setUint32(fromOffset + 4 * g, e.from, true);
-    view.setUint32(toOffset + 4 * g, e.to, true);
-  });
+  writeColumn(view, fromOffset, sorted.map((e) => e.from));
+  writeColumn(view, toOffset, sorted.map((e) => e.to));
   bytes.set(union, unionOffset);
   return bytes;
 }
@@ -326,15 +324,10 @@ function materialize(history: HistoryData, v: number): AnswerData {
  */
 const INDEX_MAGIC = "OSJ1";
 
-interface IndexHeader {
-  readonly fields: AnswerFields;
-  readonly versions: readonly StoredVersion[];
-  readonly points: readonly number[];
-  readonly series: number;
-  readonly shards: number;
-  readonly days: number;
-  readonly idsBytes: number;
-}
+type IndexHeader = { readonly fields: AnswerFields; readonly versions: readonly StoredVersion[]; readonly points: readonly number[] } & Readonly<
+  /** How many sub-series, shards and day stretches the index holds, and the byte length of its ids. */
+  Record<"series" | "shards" | "days" | "idsBytes", number>
+>;
 
 const indexSections = (h: IndexHeader) => [4 * h.shards, 4 * h.shards, 4 * h.days, 4 * h.days, 4 * h.days];
 
@@ -427,15 +420,11 @@ export function encodeHistoryShards(contents: HistoryContents, targetBytes: numb
   const header: IndexHeader = { fields: answerFields(fields), versions: versions.map(storedVersion), points, series: ids.length, shards: runs.length, days: stretches.length, idsBytes: idBytes.length };
   const { bytes, view, offsets } = createContainer(INDEX_MAGIC, header, [...indexSections(header), idBytes.length]);
   const [firstsAt, sizesAt, daysAt, fromAt, toAt, idsAt] = offsets as [number, number, number, number, number, number];
-  runs.forEach((run, k) => {
-    view.setUint32(firstsAt + 4 * k, run.first, true);
-    view.setUint32(sizesAt + 4 * k, (shards[k] as Uint8Array).length, true);
-  });
-  stretches.forEach((row, d) => {
-    view.setInt32(daysAt + 4 * d, row.day, true);
-    view.setUint32(fromAt + 4 * d, row.from, true);
-    view.setUint32(toAt + 4 * d, row.to, true);
-  });
+  writeColumn(view, firstsAt, runs.map((run) => run.first));
+  writeColumn(view, sizesAt, shards.map((shard) => shard.length));
+  writeColumn(view, daysAt, stretches.map((row) => row.day), true);
+  writeColumn(view, fromAt, stretches.map((row) => row.from));
+  writeColumn(view, toAt, stretches.map((row) => row.to));
   bytes.set(idBytes, idsAt);
   return { index: bytes, shards };
 }
