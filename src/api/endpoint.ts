@@ -16,7 +16,7 @@ import { CACHE_CONTROL, CSV_CONTENT_TYPE, FREQUENCIES, JSON_CONTENT_TYPE, MAX_DE
 import { rhythmMonths } from "../core/time/coverage.js";
 import { dayNumber } from "../core/time/dates.js";
 import { historyShardsOf, versionIds, type HistoryVersion } from "../core/history/history.js";
-import { monthIndex } from "../core/time/derive.js";
+import { deflatorAt } from "../core/time/derive.js";
 import { derivePage, overBudget, renderDerived, type DerivedInputs } from "../core/time/derived-answer.js";
 import { answerEtag } from "../core/answer/etag.js";
 import { manifestEntry, prebuiltPage, type Manifest, type ManifestEntry } from "../core/file/manifest.js";
@@ -273,12 +273,11 @@ async function derivedInputs(
     const s = cpi === undefined ? undefined : resolveSelection(cpi.data.ids, [ref.series]).indices[0];
     if (cpi === undefined || s === undefined) throw new Error(`the manifest's deflator of ${self.data.unit} (${ref.indicator}:${ref.series}) is not in the output`);
     const index = indexByMonth(cpi.data, s);
-    const base = index.values[monthIndex(dayNumber(`${query.real}-01`)) - index.first];
-    if (base === undefined || Number.isNaN(base)) {
+    deflator = deflatorAt(index, query.real);
+    if (deflator === null) {
       const name = (m: number) => `${String(Math.floor(m / 12)).padStart(4, "0")}-${String((m % 12) + 1).padStart(2, "0")}`;
       throw badRequest(`real: ${ref.indicator} has no value for ${query.real}; it has months from ${name(index.first)} to ${name(index.first + index.values.length - 1)}`);
     }
-    deflator = { first: index.first, sums: index.sums, missing: index.missing, base };
   }
   return { source: timeSource(self.data, self.lastModified), chosen, query, divisor, deflator };
 }

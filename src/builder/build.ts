@@ -253,6 +253,28 @@ function withParts(indicator: BuiltIndicator, maxFileBytes: number): BuiltIndica
  * here: the plan's length is the file budget's count.
  */
 export function planOutput(input: PlanInput): PlannedFile[] {
+  const config = pageConfig(input);
+  const index = searchIndex(input.indicators);
+  const manifest = outputManifest(input, config, index);
+  const plan: PlannedFile[] = [];
+  const lastModified = new Map<string, string>();
+  const entries = new Map<string, { files: string | undefined }>();
+  for (const indicator of input.indicators) {
+    const id = indicator.source.meta.id;
+    const version = input.versions.get(id);
+    if (version === undefined) throw new BuildError(`no data version time for ${id}`);
+    const entry = planIndicator(plan, input, config, indicator, version);
+    lastModified.set(id, entry.lastModified);
+    manifest.indicators[id] = entry;
+    entries.set(id, entry);
+  }
+  plan.push(...planFormats(input), ...planSiteFiles(input, config, manifest, searchShards(index)));
+  // Last: the host's rules come from every file planned above.
+  return placeOnHost(plan, input, lastModified, entries);
+}
+
+/** What the pages are rendered with: the site's configuration, the stylesheet and early script they inline, and every indicator's view. */
+function pageConfig(input: PlanInput) {
   const stylesheet = input.publicFiles.get(STYLESHEET);
   // The pages' questions read the other indicators' views (the deflator, the ratios' divisors).
   // The first call makes each site model (siteIndicator reuses it): with its revised points, read from its history table.
@@ -262,24 +284,27 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       return [id, siteIndicator(input.config, i, input.versions.get(id) ?? 0, revisionsOf(input.histories?.get(id))).view];
     }),
   );
-  const config = {
+  return {
     ...input.config,
     style: stylesheet === undefined ? undefined : new TextDecoder().decode(stylesheet),
     earlyScript: input.scripts.early,
     views,
     deflators: deflatorsOf(input.indicators),
     adjusters: adjustersOf(input.indicators),
-    // Filled indicator by indicator below, read when the pages are rendered.
+    // Filled indicator by indicator (`planIndicator`), read when the pages are rendered.
     downloads: new Map<string, Map<string | null, Partial<DownloadLinks>>>(),
   };
-  const plan: PlannedFile[] = [];
-  const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const index = searchIndex(input.indicators);
+}
+
+/** The page configuration `planOutput` renders with (`pageConfig`). */
+type PageConfig = ReturnType<typeof pageConfig>;
+
+/** The manifest without its indicators' entries (added as each is planned): the site, the deflators and adjusters, the search index's tag. */
+function outputManifest(input: PlanInput, config: PageConfig, index: ReturnType<typeof searchIndex>): Manifest {
   // The tag is of the whole index: it changes exactly when an answer can, whatever the shards.
   const search = new TextEncoder().encode(JSON.stringify(index));
-  const searchFiles = searchShards(index);
   const versions = [...input.versions.values()];
-  const manifest: Manifest = {
+  return {
     indicators: {},
     deflators: deflatorsOf(input.indicators),
     adjusters: adjustersOf(input.indicators),
@@ -290,141 +315,185 @@ export function planOutput(input: PlanInput): PlannedFile[] {
       lastModified: formatRFC7231(new Date((versions.length === 0 ? 0 : Math.max(...versions)) * 1000)),
     },
   };
-  const lastModified = new Map<string, string>();
-  const entries = new Map<string, { files: string | undefined }>();
-  for (const indicator of input.indicators) {
-    const id = indicator.source.meta.id;
-    const version = input.versions.get(id);
-    if (version === undefined) throw new BuildError(`no data version time for ${id}`);
-    const httpDate = formatRFC7231(new Date(version * 1000));
-    lastModified.set(id, httpDate);
-    // Each limit's page sizes, filled as the pages are rendered (0: left to the function).
-    const queries = prebuiltQueries(indicator, input.limits);
-    const pages: Record<string, number[]> = Object.fromEntries(input.limits.map((limit) => [String(limit), queries.filter((q) => q.limit === limit).map(() => 0)]));
-    const history = input.histories?.get(id) ?? historyOf(indicator, version);
-    const entry = {
-      lastModified: httpDate,
-      answers: answersPath(id),
-      // Set once its shards are rendered, before the manifest is (below): the tag of their bytes.
-      tag: "",
-      pages,
-      index: 0,
-      longest: longestSeries(indicator.answers.series),
-      // One version: no table (src/builder/history.ts), and a tag of what /changes then says (its days and the indicator's fields).
-      history: {
-        path: history.table === null ? null : historyPath(id),
-        tag: dataTag(history.table === null ? new TextEncoder().encode(JSON.stringify([history.versions.map(versionDay), indicator.answerFields])) : [...history.table.shards, history.table.index]),
-        days: history.versions.map(versionDay),
-      },
-      // A tail indicator's: where the index of its files is (src/builder/host-plan.ts), set once the output is placed.
-      files: undefined as string | undefined,
-    };
-    manifest.indicators[id] = entry;
-    entries.set(id, entry);
+}
 
-    const selectedPage = (query: PageQuery) => {
-      const { answers } = indicator;
-      const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
-      return selectPage(answers.series, query, chosen, answers.global);
-    };
-    /** The API's answer to `query`, as the function writes it. */
-    const answerOf = (query: PageQuery) => renderAnswer(wholeView(indicator.answers), selectedPage(query));
-    /** An answer as a static file: a prebuilt page (its size told to `listed`, for the manifest) or a sub-series' copy. */
-    const answer = (path: string, query: PageQuery, listed?: (bytes: number) => void): PlannedFile => ({
-      path: outputFile(path),
-      indicator: id,
-      render() {
-        const body = answerOf(query);
-        listed?.(body.length);
-        return body;
-      },
-    });
-    /**
-     * A prebuilt page, when it is within the largest file the host takes: a larger
-     * one is not planned (its size is known before anything is rendered), and the
-     * function answers its query, or says how to narrow it (src/api/endpoint.ts).
-     */
-    const pagesPlanned = new Set<string>();
-    const page = (path: string, query: PageQuery, listed: (bytes: number) => void) => {
-      const bytes = jsonAnswerSize(wholeView(indicator.answers), selectedPage(query));
-      if (bytes <= maxFileBytes) {
-        plan.push(answer(path, query, listed));
-        pagesPlanned.add(outputFile(path));
-      } else input.leftOut?.(outputFile(path), bytes);
-    };
-    for (const query of queries) {
-      const sizes = pages[String(query.limit)] as number[];
-      page(prebuiltPagePath(id, query.limit, query.offset), query, (bytes) => (sizes[query.offset / query.limit] = bytes));
-    }
-    page(defaultPagePath(id), DEFAULT_QUERY, (bytes) => (entry.index = bytes));
-    plan.push(...planCsvFiles(indicator));
-    plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(indicator, version) });
-    if (input.seriesFiles) {
-      for (const series of indicator.answers.ids) {
-        for (const format of FORMATS) plan.push(answer(seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }));
-      }
-    }
-    // The downloads the page offers, as files its links name (src/builder/page-downloads.ts).
-    const downloads = pageDownloads({ view: views.get(id) as ViewIndicator, inParts: indicator.parts !== undefined, answer: answerOf, planned: (file) => pagesPlanned.has(file), maxFileBytes });
-    plan.push(...downloads.files);
-    config.downloads.set(id, downloads.links);
-    for (const lang of LANGS) {
-      plan.push(
-        { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
-        { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator, version), lang) },
-        { path: outputFile(previewImagePath(id, lang)), indicator: id, render: () => previewImage(config, siteIndicator(config, indicator, version), lang) },
-      );
-    }
-    // The page script's data, one file per group of the view (src/builder/view-data.ts).
-    const { view } = siteIndicator(config, indicator, version);
-    for (const [key, series] of viewGroups(view)) {
-      for (const file of viewGroupFiles(view, key, series, input.viewPartPoints)) plan.push({ path: outputFile(file.path), indicator: id, render: file.render });
-    }
-    // The answers in shards, then their index, which records the shards' sizes as they are rendered (src/core/file/answer-index.ts).
-    const shards: ShardEntry[] = planShards(indicator.answers, input.shardBytes ?? SHARD_BYTES);
-    const tagger = dataTagger(createHash("sha256"));
-    shards.forEach((shard, k) => {
-      plan.push({
-        path: outputFile(answerShardPath(id, k)),
-        indicator: id,
-        render() {
-          const bytes = encodeShard(indicator, shard.first, shard.count);
-          shards[k] = { ...shard, bytes: bytes.length };
-          tagger.add(bytes);
-          return bytes;
-        },
-      });
-    });
-    // The time tiles (src/core/file/time-tiles.ts), of an indicator of more than one shard: answers of the same bytes, not in the tag.
-    const starts = shards.length < 2 ? [] : planTiles(indicator.answers, publicationDays(indicator.answers), indicator.answersFile.length, input.shardBytes ?? SHARD_BYTES);
-    const tiles: TileEntry[] = starts.map((start) => ({ start, bytes: 0 }));
-    tiles.forEach((tile, t) => {
-      plan.push({
-        path: outputFile(answerTilePath(id, t)),
-        indicator: id,
-        render() {
-          const bytes = encodeTile(indicator, starts, t);
-          tiles[t] = { ...tile, bytes: bytes.length };
-          return bytes;
-        },
-      });
-    });
-    plan.push({
-      path: outputFile(answersPath(id)),
-      indicator: id,
-      render() {
-        entry.tag = tagger.tag();
-        return encodeAnswerIndex(indicator.answers, shards, tiles);
-      },
-    });
-    // The history table's shards, then its index (src/core/history/history.ts).
-    const { table } = history;
-    if (table !== null) {
-      table.shards.forEach((bytes, k) => plan.push({ path: outputFile(historyShardPath(id, k)), indicator: id, render: () => bytes }));
-      plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => table.index });
+/** An indicator's entry in the manifest: its page sizes, tag and index size are filled as its files are rendered. */
+function manifestEntry(indicator: BuiltIndicator, limits: readonly number[], queries: readonly PageQuery[], history: IndicatorHistory, httpDate: string) {
+  const id = indicator.source.meta.id;
+  // Each limit's page sizes, filled as the pages are rendered (0: left to the function).
+  const pages: Record<string, number[]> = Object.fromEntries(limits.map((limit) => [String(limit), queries.filter((q) => q.limit === limit).map(() => 0)]));
+  return {
+    lastModified: httpDate,
+    answers: answersPath(id),
+    // Set once its shards are rendered, before the manifest is (below): the tag of their bytes.
+    tag: "",
+    pages,
+    index: 0,
+    longest: longestSeries(indicator.answers.series),
+    // One version: no table (src/builder/history.ts), and a tag of what /changes then says (its days and the indicator's fields).
+    history: {
+      path: history.table === null ? null : historyPath(id),
+      tag: dataTag(history.table === null ? new TextEncoder().encode(JSON.stringify([history.versions.map(versionDay), indicator.answerFields])) : [...history.table.shards, history.table.index]),
+      days: history.versions.map(versionDay),
+    },
+    // A tail indicator's: where the index of its files is (src/builder/host-plan.ts), set once the output is placed.
+    files: undefined as string | undefined,
+  };
+}
+
+/** An indicator's manifest entry (`manifestEntry`). */
+type ManifestEntry = ReturnType<typeof manifestEntry>;
+
+/** The page of `indicator` a query selects. */
+function selectedPage(indicator: BuiltIndicator, query: PageQuery) {
+  const { answers } = indicator;
+  const chosen = query.series === null ? null : resolveSelection(answers.ids, query.series).indices;
+  return selectPage(answers.series, query, chosen, answers.global);
+}
+
+/** The API's answer to `query` of `indicator`, as the function writes it. */
+function answerOf(indicator: BuiltIndicator, query: PageQuery) {
+  return renderAnswer(wholeView(indicator.answers), selectedPage(indicator, query));
+}
+
+/** An answer as a static file: a prebuilt page (its size told to `listed`, for the manifest) or a sub-series' copy. */
+function answerFile(indicator: BuiltIndicator, path: string, query: PageQuery, listed?: (bytes: number) => void): PlannedFile {
+  return {
+    path: outputFile(path),
+    indicator: indicator.source.meta.id,
+    render() {
+      const body = answerOf(indicator, query);
+      listed?.(body.length);
+      return body;
+    },
+  };
+}
+
+/**
+ * Every file of one indicator, into `plan`, in the order they are rendered: its
+ * prebuilt pages, CSV files and metadata, its sub-series' files and downloads, its
+ * pages, the page script's data, its answers (shards, tiles, index) and its
+ * history table. Its manifest entry, which the rendering fills.
+ */
+function planIndicator(plan: PlannedFile[], input: PlanInput, config: PageConfig, indicator: BuiltIndicator, version: number): ManifestEntry {
+  const id = indicator.source.meta.id;
+  const queries = prebuiltQueries(indicator, input.limits);
+  const history = input.histories?.get(id) ?? historyOf(indicator, version);
+  const entry = manifestEntry(indicator, input.limits, queries, history, formatRFC7231(new Date(version * 1000)));
+  const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const pagesPlanned = planPrebuiltPages(plan, input, indicator, queries, entry);
+  plan.push(...planCsvFiles(indicator));
+  plan.push({ path: outputFile(metadataPath(id)), indicator: id, render: () => renderMetadata(indicator, version) });
+  if (input.seriesFiles) {
+    for (const series of indicator.answers.ids) {
+      for (const format of FORMATS) plan.push(answerFile(indicator, seriesFilePath(id, series, format), { ...DEFAULT_QUERY, series: [series], format }));
     }
   }
-  plan.push(...planFormats(input));
+  // The downloads the page offers, as files its links name (src/builder/page-downloads.ts).
+  const view = config.views.get(id) as ViewIndicator;
+  const downloads = pageDownloads({ view, inParts: indicator.parts !== undefined, answer: (query) => answerOf(indicator, query), planned: (file) => pagesPlanned.has(file), maxFileBytes });
+  plan.push(...downloads.files);
+  config.downloads.set(id, downloads.links);
+  plan.push(...planPages(input, config, indicator, version));
+  plan.push(...planAnswerFiles(input, indicator, entry));
+  // The history table's shards, then its index (src/core/history/history.ts).
+  const { table } = history;
+  if (table !== null) {
+    table.shards.forEach((bytes, k) => plan.push({ path: outputFile(historyShardPath(id, k)), indicator: id, render: () => bytes }));
+    plan.push({ path: outputFile(historyPath(id)), indicator: id, render: () => table.index });
+  }
+  return entry;
+}
+
+/**
+ * The prebuilt pages of `queries` and the default page, into `plan`, each when it
+ * is within the largest file the host takes: a larger one is not planned (its size
+ * is known before anything is rendered), and the function answers its query, or
+ * says how to narrow it (src/api/endpoint.ts). The paths planned.
+ */
+function planPrebuiltPages(plan: PlannedFile[], input: PlanInput, indicator: BuiltIndicator, queries: readonly PageQuery[], entry: ManifestEntry): Set<string> {
+  const id = indicator.source.meta.id;
+  const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const pagesPlanned = new Set<string>();
+  const page = (path: string, query: PageQuery, listed: (bytes: number) => void) => {
+    const bytes = jsonAnswerSize(wholeView(indicator.answers), selectedPage(indicator, query));
+    if (bytes <= maxFileBytes) {
+      plan.push(answerFile(indicator, path, query, listed));
+      pagesPlanned.add(outputFile(path));
+    } else input.leftOut?.(outputFile(path), bytes);
+  };
+  for (const query of queries) {
+    const sizes = entry.pages[String(query.limit)] as number[];
+    page(prebuiltPagePath(id, query.limit, query.offset), query, (bytes) => (sizes[query.offset / query.limit] = bytes));
+  }
+  page(defaultPagePath(id), DEFAULT_QUERY, (bytes) => (entry.index = bytes));
+  return pagesPlanned;
+}
+
+/** An indicator's pages in every language (series page, embed, preview image), then the page script's data, one file per group of its view (src/builder/view-data.ts). */
+function planPages(input: PlanInput, config: PageConfig, indicator: BuiltIndicator, version: number): PlannedFile[] {
+  const id = indicator.source.meta.id;
+  const plan: PlannedFile[] = [];
+  for (const lang of LANGS) {
+    plan.push(
+      { path: outputFile(seriesPagePath(id, lang)), indicator: id, render: () => renderIndicatorPage(config, siteIndicator(config, indicator, version), lang) },
+      { path: outputFile(embedPagePath(id, lang)), indicator: id, render: () => renderEmbedPage(config, siteIndicator(config, indicator, version), lang) },
+      { path: outputFile(previewImagePath(id, lang)), indicator: id, render: () => previewImage(config, siteIndicator(config, indicator, version), lang) },
+    );
+  }
+  const { view } = siteIndicator(config, indicator, version);
+  for (const [key, series] of viewGroups(view)) {
+    for (const file of viewGroupFiles(view, key, series, input.viewPartPoints)) plan.push({ path: outputFile(file.path), indicator: id, render: file.render });
+  }
+  return plan;
+}
+
+/**
+ * The answers in shards, the time tiles, then their index, which records the
+ * shards' and tiles' sizes as they are rendered (src/core/file/answer-index.ts)
+ * and sets the entry's tag, of the shards' bytes.
+ */
+function planAnswerFiles(input: PlanInput, indicator: BuiltIndicator, entry: ManifestEntry): PlannedFile[] {
+  const id = indicator.source.meta.id;
+  const shardBytes = input.shardBytes ?? SHARD_BYTES;
+  const shards: ShardEntry[] = planShards(indicator.answers, shardBytes);
+  const tagger = dataTagger(createHash("sha256"));
+  const shardFiles = shards.map((shard, k): PlannedFile => ({
+    path: outputFile(answerShardPath(id, k)),
+    indicator: id,
+    render() {
+      const bytes = encodeShard(indicator, shard.first, shard.count);
+      shards[k] = { ...shard, bytes: bytes.length };
+      tagger.add(bytes);
+      return bytes;
+    },
+  }));
+  // The time tiles (src/core/file/time-tiles.ts), of an indicator of more than one shard: answers of the same bytes, not in the tag.
+  const starts = shards.length < 2 ? [] : planTiles(indicator.answers, publicationDays(indicator.answers), indicator.answersFile.length, shardBytes);
+  const tiles: TileEntry[] = starts.map((start) => ({ start, bytes: 0 }));
+  const tileFiles = tiles.map((tile, t): PlannedFile => ({
+    path: outputFile(answerTilePath(id, t)),
+    indicator: id,
+    render() {
+      const bytes = encodeTile(indicator, starts, t);
+      tiles[t] = { ...tile, bytes: bytes.length };
+      return bytes;
+    },
+  }));
+  const indexFile: PlannedFile = {
+    path: outputFile(answersPath(id)),
+    indicator: id,
+    render() {
+      entry.tag = tagger.tag();
+      return encodeAnswerIndex(indicator.answers, shards, tiles);
+    },
+  };
+  return [...shardFiles, ...tileFiles, indexFile];
+}
+
+/** The site-wide files after the indicators': the public files, the page script, the home pages, 404, catalog, status, OpenAPI, search, and last the manifest. */
+function planSiteFiles(input: PlanInput, config: PageConfig, manifest: Manifest, searchFiles: ReturnType<typeof searchShards>): PlannedFile[] {
+  const plan: PlannedFile[] = [];
   // The stylesheet is inlined in every page (src/site/site.ts `RenderConfig`), not served on its own.
   for (const [path, bytes] of input.publicFiles) if (path !== STYLESHEET) plan.push({ path, render: () => bytes });
   plan.push(
@@ -438,8 +507,7 @@ export function planOutput(input: PlanInput): PlannedFile[] {
     ...searchFiles.shards.map((text, n) => ({ path: outputFile(searchShardPath(n)), render: () => text })),
     { path: outputFile(MANIFEST_PATH), render: () => JSON.stringify(manifest) },
   );
-  // Last: the host's rules come from every file planned above.
-  return placeOnHost(plan, input, lastModified, entries);
+  return plan;
 }
 
 const sha256Hex = (body: string | Uint8Array) => createHash("sha256").update(body).digest("hex");

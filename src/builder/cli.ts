@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, build, valid
 import type { BuildEffects, Log } from "./effects.js";
 import { LIMIT, SHARD_BYTES } from "../core/answer/contract.js";
 import { isHttpUrl } from "../core/text/url.js";
-import { runProgram } from "../source/errors.js";
+import { runProgram, cliOutput } from "../source/errors.js";
 import { parseSourceDateEpoch } from "../source/version.js";
 
 /** Where the CLI runs: its output streams (one call per line), environment and folders. */
@@ -82,12 +82,11 @@ interface BuildFlags extends ChangeFlags {
 /** Runs the CLI on `argv` (the arguments after the script's name) and returns the exit code. */
 export async function runCli(argv: readonly string[], context: CliContext): Promise<number> {
   const log: Log = { info: context.out, warn: context.err };
-  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("open-series")
     .description("Build and validate the Open Series UY static API")
     .option("--debug", "print stack traces of errors")
     .exitOverride()
-    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) });
+    .configureOutput(cliOutput(context));
 
   changeOptions(program.command("build"))
     .description("validate data/ and write the output folder")

@@ -249,7 +249,7 @@ export function historyOf(built: BuiltIndicator, time: number, committed: readon
     schedule: s.schedule,
     series: s.ids.map((id) => index.get(id) as number),
   }));
-  const table = versions.length === 1 ? null : encodeHistoryShards(built.answers, ids, versions, entriesOf(states), csvLine, csvEsLine, shardBytes);
+  const table = versions.length === 1 ? null : encodeHistoryShards({ fields: built.answers, ids, versions, entries: entriesOf(states), csvLine, csvEsLine }, shardBytes);
   return { versions, table, revisions: revisionsOf(built.source.meta.id, states, versions) };
 }
 

@@ -10,7 +10,7 @@
  */
 import { Command } from "commander";
 import { isHttpUrl } from "../core/text/url.js";
-import { UsageError, runProgram } from "../source/errors.js";
+import { UsageError, runProgram, cliOutput } from "../source/errors.js";
 import { checkMirror, syncMirror } from "./sync.js";
 
 export interface MirrorContext {
@@ -25,7 +25,6 @@ interface Options {
 
 /** Runs `npm run mirror` on `argv` (the arguments after the script's name) and returns the exit code. */
 export async function runMirror(argv: readonly string[], context: MirrorContext): Promise<number> {
-  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("mirror")
     .description("Copy the site at <base-url> into <dir>, fetching only the files its manifest.json lists as missing or changed; or, with --check, check <dir> against its manifest")
     .argument("<base-url-or-dir>", "the site's base URL (http or https); with --check, the folder")
@@ -33,7 +32,7 @@ export async function runMirror(argv: readonly string[], context: MirrorContext)
     .option("--check", "check the folder against its manifest.json: exit 1 naming every file missing, changed or extra")
     .option("--debug", "print stack traces of errors")
     .exitOverride()
-    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
+    .configureOutput(cliOutput(context))
     .action(async (first: string, dir: string | undefined, opts: Options) => {
       if (opts.check === true) {
         if (dir !== undefined) throw new UsageError(`--check takes one folder, got ${first} and ${dir}`);

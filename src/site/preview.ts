@@ -15,8 +15,8 @@
  */
 import { lineChart, seriesColor, type ChartPoint, type ChartSeries } from "./client/chart.js";
 import { Formatter } from "./client/format.js";
-import { MESSAGES } from "./client/messages/index.js";
-import { MAX_LINES, coverageOf, evenRanks, magnitudeGroups, standingOf, type Standing, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
+import { MESSAGES, type Messages } from "./client/messages/index.js";
+import { MAX_LINES, coverageOf, evenRanks, magnitudeGroups, standingOf, type Standing, type ViewCoverage, type ViewIndicator, type ViewSeries } from "./client/series-view.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
 import type { SiteConfig } from "../core/indicator/config.js";
 import { html, type SafeHtml } from "../core/text/html.js";
@@ -91,77 +91,115 @@ function pointsPerLine(series: readonly ViewSeries[]): number {
   return total <= MAX_PREVIEW_POINTS ? Infinity : Math.max(2, Math.floor(MAX_PREVIEW_POINTS / series.length));
 }
 
-function preview(meta: SiteIndicator, lang: Lang): Preview {
-  const { view } = meta;
+/** What a preview's parts are worded with: the indicator's view in one language, its coverage, and how its values, points and lead card read. */
+interface PreviewWords {
+  readonly view: ViewIndicator;
+  readonly lang: Lang;
+  readonly m: Messages;
+  readonly f: Formatter;
+  readonly coverage: ViewCoverage;
+  readonly zero: string | null;
+  valueText(value: string): string;
+  points(s: ViewSeries, most: number): ChartPoint[];
+  lead(s: ViewSeries | undefined, label: string, color: string): Lead | null;
+}
+
+/** The words of `view`'s preview in `lang`. */
+function previewWords(view: ViewIndicator, lang: Lang): PreviewWords {
   const m = MESSAGES[lang];
   const f = Formatter.of(lang, view.unit, view.display, view.rhythm);
   const coverage = coverageOf(view);
-  const { end, nextDue } = coverage;
   const zero = view.display.zero?.[lang] ?? null;
   const valueText = (value: string) => (zero !== null && Number(value) === 0 ? zero : f.value(value));
-  // A noted point is ringed as on the page; the image has no room for the note itself.
-  // Only the points drawn are worded (`pointsPerLine`: a million would take seconds).
-  const points = (s: ViewSeries, most: number): ChartPoint[] =>
-    evenRanks(s.dates.length, most).map((i) => {
-      const date = s.dates[i] as string;
-      return { date, value: Number(s.values[i]), text: valueText(s.values[i] as string), dateText: f.pointDate(date), note: s.notes[date] === undefined ? null : m.noteLabel };
-    });
-  // What the card says first of the newest value's date, by the rule of coverage (`standingOf`): in force since
-  // a date, or from a date to the day its coverage ended; the period it refers to; its date. The card goes on
-  // after the ";" of a message (why it ended, when the data were checked); the image has no room and stops there.
-  const since = (s: ViewSeries): string => {
-    const standing = standingOf(s, view.stepwise, coverage) as Standing;
-    const date = s.dates[0] as string;
-    const clause = (text: string) => text.replace(/;$/, "");
-    if (view.display.date === "effective") {
-      return standing.state === "current" ? m.inForceSince(f.date(standing.since)) : clause(m.inForceFromTo(f.date(standing.since), f.date(standing.until)));
-    }
-    if (standing.state === "replaced") return clause(m.lastPublished(f.pointDate(date)));
-    return view.display.date === "period" ? m.periodOf(f.pointDate(date)) : m.datedOn(f.date(date));
+  const words: PreviewWords = {
+    view,
+    lang,
+    m,
+    f,
+    coverage,
+    zero,
+    valueText,
+    // A noted point is ringed as on the page; the image has no room for the note itself.
+    // Only the points drawn are worded (`pointsPerLine`: a million would take seconds).
+    points: (s, most) =>
+      evenRanks(s.dates.length, most).map((i) => {
+        const date = s.dates[i] as string;
+        return { date, value: Number(s.values[i]), text: valueText(s.values[i] as string), dateText: f.pointDate(date), note: s.notes[date] === undefined ? null : m.noteLabel };
+      }),
+    lead: (s, label, color) => (s?.values[0] === undefined ? null : { label, value: valueText(s.values[0]), since: sinceText(words, s), color }),
   };
-  const lead = (s: ViewSeries | undefined, label: string, color: string): Lead | null =>
-    s?.values[0] === undefined ? null : { label, value: valueText(s.values[0]), since: since(s), color };
+  return words;
+}
 
-  let lines: ChartSeries[];
-  let rest: Omit<Preview, "title" | "lines" | "chart">;
-  const compare = view.compare;
-  if (compare !== null) {
-    const selection = view.defaults;
-    const others = view.facets.filter((x) => x.name !== compare);
-    const shown = view.series.filter((s) => others.every((x) => s.facets[x.name] === selection[x.name]));
-    const chosen = shown.find((s) => s.facets[compare] === selection[compare]);
-    const chosenLabel = facetLabel(view, compare, selection[compare], lang);
-    const context = others.map((x) => facetLabel(view, x.name, selection[x.name], lang)).join(" · ");
-    // The chosen line first, highlighted in the palette's first colour; the others grey.
-    const drawn = (chosen === undefined ? shown : [chosen, ...shown.filter((s) => s !== chosen)]).slice(0, MAX_LINES);
-    const most = pointsPerLine(drawn);
-    lines = drawn.map((s) => ({ id: s.id, label: facetLabel(view, compare, s.facets[compare], lang), points: points(s, most), highlight: s === chosen }));
-    const facetTitle = view.facets.find((x) => x.name === compare)?.title[lang] ?? compare;
-    rest = {
-      context,
-      lead: lead(chosen, chosenLabel, seriesColor(0)),
-      legend: [
-        { label: chosenLabel, color: seriesColor(0) },
-        { label: m.otherValues, color: OTHERS },
-      ],
-      summary: `${m.compareChartCaption(context, chosenLabel, view.display.value?.[lang] ?? null, facetTitle)}.`,
-    };
-  } else {
-    const group = magnitudeGroups(view.series.filter((s) => s.dates.length > 0).slice(0, MAX_LINES))[0] ?? [];
-    const most = pointsPerLine(group);
-    lines = group.map((s) => ({ id: s.id, label: s.title[lang], points: points(s, most) }));
-    // The first card: the largest sub-series in force.
-    const first = magnitudeGroups(view.series.filter((s) => s.dates[0] === end).slice(0, MAX_LINES)).flat()[0];
-    const index = group.findIndex((s) => s === first);
-    rest = {
-      context: null,
-      lead: first === undefined ? null : lead(first, first.title[lang], index < 0 ? INK : seriesColor(index)),
-      legend: group.length > 1 ? group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i) })) : [],
-      summary: group
-        .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.pointShortDate(s.dates.at(-1) as string), f.pointShortDate(s.dates[0] as string), valueText(s.values[0] as string)))
-        .join(" "),
-    };
+/**
+ * What the card says first of the newest value's date, by the rule of coverage (`standingOf`): in force since
+ * a date, or from a date to the day its coverage ended; the period it refers to; its date. The card goes on
+ * after the ";" of a message (why it ended, when the data were checked); the image has no room and stops there.
+ */
+function sinceText({ view, m, f, coverage }: PreviewWords, s: ViewSeries): string {
+  const standing = standingOf(s, view.stepwise, coverage) as Standing;
+  const date = s.dates[0] as string;
+  const clause = (text: string) => text.replace(/;$/, "");
+  if (view.display.date === "effective") {
+    return standing.state === "current" ? m.inForceSince(f.date(standing.since)) : clause(m.inForceFromTo(f.date(standing.since), f.date(standing.until)));
   }
+  if (standing.state === "replaced") return clause(m.lastPublished(f.pointDate(date)));
+  return view.display.date === "period" ? m.periodOf(f.pointDate(date)) : m.datedOn(f.date(date));
+}
+
+/** A preview's lines and words beside its chart and title. */
+type PreviewParts = { lines: ChartSeries[]; rest: Omit<Preview, "title" | "lines" | "chart"> };
+
+/** The preview of an indicator that compares the values of facet `compare`: the chosen line first, highlighted in the palette's first colour; the others grey. */
+function comparePreview(words: PreviewWords, compare: string): PreviewParts {
+  const { view, lang, m } = words;
+  const selection = view.defaults;
+  const others = view.facets.filter((x) => x.name !== compare);
+  const shown = view.series.filter((s) => others.every((x) => s.facets[x.name] === selection[x.name]));
+  const chosen = shown.find((s) => s.facets[compare] === selection[compare]);
+  const chosenLabel = facetLabel(view, compare, selection[compare], lang);
+  const context = others.map((x) => facetLabel(view, x.name, selection[x.name], lang)).join(" · ");
+  const drawn = (chosen === undefined ? shown : [chosen, ...shown.filter((s) => s !== chosen)]).slice(0, MAX_LINES);
+  const most = pointsPerLine(drawn);
+  const lines = drawn.map((s) => ({ id: s.id, label: facetLabel(view, compare, s.facets[compare], lang), points: words.points(s, most), highlight: s === chosen }));
+  const facetTitle = view.facets.find((x) => x.name === compare)?.title[lang] ?? compare;
+  const rest = {
+    context,
+    lead: words.lead(chosen, chosenLabel, seriesColor(0)),
+    legend: [
+      { label: chosenLabel, color: seriesColor(0) },
+      { label: m.otherValues, color: OTHERS },
+    ],
+    summary: `${m.compareChartCaption(context, chosenLabel, view.display.value?.[lang] ?? null, facetTitle)}.`,
+  };
+  return { lines, rest };
+}
+
+/** The preview of an indicator of sub-series of one magnitude: their lines, the first card the largest sub-series in force. */
+function seriesPreview(words: PreviewWords): PreviewParts {
+  const { view, lang, m, f } = words;
+  const group = magnitudeGroups(view.series.filter((s) => s.dates.length > 0).slice(0, MAX_LINES))[0] ?? [];
+  const most = pointsPerLine(group);
+  const lines = group.map((s) => ({ id: s.id, label: s.title[lang], points: words.points(s, most) }));
+  const first = magnitudeGroups(view.series.filter((s) => s.dates[0] === words.coverage.end).slice(0, MAX_LINES)).flat()[0];
+  const index = group.findIndex((s) => s === first);
+  const rest = {
+    context: null,
+    lead: first === undefined ? null : words.lead(first, first.title[lang], index < 0 ? INK : seriesColor(index)),
+    legend: group.length > 1 ? group.map((s, i) => ({ label: s.title[lang], color: seriesColor(i) })) : [],
+    summary: group
+      .map((s) => m.seriesSummary(s.title[lang], s.dates.length, f.pointShortDate(s.dates.at(-1) as string), f.pointShortDate(s.dates[0] as string), words.valueText(s.values[0] as string)))
+      .join(" "),
+  };
+  return { lines, rest };
+}
+
+function preview(meta: SiteIndicator, lang: Lang): Preview {
+  const { view } = meta;
+  const words = previewWords(view, lang);
+  const { m, f, zero } = words;
+  const { end, nextDue } = words.coverage;
+  const { lines, rest } = view.compare !== null ? comparePreview(words, view.compare) : seriesPreview(words);
   const marked = lines.some((l) => l.highlight === true) ? lines.filter((l) => l.highlight === true) : lines;
   const chart = () =>
     lineChart({

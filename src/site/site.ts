@@ -556,11 +556,6 @@ function glossary(meta: SiteIndicator, lang: Lang, m: Messages): SafeHtml | stri
 }
 
 /**
- * What an indicator's page and its embed page share: the default view rendered
- * (its downloads linking the static files the build wrote for it, `RenderConfig.downloads`),
- * and the head's basics.
- */
-/**
  * The indicator page's view of each indicator and language, made once for the page
  * and its embed page, whose own view differs in the card alone (its link to the
  * page's notes): the embed reads the page's chart, the costliest part. Dropped once
@@ -582,6 +577,11 @@ function pageView(config: RenderConfig, meta: SiteIndicator, lang: Lang): View {
   return entry.view;
 }
 
+/**
+ * What an indicator's page and its embed page share: the default view rendered
+ * (its downloads linking the static files the build wrote for it, `RenderConfig.downloads`),
+ * and the head's basics.
+ */
 function indicatorParts(config: RenderConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
   const { view } = meta;
   const page = pageView(config, meta, lang);
@@ -612,10 +612,68 @@ function indicatorParts(config: RenderConfig, meta: SiteIndicator, lang: Lang, p
   return { m: MESSAGES[lang], view, rendered, title, head };
 }
 
+/** The indicator page's downloads: the selection's files, the whole indicator's, and the embed code. */
+function downloadsSection(config: RenderConfig, meta: SiteIndicator, lang: Lang, selectionFiles: SafeHtml | string): SafeHtml {
+  const m = MESSAGES[lang];
+  const title = meta.view.title[lang];
+  return html`<section aria-labelledby="h-downloads"><h2 id="h-downloads">${m.downloadsHeading}</h2>
+<div id="downloads">${selectionFiles}</div>
+<h3>${m.wholeIndicator}</h3>
+<ul>
+${downloadItems(m, meta)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
+<li><a href="${feedPath(meta.id)}">${m.fileFeed}</a></li>
+</ul>
+<h3>${m.embedHeading}</h3>
+<p>${m.embedIntro}</p>
+${copyable("embed-code", `<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`, m.copy)}
+</section>
+`;
+}
+
+/** The indicator page's "about": its description, sources, unit, rhythm, newest point, size and licence, notes and freshness. */
+function aboutSection(meta: SiteIndicator, lang: Lang): SafeHtml {
+  const m = MESSAGES[lang];
+  const { view } = meta;
+  const f = Formatter.get(lang, view.unit);
+  const latest = latestText(meta, lang);
+  return html`<section aria-labelledby="h-about"><h2 id="h-about">${m.aboutHeading}</h2>
+<p>${meta.description[lang]}</p>
+<dl class="facts">
+${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKinds}</dt><dd id="source-kinds">${kindsList(meta, lang)}</dd></div>
+`}<div class="wide"><dt>${allOfficial(meta) ? m.source : m.publisher}</dt><dd id="publisher"><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
+<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
+<div><dt>${m.rhythm}</dt><dd>${m.rhythms[view.rhythm] ?? view.rhythm}</dd></div>
+<div><dt>${latest.label}</dt><dd id="latest-point">${latest.date}</dd></div>
+<div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
+<div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
+</dl>
+${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}${freshnessSentence(view, meta.lastUpdated, m, lang)}
+<p class="note">${m.precisionNote}</p>
+</section>
+`;
+}
+
+/** The indicator page's credit: how to attribute the indicator, this page's address and a citation to copy. */
+function creditSection(config: RenderConfig, meta: SiteIndicator, lang: Lang): SafeHtml {
+  const m = MESSAGES[lang];
+  const { view } = meta;
+  const title = view.title[lang];
+  const f = Formatter.get(lang, view.unit);
+  return html`<section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
+<p>${codeText(m.creditIndicator)}</p>
+${attributionBlock(config, lang, meta.id, "attribution-snippet")}
+<p>${m.thisPage} <a rel="cite-as" href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
+<h3 id="cite">${m.citationHeading}</h3>
+<p>${m.citationIntro}</p>
+<blockquote class="citation" id="citation">${m.citation(citationSource(meta, lang), title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
+<button type="button" data-copy="citation" hidden>${m.copyCitation}</button>
+</section>
+`;
+}
+
 /** `series/<indicator>/index.html` and `en/series/<indicator>/index.html`: the indicator's page. */
 export function renderIndicatorPage(config: RenderConfig, meta: SiteIndicator, lang: Lang): string {
   const { m, view, rendered, title, head } = indicatorParts(config, meta, lang, seriesPagePath);
-  const f = Formatter.get(lang, view.unit);
   const page: PageHead = {
     ...head,
     credit: "#h-credit",
@@ -624,7 +682,6 @@ export function renderIndicatorPage(config: RenderConfig, meta: SiteIndicator, l
 `,
   };
   const compared = view.compare;
-  const latest = latestText(meta, lang);
   return layout(
     config,
     page,
@@ -656,42 +713,8 @@ ${
 <div id="data-table" class="table-wrap">${rendered.table}</div>
 </details>
 </section>
-<section aria-labelledby="h-downloads"><h2 id="h-downloads">${m.downloadsHeading}</h2>
-<div id="downloads">${rendered.downloads}</div>
-<h3>${m.wholeIndicator}</h3>
-<ul>
-${downloadItems(m, meta)}<li><a href="${metadataPath(meta.id)}">${m.fileMetadata}</a></li>
-<li><a href="${feedPath(meta.id)}">${m.fileFeed}</a></li>
-</ul>
-<h3>${m.embedHeading}</h3>
-<p>${m.embedIntro}</p>
-${copyable("embed-code", `<iframe src="${config.baseUrl}${embedPagePath(meta.id, lang)}" title="${title}" width="720" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`, m.copy)}
-</section>
-${glossary(meta, lang, m)}
-<section aria-labelledby="h-about"><h2 id="h-about">${m.aboutHeading}</h2>
-<p>${meta.description[lang]}</p>
-<dl class="facts">
-${meta.sourceKinds.length === 0 ? "" : html`<div class="wide"><dt>${m.sourceKinds}</dt><dd id="source-kinds">${kindsList(meta, lang)}</dd></div>
-`}<div class="wide"><dt>${allOfficial(meta) ? m.source : m.publisher}</dt><dd id="publisher"><a href="${meta.source.url}">${meta.source.name[lang]}</a></dd></div>
-<div><dt>${m.unit}</dt><dd>${view.display.unit?.[lang] ?? view.unit}</dd></div>
-<div><dt>${m.rhythm}</dt><dd>${m.rhythms[view.rhythm] ?? view.rhythm}</dd></div>
-<div><dt>${latest.label}</dt><dd id="latest-point">${latest.date}</dd></div>
-<div><dt>${m.subSeriesCount}</dt><dd>${f.number(meta.seriesCount)}</dd></div>
-<div><dt>${m.licence}</dt><dd>${meta.license}</dd></div>
-</dl>
-${meta.notes.length === 0 ? "" : html`<h3 id="notes">${m.notes}</h3><ol class="notes">${meta.notes.map((n, i) => html`<li id="note-${String(i + 1)}">${n[lang]}</li>`)}</ol>`}${freshnessSentence(view, meta.lastUpdated, m, lang)}
-<p class="note">${m.precisionNote}</p>
-</section>
-<section aria-labelledby="h-credit"><h2 id="h-credit">${m.creditHeading}</h2>
-<p>${codeText(m.creditIndicator)}</p>
-${attributionBlock(config, lang, meta.id, "attribution-snippet")}
-<p>${m.thisPage} <a rel="cite-as" href="${indicatorPageUrl(config, meta.id, lang)}">${indicatorPageUrl(config, meta.id, lang)}</a></p>
-<h3 id="cite">${m.citationHeading}</h3>
-<p>${m.citationIntro}</p>
-<blockquote class="citation" id="citation">${m.citation(citationSource(meta, lang), title, config.name, indicatorPageUrl(config, meta.id, lang), f.date(view.version))}</blockquote>
-<button type="button" data-copy="citation" hidden>${m.copyCitation}</button>
-</section>
-${pageConfig(config, lang, meta)}
+${downloadsSection(config, meta, lang, rendered.downloads)}${glossary(meta, lang, m)}
+${aboutSection(meta, lang)}${creditSection(config, meta, lang)}${pageConfig(config, lang, meta)}
 `,
   );
 }

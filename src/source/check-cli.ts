@@ -7,7 +7,7 @@
  */
 import { Command } from "commander";
 import { recordCheck, type CheckOptions } from "./check.js";
-import { runProgram } from "./errors.js";
+import { runProgram, cliOutput } from "./errors.js";
 import { dataFolderAt } from "./update-cli.js";
 
 export interface CheckContext {
@@ -28,7 +28,6 @@ interface Options {
 /** Runs `npm run check` on `argv` (the arguments after the script's name) and returns the exit code. */
 export async function runCheck(argv: readonly string[], context: CheckContext): Promise<number> {
   const { cwd } = context;
-  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("check")
     .description("Record that a person consulted the publisher of an indicator today: the address read and a note, in its indicator.json (check)")
     .argument("<indicator>", "the indicator's id (its folder under data/)")
@@ -38,7 +37,7 @@ export async function runCheck(argv: readonly string[], context: CheckContext): 
     .option("--base <rev>", "git revision of the committed data the points are compared with", "HEAD")
     .option("--debug", "print stack traces of errors")
     .exitOverride()
-    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
+    .configureOutput(cliOutput(context))
     .action(async (indicator: string, opts: Options) => {
       const options: CheckOptions = { data: opts.data, indicator, source: opts.source, note: opts.note, base: opts.base };
       const { check, file } = await recordCheck(options, { now: context.now, ...dataFolderAt(cwd) });

@@ -74,6 +74,16 @@ export class BuildError extends CliError {
 }
 
 /**
+ * Where a command line program's own output goes (commander's `configureOutput`):
+ * its help and messages to `out` and `err`, a line at a time (without the
+ * trailing newline commander adds), its errors as they are.
+ */
+export function cliOutput(context: { readonly out: (line: string) => void; readonly err: (line: string) => void }) {
+  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
+  return { writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text: string, write: (text: string) => void) => write(text) };
+}
+
+/**
  * Runs a command line program and returns its exit code: the one catch of every
  * command (the build's and the import's). Commander's own exits are 0 for help,
  * 2 for a usage fault; any other error prints its message on `err` (its stack only

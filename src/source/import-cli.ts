@@ -16,7 +16,7 @@ import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/p
 import { dirname, join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { isHttpUrl } from "../core/text/url.js";
-import { DataError, UsageError, formatIssue, runProgram, unwrap, type DataIssue } from "./errors.js";
+import { DataError, UsageError, formatIssue, runProgram, unwrap, type DataIssue, cliOutput } from "./errors.js";
 import { formatPointsCsv, keepNotes, type NotesKept } from "./import-points.js";
 import {
   IMPORTERS,
@@ -250,7 +250,6 @@ async function importCommand(indicator: string, file: string, opts: Options, con
 
 /** Runs the import on `argv` (the arguments after the script's name) and returns the exit code. */
 export async function runImport(argv: readonly string[], context: ImportContext): Promise<number> {
-  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("import")
     .description(
       "Import a publication into data/ with the importer the indicator's indicator.json names " +
@@ -265,7 +264,7 @@ export async function runImport(argv: readonly string[], context: ImportContext)
     .option("--force", "replace existing files, keeping the notes of points whose value is unchanged")
     .option("--debug", "print stack traces of errors")
     .exitOverride()
-    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
+    .configureOutput(cliOutput(context))
     .action((indicator: string, file: string, opts: Options) => importCommand(indicator, file, opts, context));
 
   return runProgram(program, argv, context.err, "nothing was written");

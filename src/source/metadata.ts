@@ -325,6 +325,9 @@ export interface IndicatorMeta extends Omit<RawIndicator, "series" | "facets" | 
   readonly series: readonly SeriesMeta[];
 }
 
+/** Records a problem of a field of the file being read. */
+type Issue = (column: string, reason: string) => void;
+
 /**
  * Validates the text of an `indicator.json`. `folder` is the name of the folder it
  * sits in, which must equal its `id` (the id is the URL path segment).
@@ -337,7 +340,7 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
   if (!result.success) return { ok: false, issues: zodIssues(result.error, file) };
   const raw = result.data;
   const issues: DataIssue[] = [];
-  const issue = (column: string, reason: string) => issues.push({ file, column, reason });
+  const issue: Issue = (column, reason) => issues.push({ file, column, reason });
   if (raw.id !== folder) issue("id", `must equal the folder name "${folder}", got "${raw.id}"`);
   if ((RESERVED_IDS as readonly string[]).includes(raw.id)) issue("id", `"${raw.id}" is an API path of its own (${RESERVED_IDS.join(", ")}): choose another id`);
   const facets: FacetMeta[] = Object.entries(raw.facets).map(([name, f]) => ({
@@ -345,29 +348,49 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     title: f.title,
     values: Object.entries(f.values).map(([value, label]) => ({ value, label })),
   }));
-  const labelOf = (name: string, value: string) => facets.find((f) => f.name === name)?.values.find((v) => v.value === value)?.label;
+  const series = seriesMetaOf(raw, facets, issue);
+  checkReferences(raw, facets, issue);
+  checkSearch(raw, facets, series, issue);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: indicatorMetaOf(raw, facets, series) };
+}
+
+/** The label of value `value` of facet `name`, or undefined when the facets have no such value. */
+function labelOf(facets: readonly FacetMeta[], name: string, value: string): Localized | undefined {
+  return facets.find((f) => f.name === name)?.values.find((v) => v.value === value)?.label;
+}
+
+/**
+ * The sub-series: ids unique, facet values declared, and a title of their own or
+ * made from `seriesTitle`, whose every `{facet}` placeholder must name a facet
+ * each sub-series has.
+ */
+function seriesMetaOf(raw: RawIndicator, facets: readonly FacetMeta[], issue: Issue): SeriesMeta[] {
   const placeholders = LANGS.flatMap((lang) => [...(raw.seriesTitle?.[lang] ?? "").matchAll(PLACEHOLDER)].map((m) => m[1] ?? ""));
   for (const name of new Set(placeholders)) {
     if (!facets.some((f) => f.name === name)) issue("seriesTitle", `{${name}} names no facet of this file's "facets"`);
   }
   const seen = new Set<string>();
-  const series: SeriesMeta[] = raw.series.map((s, i) => {
+  return raw.series.map((s, i) => {
     if (seen.has(s.id)) issue(`series.${i}.id`, `duplicate sub-series id "${s.id}"`);
     seen.add(s.id);
     const own = s.facets ?? {};
     for (const [name, value] of Object.entries(own)) {
-      if (labelOf(name, value) === undefined) issue(`series.${i}.facets.${name}`, `"${value}" is not among facets.${name}.values`);
+      if (labelOf(facets, name, value) === undefined) issue(`series.${i}.facets.${name}`, `"${value}" is not among facets.${name}.values`);
     }
     let title = s.title;
     if (title === undefined && raw.seriesTitle !== undefined) {
       const template = raw.seriesTitle;
       title = Object.fromEntries(
-        LANGS.map((lang) => [lang, template[lang].replace(PLACEHOLDER, (_, name: string) => labelOf(name, own[name] ?? "")?.[lang] ?? `{${name}}`)]),
+        LANGS.map((lang) => [lang, template[lang].replace(PLACEHOLDER, (_, name: string) => labelOf(facets, name, own[name] ?? "")?.[lang] ?? `{${name}}`)]),
       ) as Localized;
       for (const name of new Set(placeholders)) if (own[name] === undefined) issue(`series.${i}.facets`, `has no "${name}", which seriesTitle needs`);
     }
     return { id: s.id, title: title ?? { es: s.id, en: s.id }, facets: own };
   });
+}
+
+/** What the file's other fields name must exist: the sub-series a deflator or adjuster is, source kinds once each, the importer, the end note, the view's facets. */
+function checkReferences(raw: RawIndicator, facets: readonly FacetMeta[], issue: Issue): void {
   raw.deflates.forEach((d, i) => {
     if (!raw.series.some((s) => s.id === d.series)) issue(`deflates.${i}.series`, `"${d.series}" is not a sub-series of this file's "series"`);
     if (raw.rhythm !== "monthly") issue(`deflates.${i}`, `an index that deflates must be monthly (real=YYYY-MM names a month), this one is ${raw.rhythm}`);
@@ -389,9 +412,12 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
   const { compare, default: chosen } = raw.view;
   if (compare !== undefined && !facets.some((f) => f.name === compare)) issue("view.compare", `"${compare}" is not a facet of this file's "facets"`);
   for (const [name, value] of Object.entries(chosen)) {
-    if (labelOf(name, value) === undefined) issue(`view.default.${name}`, `"${value}" is not among facets.${name}.values`);
+    if (labelOf(facets, name, value) === undefined) issue(`view.default.${name}`, `"${value}" is not among facets.${name}.values`);
   }
-  // An equivalent of a word the labels lack would find nothing: a typo must not pass silently.
+}
+
+/** The search words: each equivalent one word of the labels (an equivalent of a word they lack would find nothing, so a typo must not pass silently), each keyword a word or words. */
+function checkSearch(raw: RawIndicator, facets: readonly FacetMeta[], series: readonly SeriesMeta[], issue: Issue): void {
   const equivalents = raw.search?.equivalents ?? {};
   if (Object.keys(equivalents).length > 0) {
     const labelWords = new Set(
@@ -411,7 +437,12 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
       if (queryWords(keyword).length === 0) issue(`search.keywords.${lang}.${i}`, `expected a word or words, got ${JSON.stringify(keyword)}`);
     });
   }
-  const meta: IndicatorMeta = {
+}
+
+/** The validated file as the build reads it: the display's defaults filled in, the end note counted from 0. */
+function indicatorMetaOf(raw: RawIndicator, facets: readonly FacetMeta[], series: readonly SeriesMeta[]): IndicatorMeta {
+  const endNote = raw.display?.endNote;
+  return {
     id: raw.id,
     title: raw.title,
     description: raw.description,
@@ -432,14 +463,14 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     adjusts: raw.adjusts,
     noteTranslations: raw.noteTranslations,
     sourceKinds: raw.sourceKinds,
-    search: { keywords: raw.search?.keywords ?? { es: [], en: [] }, equivalents },
+    search: { keywords: raw.search?.keywords ?? { es: [], en: [] }, equivalents: raw.search?.equivalents ?? {} },
     display: {
       date: raw.display?.date ?? NEUTRAL_DISPLAY.date,
       zero: raw.display?.zero ?? NEUTRAL_DISPLAY.zero,
       compared: raw.display?.nouns?.compared ?? NEUTRAL_DISPLAY.compared,
       value: raw.display?.nouns?.value ?? NEUTRAL_DISPLAY.value,
       unit: raw.display?.unit ?? NEUTRAL_DISPLAY.unit,
-      noteLanguage,
+      noteLanguage: raw.display?.noteLanguage ?? NEUTRAL_DISPLAY.noteLanguage,
       endNote: endNote === undefined ? null : endNote - 1,
       scale: raw.display?.chart?.scale ?? NEUTRAL_DISPLAY.scale,
       changeDecimals: raw.display?.changeDecimals ?? NEUTRAL_DISPLAY.changeDecimals,
@@ -448,5 +479,4 @@ export function parseIndicatorMeta(jsonText: string, file: string, folder: strin
     facets,
     series,
   };
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: meta };
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { nodeSourceFiles } from "../builder/effects.js";
-import { runProgram } from "./errors.js";
+import { runProgram, cliOutput } from "./errors.js";
 import { gitSourceFiles } from "./git-files.js";
 import type { SourceFiles } from "./load.js";
 import { preflight, publish, type Run } from "./publish.js";
@@ -123,7 +123,6 @@ async function updateCommand(indicators: readonly string[], opts: Options, conte
 
 /** Runs the update on `argv` (the arguments after the script's name) and returns the exit code. */
 export async function runUpdate(argv: readonly string[], context: UpdateContext): Promise<number> {
-  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("update")
     .description(
       "Look at each publisher an indicator.json names (publication): follow the page's link to the newest file, import it with " +
@@ -140,7 +139,7 @@ export async function runUpdate(argv: readonly string[], context: UpdateContext)
     .option("--dispatch-deploy", `with --publish, run ${PUBLISH.deployWorkflow} after pushing a check to ${PUBLISH.main} (a push with the workflow's own token starts no workflow)`)
     .option("--debug", "print stack traces of errors")
     .exitOverride()
-    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
+    .configureOutput(cliOutput(context))
     .action((indicators: string[], opts: Options) => updateCommand(indicators, opts, context));
   return runProgram(program, argv, context.err, "nothing was written: the data folder is as it was");
 }

@@ -625,6 +625,61 @@ function chooseTargets(indicators: readonly IndicatorSource[], options: UpdateOp
 }
 
 /**
+ * Asks the publisher of each of `targets`, one after the other (a publisher is
+ * asked once per run, and the first fault stops the run): the plans of the
+ * indicators whose file was downloaded (with those fed from the same
+ * publication, `indicators` being all of them) and of those whose editions await a person.
+ */
+async function planTargets(targets: readonly IndicatorSource[], indicators: readonly IndicatorSource[], today: string, options: UpdateOptions, effects: UpdateEffects): Promise<{ plans: Planned[]; editionPlans: PlannedEditions[] }> {
+  const plans: Planned[] = [];
+  const editionPlans: PlannedEditions[] = [];
+  for (const source of targets) {
+    const publication = source.meta.publication;
+    const indicatorFile = join(source.folder, "indicator.json");
+    if (publication?.editions !== undefined) {
+      editionPlans.push(await planEditions(source, publication.editions, today, options, effects));
+      continue;
+    }
+    if (publication?.page === undefined || publication.link === undefined) continue; // metadata.ts allows no other form
+    // An importer that needs a person (a --date) is refused before anything is asked of the publisher.
+    await unattendedImporter(source, indicatorFile);
+    effects.log.info(`${source.meta.id}: looking for the file on ${publication.page}`);
+    const url = await findFile(publication.page, publication.link, indicatorFile, effects, options.timeoutMs);
+    effects.log.info(`${source.meta.id}: downloading ${url}`);
+    const bytes = await download(url, { indicatorFile, column: "publication.link", page: publication.page }, effects, options.timeoutMs);
+    plans.push(await planIndicator(source, url, bytes, today, effects));
+    // The indicators computed from the same publication (an importer reading its kind, src/source/importers.ts
+    // `fedAlongside`) are imported from the same bytes, so that none lags behind it.
+    const kind = IMPORTERS.get(source.meta.importer ?? "")?.publication;
+    for (const other of indicators) {
+      const fed = other !== source && other.meta.publication === undefined && kind !== undefined && IMPORTERS.get(other.meta.importer ?? "")?.publication === kind;
+      if (fed && !plans.some((p) => p.id === other.meta.id)) plans.push(await planIndicator(other, url, bytes, today, effects));
+    }
+  }
+  return { plans, editionPlans };
+}
+
+/** What the run found of each planned indicator: its changes against the published data, the points recited, whether its data file changed, its check. */
+function checksOf(plans: readonly Planned[], changes: readonly IndicatorChanges[], published: readonly IndicatorSource[], candidates: readonly IndicatorSource[]): IndicatorCheck[] {
+  return plans.map((plan) => {
+    const after = candidates.find((i) => i.meta.id === plan.id) as IndicatorSource;
+    return {
+      id: plan.id,
+      url: plan.url,
+      imported: plan.imported,
+      changes: changes.find((c) => c.id === plan.id) as IndicatorChanges,
+      recited: recitedCount(
+        published.find((i) => i.meta.id === plan.id),
+        after,
+      ),
+      dataChanged: plan.files.get(plan.dataFile)?.differs === true,
+      droppedNotes: plan.droppedNotes,
+      check: plan.check,
+    };
+  });
+}
+
+/**
  * Checks every indicator that declares a publication (or those `options.only`
  * names), and writes the result: the new data files and the checks
  * (`changed`, also when an edition awaits a person), or the checks alone (`checked`).
@@ -644,32 +699,7 @@ export async function update(options: UpdateOptions, effects: UpdateEffects): Pr
   }
   const published = (await committed.folders(options.data)).length === 0 ? [] : (await loadData(options.data, committed, true)).indicators;
 
-  const plans: Planned[] = [];
-  const editionPlans: PlannedEditions[] = [];
-  // One after the other: a publisher is asked once per run, and the first fault stops the run.
-  for (const source of targets) {
-    const publication = source.meta.publication;
-    const indicatorFile = join(source.folder, "indicator.json");
-    if (publication?.editions !== undefined) {
-      editionPlans.push(await planEditions(source, publication.editions, today, options, effects));
-      continue;
-    }
-    if (publication?.page === undefined || publication.link === undefined) continue; // metadata.ts allows no other form
-    // An importer that needs a person (a --date) is refused before anything is asked of the publisher.
-    await unattendedImporter(source, indicatorFile);
-    effects.log.info(`${source.meta.id}: looking for the file on ${publication.page}`);
-    const url = await findFile(publication.page, publication.link, indicatorFile, effects, options.timeoutMs);
-    effects.log.info(`${source.meta.id}: downloading ${url}`);
-    const bytes = await download(url, { indicatorFile, column: "publication.link", page: publication.page }, effects, options.timeoutMs);
-    plans.push(await planIndicator(source, url, bytes, today, effects));
-    // The indicators computed from the same publication (an importer reading its kind, src/source/importers.ts
-    // `fedAlongside`) are imported from the same bytes, so that none lags behind it.
-    const kind = IMPORTERS.get(source.meta.importer ?? "")?.publication;
-    for (const other of current.indicators) {
-      const fed = other !== source && other.meta.publication === undefined && kind !== undefined && IMPORTERS.get(other.meta.importer ?? "")?.publication === kind;
-      if (fed && !plans.some((p) => p.id === other.meta.id)) plans.push(await planIndicator(other, url, bytes, today, effects));
-    }
-  }
+  const { plans, editionPlans } = await planTargets(targets, current.indicators, today, options, effects);
 
   // The whole data folder validated with the new files in place (a date, a
   // sub-series not declared, a source no kind covers, a check before the newest point…).
@@ -694,22 +724,7 @@ export async function update(options: UpdateOptions, effects: UpdateEffects): Pr
   );
   if (removed.length > 0) throw new DataError(removed);
 
-  const checks: IndicatorCheck[] = plans.map((plan) => {
-    const after = candidate.indicators.find((i) => i.meta.id === plan.id) as IndicatorSource;
-    return {
-      id: plan.id,
-      url: plan.url,
-      imported: plan.imported,
-      changes: changes.find((c) => c.id === plan.id) as IndicatorChanges,
-      recited: recitedCount(
-        published.find((i) => i.meta.id === plan.id),
-        after,
-      ),
-      dataChanged: plan.files.get(plan.dataFile)?.differs === true,
-      droppedNotes: plan.droppedNotes,
-      check: plan.check,
-    };
-  });
+  const checks = checksOf(plans, changes, published, candidate.indicators);
   const editions = editionPlans.map((e) => e.result);
   const writes = new Map([
     ...plans.flatMap((p) => [...p.files].filter(([, f]) => f.differs).map(([path, { text }]) => [path, text] as const)),

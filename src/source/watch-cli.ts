@@ -9,7 +9,7 @@
  */
 import { Command } from "commander";
 import { nodeSourceFiles } from "../builder/effects.js";
-import { runProgram } from "./errors.js";
+import { runProgram, cliOutput } from "./errors.js";
 import { loadData } from "./load.js";
 import type { Run } from "./publish.js";
 import { sourceFilesAt } from "./update-cli.js";
@@ -99,7 +99,6 @@ async function watchCommand(opts: Options, context: WatchContext): Promise<void>
 
 /** Runs the watcher on `argv` (the arguments after the script's name) and returns the exit code. */
 export async function runWatch(argv: readonly string[], context: WatchContext): Promise<number> {
-  const lines = (write: (line: string) => void) => (text: string) => write(text.replace(/\n$/, ""));
   const program = new Command("watch")
     .description(
       "For each indicator kept by hand (no importer in its indicator.json): open a GitHub issue when its schedule says a value is due " +
@@ -109,7 +108,7 @@ export async function runWatch(argv: readonly string[], context: WatchContext): 
     .option("--dry-run", "list the issues and print what would be done, changing nothing")
     .option("--debug", "print stack traces of errors")
     .exitOverride()
-    .configureOutput({ writeOut: lines(context.out), writeErr: lines(context.err), outputError: (text, write) => write(text) })
+    .configureOutput(cliOutput(context))
     .action((opts: Options) => watchCommand(opts, context));
   return runProgram(program, argv, context.err, "the watcher stopped: what the lines above say was done is done, nothing after it");
 }

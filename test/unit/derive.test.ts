@@ -10,7 +10,7 @@ import { prng } from "../../scripts/bench/generate.js";
 import { CSV_ES_HEADER, CSV_HEADER } from "../../src/core/file/answers.js";
 import { nextDueDayOf } from "../../src/core/time/coverage.js";
 import { addMonthsToDay, dateOfDay, dayNumber } from "../../src/core/time/dates.js";
-import { derivedText, monthIndex, writeDerived, yearBefore, DERIVED_MAX_BYTES } from "../../src/core/time/derive.js";
+import { deflatorAt, derivedText, monthIndex, monthlyIndex, writeDerived, yearBefore, DERIVED_MAX_BYTES } from "../../src/core/time/derive.js";
 import { derivePage, renderDerived, type DerivedPage, type TimeSource } from "../../src/core/time/derived-answer.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
 import { answerMeta } from "../../src/core/answer/render.js";
@@ -94,6 +94,27 @@ describe("derived values' text", () => {
   it("takes the fast path for the values answers hold", () => {
     const typical = values(10_000).filter((v, i) => i % 5 === 4);
     expect(typical.filter((v) => written(v, 46) === null).length).toBeLessThan(typical.length / 1000);
+  });
+});
+
+describe("the deflator at a month", () => {
+  // A monthly index, newest first, with no value in 2024-02.
+  const dates = ["2024-04-01", "2024-03-01", "2024-01-01"];
+  const values = [130, 120, 100];
+  const index = monthlyIndex({ length: dates.length, day: (i) => dayNumber(dates[i] as string), value: (i) => values[i] as number });
+
+  it("takes the index's value in the `real` month as its base", () => {
+    const deflator = deflatorAt(index, "2024-03");
+    expect(deflator?.base).toBe(120);
+    expect(deflator?.first).toBe(monthIndex(dayNumber("2024-01-01")));
+    expect(deflator?.sums).toBe(index.sums);
+    expect(deflatorAt(index, "2024-01")?.base).toBe(100);
+  });
+
+  it("is null for a month the index has no value for, inside or outside its months", () => {
+    expect(deflatorAt(index, "2024-02")).toBeNull();
+    expect(deflatorAt(index, "2023-12")).toBeNull();
+    expect(deflatorAt(index, "2024-05")).toBeNull();
   });
 });
 

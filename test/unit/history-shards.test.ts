@@ -135,7 +135,7 @@ function answer(view: AnswerView, chosen: number[] | null, query: PageQuery, las
 }
 
 function encodeBoth(t: Table, target: number) {
-  const files = encodeHistoryShards(fields, t.ids, t.versions, t.entries, csvLine, csvEsLine, target);
+  const files = encodeHistoryShards({ fields, ids: t.ids, versions: t.versions, entries: t.entries, csvLine, csvEsLine }, target);
   return { index: decodeHistoryIndex(files.index), shards: files.shards.map((bytes) => decodeHistory(bytes)) };
 }
 
@@ -144,7 +144,7 @@ describe("the history table in shards", () => {
     let compared = 0;
     fc.assert(
       fc.property(tableArb, fc.integer({ min: 1, max: 3000 }), (t, mid) => {
-        const reference = decodeHistory(encodeHistory(fields, t.ids, t.versions, t.entries, csvLine, csvEsLine));
+        const reference = decodeHistory(encodeHistory({ fields, ids: t.ids, versions: t.versions, entries: t.entries, csvLine, csvEsLine }));
         const cuts = [encodeBoth(t, 2 ** 40), encodeBoth(t, 1), encodeBoth(t, mid)];
         expect(cuts[0]?.shards.length).toBe(1);
         expect(cuts[1]?.shards.length).toBe(t.ids.length);
@@ -188,7 +188,7 @@ describe("the history table in shards", () => {
   it("lists the changes since every version as the one table does, in its order, for every sub-series or a selection", () => {
     fc.assert(
       fc.property(tableArb, fc.integer({ min: 1, max: 3000 }), (t, mid) => {
-        const reference = decodeHistory(encodeHistory(fields, t.ids, t.versions, t.entries, csvLine, csvEsLine));
+        const reference = decodeHistory(encodeHistory({ fields, ids: t.ids, versions: t.versions, entries: t.entries, csvLine, csvEsLine }));
         for (const { index, shards } of [encodeBoth(t, 2 ** 40), encodeBoth(t, 1), encodeBoth(t, mid)]) {
           for (let since = 0; since < t.versions.length; since++) {
             const expected = changesSince(reference, since);

@@ -230,7 +230,7 @@ describe("the table's files", () => {
     const entries = ids.map((series, s) => ({ date: "2025-01-01", series, value: String(s), source: "", note: "", from: 0, to: 1 }));
     const line = (row: AnswerRow) => `${row.date},${row.series},${row.value},,\n`;
     for (const target of [1, 2 ** 20]) {
-      const files = encodeHistoryShards(fields, ids, versions, entries, line, line, target);
+      const files = encodeHistoryShards({ fields, ids, versions, entries, csvLine: line, csvEsLine: line }, target);
       const index = decodeHistoryIndex(files.index);
       expect(index.versions.map((v) => [...v.series])).toEqual(lists);
       // Each shard's versions: the sub-series among its own, from 0.

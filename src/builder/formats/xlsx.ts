@@ -268,11 +268,12 @@ function metadataSheet(config: SiteConfig, indicator: BuiltIndicator, version: n
   return { name: METADATA_SHEET, xml: out.bytes(), links };
 }
 
-function relationships(targets: readonly { type: string; target: string; external?: boolean }[]): string {
+/** A relationships part (`.rels`, ECMA-376 Part 2 §9.3), as its bytes: the parts `targets` a package or part refers to, numbered `rId1`, `rId2`… in order. */
+function relationships(targets: readonly { type: string; target: string; external?: boolean }[]): Uint8Array {
   const items = targets.map(
     ({ type, target, external }, i) => `<Relationship Id="rId${i + 1}" Type="${type}" Target="${xmlText(target)}"${external === true ? ' TargetMode="External"' : ""}/>`,
   );
-  return `${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}">${items.join("")}</Relationships>`;
+  return new TextEncoder().encode(`${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}">${items.join("")}</Relationships>`);
 }
 
 /** docProps/core.xml (ECMA-376 Part 2 §11): fixed, from the data, never the clock. */
@@ -342,13 +343,11 @@ export function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, versio
     ],
     [
       "_rels/.rels",
-      text(
-        relationships([
-          { type: TYPE.officeDocument, target: "xl/workbook.xml" },
-          { type: TYPE.core, target: "docProps/core.xml" },
-          { type: TYPE.extended, target: "docProps/app.xml" },
-        ]),
-      ),
+      relationships([
+        { type: TYPE.officeDocument, target: "xl/workbook.xml" },
+        { type: TYPE.core, target: "docProps/core.xml" },
+        { type: TYPE.extended, target: "docProps/app.xml" },
+      ]),
     ],
     ["docProps/core.xml", text(coreProperties(config, indicator, version))],
     ["docProps/app.xml", text(appProperties(config, sheets))],
@@ -362,13 +361,11 @@ export function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, versio
     ],
     [
       "xl/_rels/workbook.xml.rels",
-      text(
-        relationships([
-          { type: TYPE.styles, target: "styles.xml" },
-          { type: TYPE.sharedStrings, target: "sharedStrings.xml" },
-          ...sheets.map((_, i) => ({ type: TYPE.worksheet, target: `worksheets/sheet${i + 1}.xml` })),
-        ]),
-      ),
+      relationships([
+        { type: TYPE.styles, target: "styles.xml" },
+        { type: TYPE.sharedStrings, target: "sharedStrings.xml" },
+        ...sheets.map((_, i) => ({ type: TYPE.worksheet, target: `worksheets/sheet${i + 1}.xml` })),
+      ]),
     ],
     ["xl/styles.xml", text(STYLES)],
     ["xl/sharedStrings.xml", sharedStrings.bytes()],
@@ -376,7 +373,7 @@ export function renderXlsx(config: SiteConfig, indicator: BuiltIndicator, versio
   sheets.forEach((sheet, i) => {
     files.set(`xl/worksheets/sheet${i + 1}.xml`, sheet.xml);
     if (sheet.links.length > 0) {
-      files.set(`xl/worksheets/_rels/sheet${i + 1}.xml.rels`, text(relationships(sheet.links.map((target) => ({ type: TYPE.hyperlink, target, external: true })))));
+      files.set(`xl/worksheets/_rels/sheet${i + 1}.xml.rels`, relationships(sheet.links.map((target) => ({ type: TYPE.hyperlink, target, external: true }))));
     }
   });
   return zipFiles(files, new Date(version * 1000));

@@ -10,6 +10,7 @@ import { absenceDay, answeringRankDay, latestOnOrBefore, type Absence, type Cove
 import { dateOfDay, dayNumber } from "../time/dates.js";
 import type { PageQuery, SeriesIndex } from "../indicator/model.js";
 import type { Look } from "../time/schedule.js";
+import { partitionPoint } from "./sorted.js";
 
 /** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */
 export interface SeriesSlice<S extends SeriesIndex = SeriesIndex> {
@@ -64,14 +65,7 @@ export function firstAtOrBefore(series: SeriesIndex, day: number): number {
 
 /** First rank `i` of the newest-first `series` with `day(i) < day` (or its length). */
 export function firstBefore(series: SeriesIndex, day: number): number {
-  let lo = 0;
-  let hi = series.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (series.day(mid) >= day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, series.length, (i) => series.day(i) >= day);
 }
 
 /**
@@ -88,15 +82,7 @@ export interface GlobalIndex {
 
 /** First position of the descending global order with `day(g) <= day`, or with `day(g) < day` when `strict`. */
 function globalBound(global: GlobalIndex, day: number, strict: boolean): number {
-  let lo = 0;
-  let hi = global.points;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const d = global.day(mid);
-    if (strict ? d >= day : d > day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, global.points, strict ? (g) => global.day(g) >= day : (g) => global.day(g) > day);
 }
 
 /**

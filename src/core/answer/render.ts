@@ -14,6 +14,7 @@ import type { Page, PageSummary } from "./page.js";
 import { canonicalQuery, metaEcho } from "./parameters.js";
 import { endpointPath, metadataPath } from "../file/paths.js";
 import { sourceKindOf } from "./provenance.js";
+import { partitionPoint } from "./sorted.js";
 
 /**
  * The canonical relative URL of a query: every parameter that is set, in the
@@ -122,15 +123,12 @@ export function jsonAnswerSize(view: AnswerView, page: Page<AnswerSeries>): numb
 
 /** The index in `datas` (shards in id order) of the one holding sub-series `id`: the last whose first id is not after it. */
 function partIndex(datas: readonly AnswerData[], id: string): number {
-  let lo = 0;
-  let hi = datas.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    const first = (datas[mid] as AnswerData).ids[0];
-    if (first !== undefined && byCodeUnits(first, id) <= 0) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return (
+    partitionPoint(1, datas.length, (k) => {
+      const first = (datas[k] as AnswerData).ids[0];
+      return first !== undefined && byCodeUnits(first, id) <= 0;
+    }) - 1
+  );
 }
 
 /**

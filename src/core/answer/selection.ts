@@ -5,20 +5,14 @@
  * or a pattern's literal prefix is found by binary search, not by a scan.
  */
 import { byCodeUnits } from "../text/order.js";
+import { partitionPoint } from "./sorted.js";
 
 /** One item of the list: an id or a pattern (ids are `[a-z0-9]+([.-][a-z0-9]+)*`). */
 export const SERIES_ITEM = /^[a-z0-9.*-]+$/;
 
 /** First index of the sorted `ids` not below `key`. */
 function lowerBound(ids: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (byCodeUnits(ids[mid] as string, key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, ids.length, (i) => byCodeUnits(ids[i] as string, key) < 0);
 }
 
 /** The indices of the sorted `ids` that `item` names. */

@@ -28,9 +28,10 @@
  *     I bytes           the sub-series ids, UTF-8, separated by "\n"
  */
 import { AnswerSeries, POINT_COLUMN_BYTES, answerFields, textStart, type AnswerData, type AnswerFields } from "./answers.js";
-import { createContainer, openContainer } from "./container.js";
+import { createContainer, openContainer, writeColumn } from "./container.js";
 import type { GlobalIndex } from "../answer/page.js";
 import type { TileEntry } from "./time-tiles.js";
+import { partitionPoint } from "../answer/sorted.js";
 
 const MAGIC = "OSI1";
 
@@ -84,16 +85,12 @@ export function encodeAnswerIndex(data: AnswerData, shards: readonly ShardEntry[
   };
   const { bytes, view, offsets } = createContainer(MAGIC, { ...answerFields(data), ...counts }, [...sectionSizes(counts), idBytes.length]);
   const [countsAt, publicationsAt, firstsAt, sizesAt, tileStartsAt, tileSizesAt, idsAt] = offsets as [number, number, number, number, number, number, number];
-  data.series.forEach((one, s) => view.setUint32(countsAt + 4 * s, one.length, true));
-  publications.forEach((day, p) => view.setInt32(publicationsAt + 4 * p, day, true));
-  shards.forEach((shard, k) => {
-    view.setUint32(firstsAt + 4 * k, shard.first, true);
-    view.setUint32(sizesAt + 4 * k, shard.bytes, true);
-  });
-  tiles.forEach((tile, t) => {
-    view.setInt32(tileStartsAt + 4 * t, tile.start, true);
-    view.setUint32(tileSizesAt + 4 * t, tile.bytes, true);
-  });
+  writeColumn(view, countsAt, data.series.map((one) => one.length));
+  writeColumn(view, publicationsAt, publications, true);
+  writeColumn(view, firstsAt, shards.map((shard) => shard.first));
+  writeColumn(view, sizesAt, shards.map((shard) => shard.bytes));
+  writeColumn(view, tileStartsAt, tiles.map((tile) => tile.start), true);
+  writeColumn(view, tileSizesAt, tiles.map((tile) => tile.bytes));
   bytes.set(idBytes, idsAt);
   return bytes;
 }
@@ -301,13 +298,6 @@ export function runsOf(bytes: ArrayLike<number>, targetBytes: number): ShardEntr
 /** The part of `view` holding sub-series index `s` (a binary search over the parts' first sub-series). */
 export function partOf(view: AnswerView, s: number): AnswerPart | undefined {
   const { parts } = view;
-  let lo = 0;
-  let hi = parts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((parts[mid] as AnswerPart).first <= s) lo = mid;
-    else hi = mid - 1;
-  }
-  const part = parts[lo];
+  const part = parts[partitionPoint(1, parts.length, (k) => (parts[k] as AnswerPart).first <= s) - 1];
   return part !== undefined && part.first <= s && s < part.first + part.data.series.length ? part : undefined;
 }

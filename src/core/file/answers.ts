@@ -41,27 +41,41 @@ import { spreadsheetLineOf, writeSpreadsheetLine } from "../answer/spreadsheet.j
 import { byCodeUnits } from "../text/order.js";
 import type { GlobalIndex, Page } from "../answer/page.js";
 import type { SourceKindRule } from "../answer/provenance.js";
+import { lowerBound } from "../answer/sorted.js";
 
 const MAGIC = "OSA3";
 
-/** The offsets of the sections of the layout above. */
-type Sections = [number, number, number, number, number, number, number, number, number, number, number, number, number];
+/**
+ * The sections of the layout above, in order: each one's name and its size in
+ * bytes from the header. The one declaration of the order: every read and write
+ * finds a section by name (`sectionsAt`).
+ */
+const SECTIONS = [
+  ["counts", (h: Header) => 4 * h.series],
+  ["days", (h: Header) => 4 * h.points],
+  ["globals", (h: Header) => 4 * h.points],
+  ["jsonEnds", (h: Header) => 4 * h.points],
+  ["csvEnds", (h: Header) => 4 * h.points],
+  ["csvEsEnds", (h: Header) => 4 * h.points],
+  ["seriesOf", (h: Header) => 4 * h.points],
+  ["rankOf", (h: Header) => 4 * h.points],
+  ["values", (h: Header) => 8 * h.points],
+  ["ids", (h: Header) => h.idsBytes],
+  ["json", (h: Header) => h.jsonBytes],
+  ["csv", (h: Header) => h.csvBytes],
+  ["csvEs", (h: Header) => h.csvEsBytes],
+] as const;
 
-/** The sizes of the sections but the last (the spreadsheet CSV lines, to the end). */
-const sectionSizes = (h: Header) => [
-  4 * h.series,
-  4 * h.points,
-  4 * h.points,
-  4 * h.points,
-  4 * h.points,
-  4 * h.points,
-  4 * h.points,
-  4 * h.points,
-  8 * h.points,
-  h.idsBytes,
-  h.jsonBytes,
-  h.csvBytes,
-];
+/** The offset of each section, by name. */
+type Sections = Record<(typeof SECTIONS)[number][0], number>;
+
+/** The sizes of every section (`createContainer`'s), or of all but the last, which runs to the end (`openContainer`'s). */
+const sectionSizes = (h: Header, last = false) => (last ? SECTIONS : SECTIONS.slice(0, -1)).map(([, size]) => size(h));
+
+/** The container's offsets (one per section, in the order of `SECTIONS`) by section name. */
+function sectionsAt(offsets: readonly number[]): Sections {
+  return Object.fromEntries(SECTIONS.map(([name], i) => [name, offsets[i] as number])) as Sections;
+}
 
 /** The bytes each point takes in the columns of the layout above (seven u32, one f64), beside its texts. */
 export const POINT_COLUMN_BYTES = 7 * 4 + 8;
@@ -258,6 +272,20 @@ function utf8Length(text: string): number {
 }
 
 /**
+ * Writes one point's columns: its day and value at `k` (its place among the points
+ * per sub-series newest first), its global position `g` there, and its sub-series
+ * `s` and `rank` in it at `g`.
+ */
+function writePoint(view: DataView, sections: Sections, point: { k: number; g: number; s: number; rank: number; day: number; value: number }): void {
+  const { k, g } = point;
+  view.setInt32(sections.days + 4 * k, point.day, true);
+  view.setFloat64(sections.values + 8 * k, point.value, true);
+  view.setUint32(sections.globals + 4 * k, g, true);
+  view.setUint32(sections.seriesOf + 4 * g, point.s, true);
+  view.setUint32(sections.rankOf + 4 * g, point.rank, true);
+}
+
+/**
  * Encodes an indicator's points. `ids` are its sub-series, sorted by id (declared
  * ones without points included); `csvLine` and `csvEsLine` render one point as a
  * CSV line, RFC 4180 and spreadsheet (the build passes its CSV library, so
@@ -299,19 +327,13 @@ export function encodeAnswers(
   const header: Header = {
     ...answerFields(fields),
     series: ids.length, points: n, idsBytes: idBytes.length, jsonBytes, csvBytes, csvEsBytes };
-  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(csvEsBytes));
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
-    offsets as Sections;
+  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header, true));
+  const sections = sectionsAt(offsets);
   let k = 0;
   bySeries.forEach((list, s) => {
-    view.setUint32(countsOffset + 4 * s, list.length, true);
+    view.setUint32(sections.counts + 4 * s, list.length, true);
     list.forEach((row, rank) => {
-      const g = position.get(row) as number;
-      view.setInt32(daysOffset + 4 * k, dayNumber(row.date), true);
-      view.setFloat64(valuesOffset + 8 * k, Number(row.value), true);
-      view.setUint32(globalsOffset + 4 * k, g, true);
-      view.setUint32(seriesOfOffset + 4 * g, s, true);
-      view.setUint32(rankOfOffset + 4 * g, rank, true);
+      writePoint(view, sections, { k, g: position.get(row) as number, s, rank, day: dayNumber(row.date), value: Number(row.value) });
       k++;
     });
   });
@@ -324,10 +346,10 @@ export function encodeAnswers(
       into += encoder.encodeInto(text, bytes.subarray(into, offset + size)).written;
     }
   };
-  section(jsonParts, jsonLengths, jsonOffset, jsonBytes, jsonEndsOffset);
-  section(csvParts, csvLengths, csvOffset, csvBytes, csvEndsOffset);
-  section(csvEsParts, csvEsLengths, csvEsOffset, csvEsBytes, csvEsEndsOffset);
-  bytes.set(idBytes, idsOffset);
+  section(jsonParts, jsonLengths, sections.json, jsonBytes, sections.jsonEnds);
+  section(csvParts, csvLengths, sections.csv, csvBytes, sections.csvEnds);
+  section(csvEsParts, csvEsLengths, sections.csvEs, csvEsBytes, sections.csvEsEnds);
+  bytes.set(idBytes, sections.ids);
   return bytes;
 }
 
@@ -352,16 +374,7 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
     for (let i = from; i < to; i++) positions[k++] = one.global(i);
   });
   positions.sort();
-  const local = (g: number) => {
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((positions[mid] as number) < g) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const local = (g: number) => lowerBound(positions, g, 0, n - 1);
   const bytesOf = (ends: Uint32Array) => {
     let size = 0;
     for (let m = 0; m < n; m++) size += (ends[positions[m] as number] as number) - textStart(ends, positions[m] as number);
@@ -377,20 +390,14 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
     csvBytes: bytesOf(whole.csvEnds),
     csvEsBytes: bytesOf(whole.csvEsEnds),
   };
-  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header).concat(header.csvEsBytes));
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
-    offsets as Sections;
+  const { bytes, view, offsets } = createContainer(MAGIC, header, sectionSizes(header, true));
+  const sections = sectionsAt(offsets);
   k = 0;
   run.forEach((one, s) => {
     const [from, to] = ranges[s] as readonly [number, number];
-    view.setUint32(countsOffset + 4 * s, to - from, true);
+    view.setUint32(sections.counts + 4 * s, to - from, true);
     for (let i = from; i < to; i++, k++) {
-      const g = local(one.global(i));
-      view.setInt32(daysOffset + 4 * k, one.day(i), true);
-      view.setFloat64(valuesOffset + 8 * k, one.value(i), true);
-      view.setUint32(globalsOffset + 4 * k, g, true);
-      view.setUint32(seriesOfOffset + 4 * g, s, true);
-      view.setUint32(rankOfOffset + 4 * g, i - from, true);
+      writePoint(view, sections, { k, g: local(one.global(i)), s, rank: i - from, day: one.day(i), value: one.value(i) });
     }
   });
   const copyTexts = (text: Uint8Array, ends: Uint32Array, offset: number, endsOffset: number) => {
@@ -407,10 +414,10 @@ export function sliceAnswers(whole: AnswerData, fields: AnswerFields, first: num
       at += (ends[last] as number) - from;
     }
   };
-  copyTexts(whole.json, whole.jsonEnds, jsonOffset, jsonEndsOffset);
-  copyTexts(whole.csv, whole.csvEnds, csvOffset, csvEndsOffset);
-  copyTexts(whole.csvEs, whole.csvEsEnds, csvEsOffset, csvEsEndsOffset);
-  bytes.set(idBytes, idsOffset);
+  copyTexts(whole.json, whole.jsonEnds, sections.json, sections.jsonEnds);
+  copyTexts(whole.csv, whole.csvEnds, sections.csv, sections.csvEnds);
+  copyTexts(whole.csvEs, whole.csvEsEnds, sections.csvEs, sections.csvEsEnds);
+  bytes.set(idBytes, sections.ids);
   return bytes;
 }
 
@@ -434,26 +441,25 @@ export function globalIndex(points: number, days: Int32Array, starts: Uint32Arra
  * @throws Error when the bytes are not an answer file.
  */
 export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
-  const { bytes, header, offsets } = openContainer<Header>(input, MAGIC, "an answer file", sectionSizes);
-  const [countsOffset, daysOffset, globalsOffset, jsonEndsOffset, csvEndsOffset, csvEsEndsOffset, seriesOfOffset, rankOfOffset, valuesOffset, idsOffset, jsonOffset, csvOffset, csvEsOffset] =
-    offsets as Sections;
+  const { bytes, header, offsets } = openContainer<Header>(input, MAGIC, "an answer file", (h) => sectionSizes(h));
+  const sections = sectionsAt(offsets);
   const n = header.points;
   const decoder = new TextDecoder();
-  if (csvEsOffset + header.csvEsBytes > bytes.length) throw new Error("not an answer file (truncated)");
+  if (sections.csvEs + header.csvEsBytes > bytes.length) throw new Error("not an answer file (truncated)");
   const at = (offset: number) => bytes.byteOffset + offset;
-  const counts = new Uint32Array(bytes.buffer, at(countsOffset), header.series);
-  const days = new Int32Array(bytes.buffer, at(daysOffset), n);
-  const globals = new Uint32Array(bytes.buffer, at(globalsOffset), n);
+  const counts = new Uint32Array(bytes.buffer, at(sections.counts), header.series);
+  const days = new Int32Array(bytes.buffer, at(sections.days), n);
+  const globals = new Uint32Array(bytes.buffer, at(sections.globals), n);
   // Copied, not viewed: a Float64Array view needs 8-byte alignment, which the container does not promise.
   const values = new Float64Array(n);
   if (LITTLE_ENDIAN) {
     // One copy of the bytes (the file's order is the machine's): no loop, which a cold isolate would interpret.
-    new Uint8Array(values.buffer).set(bytes.subarray(valuesOffset, valuesOffset + 8 * n));
+    new Uint8Array(values.buffer).set(bytes.subarray(sections.values, sections.values + 8 * n));
   } else {
-    const view = new DataView(bytes.buffer, at(valuesOffset), 8 * n);
+    const view = new DataView(bytes.buffer, at(sections.values), 8 * n);
     for (let k = 0; k < n; k++) values[k] = view.getFloat64(8 * k, true);
   }
-  const ids = header.series === 0 ? [] : decoder.decode(bytes.subarray(idsOffset, jsonOffset)).split("\n");
+  const ids = header.series === 0 ? [] : decoder.decode(bytes.subarray(sections.ids, sections.json)).split("\n");
   let start = 0;
   const starts = new Uint32Array(header.series);
   const series = ids.map((id, j) => {
@@ -463,8 +469,8 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     start += count;
     return one;
   });
-  const seriesOf = new Uint32Array(bytes.buffer, at(seriesOfOffset), n);
-  const rankOf = new Uint32Array(bytes.buffer, at(rankOfOffset), n);
+  const seriesOf = new Uint32Array(bytes.buffer, at(sections.seriesOf), n);
+  const rankOf = new Uint32Array(bytes.buffer, at(sections.rankOf), n);
   const global = globalIndex(n, days, starts, seriesOf, rankOf);
   return {
     ...answerFields(header),
@@ -472,12 +478,12 @@ export function decodeAnswers(input: ArrayBuffer | Uint8Array): AnswerData {
     ids,
     points: n,
     global,
-    json: bytes.subarray(jsonOffset, csvOffset),
-    jsonEnds: new Uint32Array(bytes.buffer, at(jsonEndsOffset), n),
-    csv: bytes.subarray(csvOffset, csvOffset + header.csvBytes),
-    csvEnds: new Uint32Array(bytes.buffer, at(csvEndsOffset), n),
-    csvEs: bytes.subarray(csvEsOffset, csvEsOffset + header.csvEsBytes),
-    csvEsEnds: new Uint32Array(bytes.buffer, at(csvEsEndsOffset), n),
+    json: bytes.subarray(sections.json, sections.csv),
+    jsonEnds: new Uint32Array(bytes.buffer, at(sections.jsonEnds), n),
+    csv: bytes.subarray(sections.csv, sections.csv + header.csvBytes),
+    csvEnds: new Uint32Array(bytes.buffer, at(sections.csvEnds), n),
+    csvEs: bytes.subarray(sections.csvEs, sections.csvEs + header.csvEsBytes),
+    csvEsEnds: new Uint32Array(bytes.buffer, at(sections.csvEsEnds), n),
   };
 }
 

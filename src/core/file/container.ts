@@ -53,3 +53,11 @@ export function openContainer<H>(
   if (at > bytes.length) throw new Error(`not ${kind} (truncated)`);
   return { bytes, header, offsets };
 }
+
+/** Writes `values` as a column of 32-bit integers at `offset`, little-endian: unsigned, or `signed` (day numbers may be before 1970). */
+export function writeColumn(view: DataView, offset: number, values: ArrayLike<number>, signed = false): void {
+  for (let i = 0; i < values.length; i++) {
+    if (signed) view.setInt32(offset + 4 * i, values[i] as number, true);
+    else view.setUint32(offset + 4 * i, values[i] as number, true);
+  }
+}

@@ -25,6 +25,7 @@
 import type { AnswerData } from "./answers.js";
 import { MAX_READ_BYTES } from "../answer/contract.js";
 import { latestOnOrBefore, type DaySeries } from "../time/coverage.js";
+import { partitionPoint } from "../answer/sorted.js";
 
 /** One tile: the first day it answers, and the size of its file. */
 export interface TileEntry {
@@ -78,12 +79,5 @@ export function tileRanks(series: DaySeries, start: number, end: number): readon
 
 /** The tile answering day `day`: the last whose start is not after it (the first for a day before every start). */
 export function tileOf(tiles: readonly { readonly start: number }[], day: number): number {
-  let lo = 0;
-  let hi = tiles.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((tiles[mid] as { start: number }).start <= day) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return partitionPoint(1, tiles.length, (t) => (tiles[t] as { start: number }).start <= day) - 1;
 }

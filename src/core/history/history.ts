@@ -25,7 +25,7 @@
  */
 import { UnreadSeries, runsOf, shardList, shardsHolding, type AnswerPart, type AnswerView, type ShardEntry } from "../file/answer-index.js";
 import { answerFields, decodeAnswers, encodeAnswers, globalIndex, textStart, AnswerSeries, type AnswerData, type AnswerFields, type AnswerRow } from "../file/answers.js";
-import { createContainer, openContainer } from "../file/container.js";
+import { createContainer, openContainer, writeColumn } from "../file/container.js";
 import { dateOfDay, dayNumber, dayOfTime } from "../time/dates.js";
 import { byCodeUnits } from "../text/order.js";
 import type { Schedule } from "../time/schedule.js";
@@ -127,28 +127,29 @@ function byEntry(a: HistoryEntry, b: HistoryEntry): number {
 }
 
 /**
- * Encodes a history table. `fields` are the current version's (the table's own
- * answer file is never answered as it is); `ids` every sub-series of any version,
- * sorted; `csvLine`, `csvEsLine` as `encodeAnswers`'. Deterministic.
+ * What a history table is made of: `fields` are the current version's (the
+ * table's own answer file is never answered as it is); `ids` every sub-series of
+ * any version, sorted; its versions and entries; `csvLine`, `csvEsLine` as `encodeAnswers`'.
  */
-export function encodeHistory(
-  fields: AnswerFields,
-  ids: readonly string[],
-  versions: readonly HistoryVersion[],
-  entries: readonly HistoryEntry[],
-  csvLine: (row: AnswerRow) => string,
-  csvEsLine: (row: AnswerRow) => string,
-): Uint8Array {
+export interface HistoryContents {
+  readonly fields: AnswerFields;
+  readonly ids: readonly string[];
+  readonly versions: readonly HistoryVersion[];
+  readonly entries: readonly HistoryEntry[];
+  readonly csvLine: (row: AnswerRow) => string;
+  readonly csvEsLine: (row: AnswerRow) => string;
+}
+
+/** Encodes a history table. Deterministic. */
+export function encodeHistory({ fields, ids, versions, entries, csvLine, csvEsLine }: HistoryContents): Uint8Array {
   const sorted = [...entries].sort(byEntry);
   // encodeAnswers sorts stably by date and sub-series: the order above stays.
   const union = encodeAnswers(fields, ids, sorted, csvLine, csvEsLine);
   const header: Header = { versions: versions.map(storedVersion), entries: sorted.length };
   const { bytes, view, offsets } = createContainer(MAGIC, header, [4 * sorted.length, 4 * sorted.length, union.length]);
   const [fromOffset, toOffset, unionOffset] = offsets as [number, number, number];
-  sorted.forEach((e, g) => {
-    view.setUint32(fromOffset + 4 * g, e.from, true);
-    view.setUint32(toOffset + 4 * g, e.to, true);
-  });
+  writeColumn(view, fromOffset, sorted.map((e) => e.from));
+  writeColumn(view, toOffset, sorted.map((e) => e.to));
   bytes.set(union, unionOffset);
   return bytes;
 }
@@ -323,15 +324,10 @@ function materialize(history: HistoryData, v: number): AnswerData {
  */
 const INDEX_MAGIC = "OSJ1";
 
-interface IndexHeader {
-  readonly fields: AnswerFields;
-  readonly versions: readonly StoredVersion[];
-  readonly points: readonly number[];
-  readonly series: number;
-  readonly shards: number;
-  readonly days: number;
-  readonly idsBytes: number;
-}
+type IndexHeader = { readonly fields: AnswerFields; readonly versions: readonly StoredVersion[]; readonly points: readonly number[] } & Readonly<
+  /** How many sub-series, shards and day stretches the index holds, and the byte length of its ids. */
+  Record<"series" | "shards" | "days" | "idsBytes", number>
+>;
 
 const indexSections = (h: IndexHeader) => [4 * h.shards, 4 * h.shards, 4 * h.days, 4 * h.days, 4 * h.days];
 
@@ -396,15 +392,8 @@ function dayStretches(entries: readonly HistoryEntry[]): { day: number; from: nu
  * sub-series, each as close to `targetBytes` as whole sub-series allow
  * (estimated from their entries' texts), and its index. Deterministic.
  */
-export function encodeHistoryShards(
-  fields: AnswerFields,
-  ids: readonly string[],
-  versions: readonly HistoryVersion[],
-  entries: readonly HistoryEntry[],
-  csvLine: (row: AnswerRow) => string,
-  csvEsLine: (row: AnswerRow) => string,
-  targetBytes: number,
-): HistoryFiles {
+export function encodeHistoryShards(contents: HistoryContents, targetBytes: number): HistoryFiles {
+  const { fields, ids, versions, entries } = contents;
   const position = new Map(ids.map((id, s) => [id, s]));
   const bySeries: HistoryEntry[][] = ids.map(() => []);
   for (const e of entries) (bySeries[position.get(e.series) as number] as HistoryEntry[]).push(e);
@@ -416,7 +405,7 @@ export function encodeHistoryShards(
     targetBytes,
   );
   const shards = runs.map(({ first, count }) =>
-    encodeHistory(fields, ids.slice(first, first + count), shardVersions(versions, first, count), bySeries.slice(first, first + count).flat(), csvLine, csvEsLine),
+    encodeHistory({ ...contents, ids: ids.slice(first, first + count), versions: shardVersions(versions, first, count), entries: bySeries.slice(first, first + count).flat() }),
   );
   const stretches = dayStretches(entries);
   // Each version's points: an entry counts in its stretch of versions.
@@ -431,15 +420,11 @@ export function encodeHistoryShards(
   const header: IndexHeader = { fields: answerFields(fields), versions: versions.map(storedVersion), points, series: ids.length, shards: runs.length, days: stretches.length, idsBytes: idBytes.length };
   const { bytes, view, offsets } = createContainer(INDEX_MAGIC, header, [...indexSections(header), idBytes.length]);
   const [firstsAt, sizesAt, daysAt, fromAt, toAt, idsAt] = offsets as [number, number, number, number, number, number];
-  runs.forEach((run, k) => {
-    view.setUint32(firstsAt + 4 * k, run.first, true);
-    view.setUint32(sizesAt + 4 * k, (shards[k] as Uint8Array).length, true);
-  });
-  stretches.forEach((row, d) => {
-    view.setInt32(daysAt + 4 * d, row.day, true);
-    view.setUint32(fromAt + 4 * d, row.from, true);
-    view.setUint32(toAt + 4 * d, row.to, true);
-  });
+  writeColumn(view, firstsAt, runs.map((run) => run.first));
+  writeColumn(view, sizesAt, shards.map((shard) => shard.length));
+  writeColumn(view, daysAt, stretches.map((row) => row.day), true);
+  writeColumn(view, fromAt, stretches.map((row) => row.from));
+  writeColumn(view, toAt, stretches.map((row) => row.to));
   bytes.set(idBytes, idsAt);
   return { index: bytes, shards };
 }

@@ -16,9 +16,11 @@ import { dateOfDay, dayNumber } from "./dates.js";
 import { derivedText } from "./derive.js";
 import type { AdjusterRef } from "../file/manifest.js";
 import { DATE_SCHEMA, SERIES_REF, dateParse, invalid, type Declared } from "../answer/parameters.js";
-import { FORMATS, type Format } from "../indicator/model.js";
+import type { Format } from "../indicator/model.js";
 import { freshnessOf, type Schedule } from "./schedule.js";
 import { API_BASE } from "../answer/contract.js";
+import { partitionPoint } from "../answer/sorted.js";
+import { formatDeclared } from "../answer/declared.js";
 
 /** The path of the endpoint. */
 export const ADJUST_PATH = `${API_BASE}/adjust`;
@@ -35,6 +37,11 @@ export interface AdjustQuery {
 
 /** Plain decimals: no sign, exponent or thousands separator; at most 15 significant digits (a double keeps them). */
 const AMOUNT = /^(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+/** One of the two dates of an adjustment (`from`, `to`): required, a day or its first day, echoed as given. */
+function dateDeclared(name: "from" | "to", required: string, words: Pick<Declared<AdjustQuery>, "description" | "summary">): Declared<AdjustQuery> {
+  return { name, absent: null, required, parse: dateParse(name, "start"), echo: (q) => q[name], schema: DATE_SCHEMA, ...words };
+}
 
 /** The parameters of `/api/v1/adjust`, in the canonical order. */
 export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
@@ -53,32 +60,20 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
     description: { en: "The amount of money to adjust: a number ≥ 0 (`1000`, `1234.56`).", es: "El monto de dinero a actualizar: un número ≥ 0 (`1000`, `1234.56`)." },
     summary: { en: "the amount", es: "el monto" },
   },
-  {
-    name: "from",
-    absent: null,
-    required: "the date of the amount, e.g. from=2019-01-15",
-    parse: dateParse("from", "start"),
-    echo: (q) => q.from,
-    schema: DATE_SCHEMA,
+  dateDeclared("from", "the date of the amount, e.g. from=2019-01-15", {
     description: {
       en: "The date of the amount (YYYY-MM-DD; YYYY-MM or YYYY mean its first day), up to today in Montevideo (UTC−3): the value of `by` for it (as `at` answers) is the divisor; past `by`'s newest value, that value, said in `meta.used.from`.",
       es: "La fecha del monto (AAAA-MM-DD; AAAA-MM o AAAA, su primer día), hasta hoy en Montevideo (UTC−3): el valor de `by` para ella (el que responde `at`) es el divisor; después del valor más reciente de `by`, ese valor, y `meta.used.from` lo dice.",
     },
     summary: { en: "the date of the amount", es: "la fecha del monto" },
-  },
-  {
-    name: "to",
-    absent: null,
-    required: "the date to carry the amount to, e.g. to=2026-07-01",
-    parse: dateParse("to", "start"),
-    echo: (q) => q.to,
-    schema: DATE_SCHEMA,
+  }),
+  dateDeclared("to", "the date to carry the amount to, e.g. to=2026-07-01", {
     description: {
       en: "The date to carry the amount to (YYYY-MM-DD; YYYY-MM or YYYY mean its first day), up to today in Montevideo (UTC−3): the value of `by` for it (as `at` answers) is the multiplier; past `by`'s newest value, that value, said in `meta.used.to`.",
       es: "La fecha a la que se lleva el monto (AAAA-MM-DD; AAAA-MM o AAAA, su primer día), hasta hoy en Montevideo (UTC−3): el valor de `by` para ella (el que responde `at`) es el multiplicador; después del valor más reciente de `by`, ese valor, y `meta.used.to` lo dice.",
     },
     summary: { en: "the date to carry it to", es: "la fecha a la que se lleva" },
-  },
+  }),
   {
     name: "by",
     absent: null,
@@ -95,15 +90,7 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
     },
     summary: { en: "the index or unit (`indicator:series`)", es: "el índice o la unidad (`indicador:subserie`)" },
   },
-  {
-    name: "format",
-    absent: "json",
-    parse: (text) => ((FORMATS as readonly string[]).includes(text) ? text : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
-    echo: (q) => (q.format === "json" ? null : q.format),
-    schema: { type: "string", enum: [...FORMATS], default: "json" },
-    description: { en: "`json` (default) or `csv` (one line: the same fields).", es: "`json` (por defecto) o `csv` (una línea con los mismos campos)." },
-    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
-  },
+  formatDeclared({ en: "`json` (default) or `csv` (one line: the same fields).", es: "`json` (por defecto) o `csv` (una línea con los mismos campos)." }),
 ];
 
 /**
@@ -189,15 +176,10 @@ export function adjustEnd(name: "from" | "to", date: string, input: AdjustInput,
 function coverageLastDay(input: AdjustInput, s: number, rank: number): number {
   const series = input.data.series[s];
   if (series === undefined) return -Infinity;
-  // The covered days are contiguous from the point's own day: find the end by the rule itself.
-  let lo = series.day(rank);
-  let hi = rank === 0 ? input.rule.versionEnd : series.day(rank - 1);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (coveringRankDay(series, mid, input.rule) === rank) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  // The covered days are contiguous from the point's own day: find the end by the rule itself,
+  // the last day up to the newer point's (or the version's end) that the point still covers.
+  const last = rank === 0 ? input.rule.versionEnd : series.day(rank - 1);
+  return partitionPoint(series.day(rank) + 1, last + 1, (day) => coveringRankDay(series, day, input.rule) === rank) - 1;
 }
 
 /**

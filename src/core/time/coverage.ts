@@ -17,6 +17,7 @@
 import { addMonthsToDay, dateOfDay, dayNumber } from "./dates.js";
 import { byCodeUnits } from "../text/order.js";
 import { datedOnOrBefore, dueDayOf, successorDueDay, type Look, type Schedule } from "./schedule.js";
+import { partitionPoint, upperBound } from "../answer/sorted.js";
 
 /**
  * How often an indicator's points come: "irregular" when it has no fixed rhythm
@@ -54,15 +55,9 @@ export function nextDueDayOf(rhythm: string, published: ArrayLike<number>): Next
   const days = RHYTHM_DAYS[rhythm as Rhythm];
   if (days !== undefined) return (day) => day + days;
   return (day) => {
-    // Binary search: the first publication after `day`.
-    let lo = 0;
-    let hi = published.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((published[mid] as number) <= day) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < published.length ? (published[lo] as number) : null;
+    // The first publication after `day`.
+    const next = upperBound(published, day);
+    return next < published.length ? (published[next] as number) : null;
   };
 }
 
@@ -142,15 +137,9 @@ export function coverageEndDay(series: DaySeries, rank: number, rule: CoverageRu
 
 /** The rank of the newest point on or before day `day`, or -1. */
 export function latestOnOrBefore(series: DaySeries, day: number): number {
-  // Binary search on descending days: the first rank whose day is <= `day`.
-  let lo = 0;
-  let hi = series.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (series.day(mid) > day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < series.length ? lo : -1;
+  // Days descend: the first rank whose day is <= `day`.
+  const rank = partitionPoint(0, series.length, (i) => series.day(i) > day);
+  return rank < series.length ? rank : -1;
 }
 
 /** The rank of the point covering day `day`, or -1 when none does. */

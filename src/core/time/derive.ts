@@ -14,7 +14,15 @@
  */
 import { DERIVED_DIGITS, type Aggregation, type Units } from "../answer/contract.js";
 import { type CoverageRule, type DaySeries } from "./coverage.js";
-import { dayOfMonth, monthOfDay } from "./dates.js";
+import { dayNumber, dayOfMonth, monthOfDay } from "./dates.js";
+import { upperBound } from "../answer/sorted.js";
+
+/** A column of `capacity` elements beginning with `column`'s: a growing buffer's column, copied once per doubling. */
+export function grown<A extends Int32Array | Float64Array>(column: A, capacity: number): A {
+  const next = new (column.constructor as new (length: number) => A)(capacity);
+  next.set(column);
+  return next;
+}
 
 /**
  * Values with the days each covers, oldest first: step `k < length` covers
@@ -63,18 +71,10 @@ export class Steps {
 
   private grow(): void {
     const capacity = 2 * this.start.length;
-    const start = new Int32Array(capacity);
-    const month = new Int32Array(capacity);
-    const end = new Float64Array(capacity);
-    const value = new Float64Array(capacity);
-    start.set(this.start);
-    month.set(this.month);
-    end.set(this.end);
-    value.set(this.value);
-    this.start = start;
-    this.month = month;
-    this.end = end;
-    this.value = value;
+    this.start = grown(this.start, capacity);
+    this.month = grown(this.month, capacity);
+    this.end = grown(this.end, capacity);
+    this.value = grown(this.value, capacity);
   }
 }
 
@@ -127,14 +127,8 @@ export function levelSteps(series: PointSeries, rule: CoverageRule, out: Steps):
 /** The index of the step covering `day`, or -1. */
 export function coveringStep(steps: Steps, day: number): number {
   const { start, end } = steps;
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((start[mid] as number) <= day) lo = mid + 1;
-    else hi = mid;
-  }
-  const k = lo - 1;
+  // The last step starting on or before the day.
+  const k = upperBound(start, day, 0, steps.length) - 1;
   return k >= 0 && day < (end[k] as number) ? k : -1;
 }
 
@@ -224,14 +218,7 @@ export function divide(numerator: Steps, divisor: Steps, out: Steps): Steps {
   let i = 0;
   // From the divisor's first step ending after the numerator starts (ends ascend): a divisor of a
   // century of months divides each of a thousand sub-series over its own years only.
-  let j = 0;
-  let hi = m;
-  const first = numerator.start[0] as number;
-  while (j < hi) {
-    const mid = (j + hi) >>> 1;
-    if ((divisor.end[mid] as number) <= first) j = mid + 1;
-    else hi = mid;
-  }
+  let j = upperBound(divisor.end, numerator.start[0] as number, 0, m);
   while (i < n && j < m) {
     const lo = Math.max(numerator.start[i] as number, divisor.start[j] as number);
     const hi = Math.min(numerator.end[i] as number, divisor.end[j] as number);
@@ -274,6 +261,17 @@ export function monthlyIndex(series: PointSeries): MonthlyIndex {
   const values = new Float64Array(last - first + 1).fill(NaN);
   for (let i = 0; i < n; i++) values[monthIndex(series.day(i)) - first] = series.value(i);
   return { first, values, ...deflatorSums(values) };
+}
+
+/**
+ * `index` as the deflator into the money of `month` (`YYYY-MM`): its value that
+ * month is the base every value is carried to. Null when it has none that month.
+ * The one place that reads an index at the `real` month: the API's answers
+ * (src/api/endpoint.ts) and the page's (src/site/client/questions.ts) ask it.
+ */
+export function deflatorAt(index: MonthlyIndex, month: string): Deflator | null {
+  const base = index.values[monthIndex(dayNumber(`${month}-01`)) - index.first];
+  return base === undefined || Number.isNaN(base) ? null : { first: index.first, sums: index.sums, missing: index.missing, base };
 }
 
 /** The running sums of a deflator's monthly values (`values[i]` of month `first + i`, NaN where it has none). */

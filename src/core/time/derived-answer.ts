@@ -20,6 +20,7 @@ import {
   writeDerived,
   DERIVED_MAX_BYTES,
   Steps,
+  grown,
   type CoverageInputs,
   type Deflator,
   type PointSeries,
@@ -173,15 +174,10 @@ class Points {
   }
 
   private grow(): void {
-    const series = new Int32Array(2 * this.days.length);
-    const days = new Int32Array(series.length);
-    const values = new Float64Array(series.length);
-    series.set(this.series);
-    days.set(this.days);
-    values.set(this.values);
-    this.series = series;
-    this.days = days;
-    this.values = values;
+    const capacity = 2 * this.days.length;
+    this.series = grown(this.series, capacity);
+    this.days = grown(this.days, capacity);
+    this.values = grown(this.values, capacity);
   }
 }
 

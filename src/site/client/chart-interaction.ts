@@ -44,6 +44,64 @@ function line(tag: string, className: string, text: string): HTMLElement {
   return element;
 }
 
+/** Places `tooltip` above `point` (below when there is no room above), inside the chart's figure. */
+function placeTooltip(tooltip: HTMLElement, svg: SVGSVGElement, point: SVGCircleElement): void {
+  const figure = tooltip.offsetParent instanceof HTMLElement ? tooltip.offsetParent : (svg.parentElement ?? document.body);
+  const frame = figure.getBoundingClientRect();
+  const box = point.getBoundingClientRect();
+  // Coordinates relative to the figure's padding box, where absolute positions start.
+  const x = box.left + box.width / 2 - frame.left - figure.clientLeft;
+  const y = box.top - frame.top - figure.clientTop;
+  const width = tooltip.offsetWidth;
+  const height = tooltip.offsetHeight;
+  const left = Math.max(0, Math.min(x - width / 2, figure.clientWidth - width));
+  // Above the point, or below it when there is no room above.
+  const top = y - height - 8 >= 0 ? y - height - 8 : y + box.height + 8;
+  tooltip.style.left = `${Math.round(left)}px`;
+  tooltip.style.top = `${Math.round(top)}px`;
+}
+
+/** The tooltip's lines for `point`: its label, date and value, then its source's kind, note and revision when it has them. */
+function tooltipLines(point: SVGCircleElement, texts: ReturnType<typeof describe>): HTMLElement[] {
+  const lines = [line("strong", "tooltip-label", texts.label), line("span", "tooltip-date", texts.date), line("span", "tooltip-value", texts.value)];
+  // The kind of the point's source ("fuente: prensa"), as the table says it.
+  if (point.dataset.kind !== undefined) lines.push(line("span", "tooltip-kind", point.dataset.kind));
+  if (texts.note !== "") {
+    const note = line("span", "tooltip-note", texts.note);
+    // A note without a translation, in the language it is written in.
+    if (point.dataset.noteLang !== undefined) note.lang = point.dataset.noteLang;
+    lines.push(note);
+  }
+  // A revised value: when it last changed and what it was (src/core/history/revised.ts).
+  const revised = point.dataset.revised ?? "";
+  if (revised !== "") lines.push(line("span", "tooltip-revised", revised));
+  return lines;
+}
+
+/** The point a key moves to from `active` (-1: none shown) among points `0 … last`. */
+function keyMove(key: string, active: number, last: number): number {
+  // With nothing shown (after Escape), an arrow starts at the newest point, like focus.
+  const moves: Record<string, number> = {
+    Home: 0,
+    End: last,
+    ArrowRight: active < 0 ? last : Math.min(last, active + 1),
+    ArrowLeft: active < 0 ? last : Math.max(0, active - 1),
+  };
+  return moves[key] ?? last;
+}
+
+/** The index of the point whose centre is nearest the screen position `x`, `y` (-1 for none). */
+function nearestPoint(points: readonly SVGCircleElement[], matrix: DOMMatrix | null, x: number, y: number): number {
+  let best = -1;
+  let bestDistance = Infinity;
+  points.forEach((point, i) => {
+    const c = centre(point, matrix);
+    const distance = (c.x - x) ** 2 + (c.y - y) ** 2;
+    if (distance < bestDistance) [best, bestDistance] = [i, distance];
+  });
+  return best;
+}
+
 /**
  * Makes a chart readable point by point: focusable, arrow keys (Home/End) move
  * between points, the pointer picks the nearest point, Escape and leaving hide.
@@ -72,22 +130,6 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
     tooltip.hidden = true;
   };
 
-  const place = (point: SVGCircleElement): void => {
-    const figure = tooltip.offsetParent instanceof HTMLElement ? tooltip.offsetParent : (svg.parentElement ?? document.body);
-    const frame = figure.getBoundingClientRect();
-    const box = point.getBoundingClientRect();
-    // Coordinates relative to the figure's padding box, where absolute positions start.
-    const x = box.left + box.width / 2 - frame.left - figure.clientLeft;
-    const y = box.top - frame.top - figure.clientTop;
-    const width = tooltip.offsetWidth;
-    const height = tooltip.offsetHeight;
-    const left = Math.max(0, Math.min(x - width / 2, figure.clientWidth - width));
-    // Above the point, or below it when there is no room above.
-    const top = y - height - 8 >= 0 ? y - height - 8 : y + box.height + 8;
-    tooltip.style.left = `${Math.round(left)}px`;
-    tooltip.style.top = `${Math.round(top)}px`;
-  };
-
   const show = (index: number, fromKeyboard: boolean): void => {
     const list = all();
     const point = list[index];
@@ -98,21 +140,9 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
       active = index;
     }
     const texts = describe(point);
-    const lines = [line("strong", "tooltip-label", texts.label), line("span", "tooltip-date", texts.date), line("span", "tooltip-value", texts.value)];
-    // The kind of the point's source ("fuente: prensa"), as the table says it.
-    if (point.dataset.kind !== undefined) lines.push(line("span", "tooltip-kind", point.dataset.kind));
-    if (texts.note !== "") {
-      const note = line("span", "tooltip-note", texts.note);
-      // A note without a translation, in the language it is written in.
-      if (point.dataset.noteLang !== undefined) note.lang = point.dataset.noteLang;
-      lines.push(note);
-    }
-    // A revised value: when it last changed and what it was (src/core/history/revised.ts).
-    const revised = point.dataset.revised ?? "";
-    if (revised !== "") lines.push(line("span", "tooltip-revised", revised));
-    tooltip.replaceChildren(...lines);
+    tooltip.replaceChildren(...tooltipLines(point, texts));
     tooltip.hidden = false;
-    place(point);
+    placeTooltip(tooltip, svg, point);
     if (fromKeyboard) announce.textContent = texts.sentence;
   };
 
@@ -125,25 +155,11 @@ export function enhanceChart(svg: SVGSVGElement, tooltip: HTMLElement, announce:
     const last = all().length - 1;
     if (last < 0) return;
     event.preventDefault(); // no page scroll while reading the chart
-    // With nothing shown (after Escape), an arrow starts at the newest point, like focus.
-    const moves: Record<string, number> = {
-      Home: 0,
-      End: last,
-      ArrowRight: active < 0 ? last : Math.min(last, active + 1),
-      ArrowLeft: active < 0 ? last : Math.max(0, active - 1),
-    };
-    show(moves[event.key] ?? last, true);
+    show(keyMove(event.key, active, last), true);
   });
 
   const nearest = (event: PointerEvent): void => {
-    const matrix = svg.getScreenCTM();
-    let best = -1;
-    let bestDistance = Infinity;
-    all().forEach((point, i) => {
-      const c = centre(point, matrix);
-      const distance = (c.x - event.clientX) ** 2 + (c.y - event.clientY) ** 2;
-      if (distance < bestDistance) [best, bestDistance] = [i, distance];
-    });
+    const best = nearestPoint(all(), svg.getScreenCTM(), event.clientX, event.clientY);
     if (best >= 0 && best !== active) show(best, false);
   };
   svg.addEventListener("pointermove", nearest);

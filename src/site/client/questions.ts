@@ -9,7 +9,7 @@
  */
 import { coverageRule } from "../../core/time/coverage.js";
 import { dayNumber, dateOfDay } from "../../core/time/dates.js";
-import { monthIndex, monthlyIndex, type Deflator, type PointSeries } from "../../core/time/derive.js";
+import { deflatorAt, monthlyIndex, type Deflator, type PointSeries } from "../../core/time/derive.js";
 import { derivePage, type TimeSource } from "../../core/time/derived-answer.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../core/indicator/model.js";
 import { byCodeUnits } from "../../core/text/order.js";
@@ -48,9 +48,7 @@ function pointSeries(s: ViewSeries): PointSeries {
 
 /** A monthly index as a deflator into the pesos of `month` (`YYYY-MM`), built as the API builds it (src/core/time/derive.ts `monthlyIndex`); null when it has no value that month. */
 export function deflatorOf(index: ViewSeries, month: string): Deflator | null {
-  const byMonth = monthlyIndex(pointSeries(index));
-  const base = byMonth.values[monthIndex(dayNumber(`${month}-01`)) - byMonth.first];
-  return base === undefined || Number.isNaN(base) ? null : { first: byMonth.first, sums: byMonth.sums, missing: byMonth.missing, base };
+  return deflatorAt(monthlyIndex(pointSeries(index)), month);
 }
 
 /** A question: the API's parameters a page asks with (the rest as by default). */

@@ -272,40 +272,43 @@ function setupModes(asking: Asking, fields: { mode: HTMLSelectElement; base: HTM
   });
 }
 
-/** "How much did it change since …?" */
-function setupSince(asking: Asking): void {
-  const form = document.getElementById("ask-since");
-  const input = document.getElementById("since-date");
-  const answer = document.getElementById("ask-since-answer");
-  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || answer === null) return;
+/**
+ * A question about a day, asked with form `formId`'s date input `inputId`: on
+ * submit, a day (YYYY-MM-DD) is answered into `answerId` by `answer`, or the
+ * answer says `failed` when it cannot be (a file that did not load).
+ */
+function onDayAsked(ids: { form: string; input: string; answer: string }, failed: string, answer: (form: HTMLFormElement, date: string) => Promise<SafeHtml>): void {
+  const form = document.getElementById(ids.form);
+  const input = document.getElementById(ids.input);
+  const out = document.getElementById(ids.answer);
+  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || out === null) return;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const date = input.value;
     if (!DAY.test(date)) return;
-    void (async () => {
-      const indicator = await asking.indicator();
-      const ids = asking.carded();
-      const deflator = asking.ctx.deflatorMonth === null ? null : await asking.deflator();
-      answer.innerHTML = sinceAnswer(asking.ctx, indicator, ids, date, deflator).html;
-    })().catch(() => (answer.textContent = asking.ctx.m.selectionFailed));
+    answer(form, date).then(
+      (html) => (out.innerHTML = html.html),
+      () => (out.textContent = failed),
+    );
+  });
+}
+
+/** "How much did it change since …?" */
+function setupSince(asking: Asking): void {
+  onDayAsked({ form: "ask-since", input: "since-date", answer: "ask-since-answer" }, asking.ctx.m.selectionFailed, async (_, date) => {
+    const indicator = await asking.indicator();
+    const ids = asking.carded();
+    const deflator = asking.ctx.deflatorMonth === null ? null : await asking.deflator();
+    return sinceAnswer(asking.ctx, indicator, ids, date, deflator);
   });
 }
 
 /** "What applied on …?": answered in the page for the sub-series on the cards, the API's address beside it. */
 function setupAsk(config: PageConfig, m: Messages, selection: () => Selection): void {
-  const form = document.getElementById("ask-at");
-  const answer = document.getElementById("ask-at-answer");
-  const input = document.getElementById("ask-at-date");
-  if (!(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || answer === null) return;
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const date = input.value;
-    if (!DAY.test(date)) return;
+  onDayAsked({ form: "ask-at", input: "ask-at-date", answer: "ask-at-answer" }, m.selectionFailed, async (form, date) => {
     const ids = (form.dataset.seriesIds ?? "").split(",").filter((id) => id !== "");
-    indicatorWith(config, selection(), ids).then(
-      (indicator) => (answer.innerHTML = valueOnDate({ lang: config.lang, indicator, selection: {}, baseUrl: config.baseUrl }, ids, date).html),
-      () => (answer.textContent = m.selectionFailed),
-    );
+    const indicator = await indicatorWith(config, selection(), ids);
+    return valueOnDate({ lang: config.lang, indicator, selection: {}, baseUrl: config.baseUrl }, ids, date);
   });
 }
 
