@@ -6,6 +6,7 @@
  * "Médica Uruguaya" and "medica uruguaya" are one answer with one ETag.
  */
 import { badRequest } from "./api-error.js";
+import { LOCALIZED, closedObject, type FieldDeclarations, type JsonSchema } from "../core/answer/schema.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import { integerValue, rawParameters } from "./query.js";
 import type { Assets, DataStore } from "./data-store.js";
@@ -75,6 +76,45 @@ function searchUrl(query: SearchQuery, offset: number): string {
   if (query.facets.length > 0) params.push(`facet=${encodeURIComponent(query.facets.map((f) => `${f.name}:${f.value}`).join(","))}`);
   params.push(`limit=${query.limit}`, `offset=${offset}`);
   return `${SEARCH_PATH}?${params.join("&")}`;
+}
+
+/** The fields of one result, in the order `serveSearch` writes them, with their schemas. */
+export function searchResultFields(): FieldDeclarations {
+  return {
+    indicator: { schema: { type: "string" } },
+    series: { schema: { type: "string" } },
+    title: { schema: LOCALIZED },
+    indicator_title: { schema: LOCALIZED },
+    facets: {
+      schema: {
+        type: "array",
+        items: closedObject({ name: { schema: { type: "string" } }, value: { schema: { type: "string" } }, label: { schema: LOCALIZED } }),
+      },
+    },
+    newest: { schema: { ...closedObject({ date: { schema: { type: "string", format: "date" } }, value: { schema: { type: "number" } } }), type: ["object", "null"], description: "The newest point; null: none." } },
+    url: { schema: { type: "string", description: "The API URL of the sub-series." } },
+  };
+}
+
+/** The fields of the search's `meta`, in the order `serveSearch` writes them, with their schemas. */
+export function searchMetaFields(): FieldDeclarations {
+  return {
+    q: { schema: { type: "string", description: "The words asked, folded (accents and case aside)." } },
+    indicator: { schema: { type: ["string", "null"] } },
+    facet: { schema: { type: ["array", "null"], items: { type: "string" }, description: "The facet filters as `name:value` keys; null without `facet`." } },
+    total: { schema: { type: "integer", minimum: 0 } },
+    limit: { schema: { type: "integer" } },
+    offset: { schema: { type: "integer" } },
+    has_more: { schema: { type: "boolean" } },
+    next: { schema: { type: ["string", "null"] } },
+    facets: { schema: { type: "object", description: "Per facet name, per value key, how many of all the matches have it.", additionalProperties: { type: "object", additionalProperties: { type: "integer", minimum: 1 } } } },
+    license: { schema: { type: "string" } },
+  };
+}
+
+/** The search's JSON answer. */
+export function searchSchema(): JsonSchema {
+  return closedObject({ data: { schema: { type: "array", items: closedObject(searchResultFields()) } }, meta: { schema: closedObject(searchMetaFields()) } });
 }
 
 /** Answers `/api/v1/search`. */

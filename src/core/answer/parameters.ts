@@ -16,6 +16,7 @@ import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, U
 import { isCalendarDate, resolveDate } from "../time/dates.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../indicator/model.js";
 import { SERIES_ITEM } from "./selection.js";
+import { DAY, orNull, always, sometimes, type FieldDeclarations, type JsonSchema } from "./schema.js";
 
 /** A text in each language of the service. */
 export interface Bilingual {
@@ -28,8 +29,7 @@ export interface Invalid {
   readonly invalid: string;
 }
 
-/** The JSON Schema of a parameter's value (OpenAPI 3.1 and MCP tool inputs). */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+export type { JsonSchema };
 
 /** A combination that has no meaning, named by the parameter that should go. */
 export interface Conflict {
@@ -111,6 +111,8 @@ export interface ParameterDeclaration<N extends keyof PageQuery = keyof PageQuer
   readonly meta: "paging" | "question" | "given" | null;
   /** The value `meta` echoes (by default the parsed value itself). */
   readonly metaValue?: (query: PageQuery) => unknown;
+  /** With `meta`: the JSON Schema of the value `meta` echoes when the parameter is given (`null` is added for a question's). */
+  readonly metaSchema?: JsonSchema;
   readonly schema: JsonSchema;
   /** What it does, in full (OpenAPI, llms.txt, MCP). */
   readonly description: Bilingual;
@@ -216,6 +218,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("from", "start"),
     echo: (q) => q.from,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, WINDOW),
     summary: { en: "the window's first day (YYYY-MM-DD, YYYY-MM or YYYY)", es: "primer día de la ventana (AAAA-MM-DD, AAAA-MM o AAAA)" },
@@ -228,6 +231,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("to", "end"),
     echo: (q) => q.to,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(LAST, WINDOW),
     summary: { en: "the window's last day; the window is inclusive", es: "último día de la ventana, que incluye ambos extremos" },
@@ -239,6 +243,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("at", "start"),
     echo: (q) => q.at,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, {
       en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. After the source's last check, a value that holds until the next answers while its successor is not due (meta.checked says the check's date); meta.missing says why a sub-series has none. Not with from, to or frequency.",
@@ -258,6 +263,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: seriesParse,
     echo: (q) => (q.series === null ? null : q.series.join(",")),
     meta: "question",
+    metaSchema: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted." },
     schema: SERIES_SCHEMA,
     description: {
       en: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
@@ -278,6 +284,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: choiceParse("frequency", FREQUENCY_NAMES),
     echo: (q) => q.frequency,
     meta: "question",
+    metaSchema: { type: "string", enum: FREQUENCY_NAMES },
     schema: { type: "string", enum: FREQUENCY_NAMES },
     description: {
       en: "One point per sub-series and calendar period, dated its first day, for the periods fully covered only. A stepwise indicator's values are the values in force each day (day-weighted mean); a periodic one's period holds the points dated inside it.",
@@ -292,6 +299,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: choiceParse("aggregation", AGGREGATIONS),
     echo: (q) => q.aggregation,
     meta: "question",
+    metaSchema: { type: "string", enum: [...AGGREGATIONS] },
     schema: { type: "string", enum: [...AGGREGATIONS], default: "mean" },
     description: {
       en: "With frequency only: `mean` (day-weighted for a stepwise indicator), `end` (the value in force on the period's last day, or its last point), `min`, `max`.",
@@ -310,6 +318,7 @@ export const PARAMETER_DECLARATIONS = [
     },
     echo: perText,
     meta: "question",
+    metaSchema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
     metaValue: perText,
     schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
     description: {
@@ -326,6 +335,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: (text) => (/^\d{4}-\d{2}$/.test(text) && resolveDate(text, "start") !== null ? text : invalid(`real: expected a month YYYY-MM, got ${quote(text)}`)),
     echo: (q) => q.real,
     meta: "question",
+    metaSchema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
     schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
     description: {
       en: "`YYYY-MM`: values in money of that month, × the deflator's value that month / its value in the point's month (with frequency, its mean over the period's months). Only for a unit an indicator declares it deflates (`deflates` in its indicator.json).",
@@ -345,6 +355,7 @@ export const PARAMETER_DECLARATIONS = [
     },
     echo: (q) => q.units,
     meta: "question",
+    metaSchema: { type: "string", enum: UNITS.filter((u) => u !== "level"), description: "`null` for level." },
     schema: { type: "string", enum: [...UNITS], default: "level" },
     description: {
       en: "`change` / `percent_change` against the previous point when its coverage ends where this one begins; `change_a_year_ago` / `percent_change_a_year_ago` against the value covering the same day a year earlier; `index`: 100 × value / the value covering `base`. Percentages are × 100; a divisor of 0 gives no point.",
@@ -359,6 +370,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("base", "start"),
     echo: (q) => q.base,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, {
       en: "With units=index only (and required by it): the day whose value is 100.",
@@ -377,6 +389,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dayParse("as_of"),
     echo: (q) => q.as_of,
     meta: "given",
+    metaSchema: DAY,
     schema: DAY_SCHEMA,
     description: {
       en: "`YYYY-MM-DD`: the answer as the service published it at the end of that day (UTC): the points, values and coverage of the data version in force then, every other parameter applied to it (real deflates by the index as it was known then). A day before the indicator's first published version, or after today, is a 400; a day on or after the current version answers as today. Echoed in `meta.as_of` (absent without it).",
@@ -391,6 +404,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: integerParse("limit", LIMIT),
     echo: (q) => echoValue(q.limit),
     meta: "paging",
+    metaSchema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max },
     schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
     description: { en: "Points per sub-series, counted from the newest.", es: "Puntos por subserie, contados desde el más reciente." },
     summary: { en: `points per sub-series (${LIMIT.min}–${LIMIT.max}, default ${LIMIT.default})`, es: `puntos por subserie (${LIMIT.min}–${LIMIT.max}, por defecto ${LIMIT.default})` },
@@ -402,6 +416,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: integerParse("offset", OFFSET),
     echo: (q) => echoValue(q.offset),
     meta: "paging",
+    metaSchema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max },
     schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
     description: { en: "Points skipped per sub-series, from the newest end.", es: "Puntos que se saltean por subserie, desde el extremo más reciente." },
     summary: { en: "points skipped per sub-series (≥ 0)", es: "puntos salteados por subserie (≥ 0)" },
@@ -493,4 +508,18 @@ export function metaEcho(query: PageQuery, group: "paging" | "question" | "given
     if (group !== "given" || value !== null) echo[p.name] = value;
   }
   return echo;
+}
+
+/**
+ * The fields of `meta` that echo the parameters of `group`, in declaration order:
+ * a question's value is `null` when not given; a `given` one is absent then.
+ */
+export function metaFields(group: "paging" | "question" | "given"): FieldDeclarations {
+  const fields: Record<string, FieldDeclarations[string]> = {};
+  for (const p of DECLARATIONS) {
+    if (p.meta !== group) continue;
+    if (p.metaSchema === undefined) throw new Error(`${p.name}: meta echoes it, but it declares no metaSchema`);
+    fields[p.name] = group === "given" ? sometimes({ ...p.metaSchema, description: `Echoes \`${p.name}\`; absent without it.` }) : always(group === "question" ? orNull(p.metaSchema) : p.metaSchema);
+  }
+  return fields;
 }

@@ -34,6 +34,7 @@
  *                                `spreadsheetLineOf`, checked by `encodeAnswers`): most points; `spreadsheetText` reads either
  */
 import { createContainer, openContainer } from "./container.js";
+import type { FieldDeclarations } from "../answer/schema.js";
 import { dayNumber } from "../time/dates.js";
 import type { Schedule } from "../time/schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "../indicator/model.js";
@@ -255,6 +256,18 @@ function utf8Length(text: string): number {
     } else bytes += 2;
   }
   return bytes;
+}
+
+/**
+ * The fields of a point's JSON text (`encodeAnswers` writes `{"date":…,"series":…,"value":…}`),
+ * with their schemas: OpenAPI's `Point` (a function: a bundle that writes no answer leaves it out).
+ */
+export function pointFields(): FieldDeclarations {
+  return {
+    date: { schema: { type: "string", format: "date" } },
+    series: { schema: { type: "string" } },
+    value: { schema: { type: "number" } },
+  };
 }
 
 /**

@@ -12,6 +12,7 @@
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
 import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET, quote } from "../answer/contract.js";
+import type { FieldDeclarations } from "../answer/schema.js";
 import { csvRow, textStart } from "../file/answers.js";
 import { partOf, type AnswerView } from "../file/answer-index.js";
 import { dateOfDay } from "../time/dates.js";
@@ -218,6 +219,18 @@ export function allAdded(view: AnswerView, chosen: readonly number[] | null, day
     }
   }
   return changes.sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
+}
+
+/** The fields `changeJson` writes, in its order, with their schemas: OpenAPI's `Changes.data` items. */
+export function changeFields(): FieldDeclarations {
+  return {
+    date: { schema: { type: "string", format: "date" } },
+    series: { schema: { type: "string" } },
+    change: { schema: { type: "string", enum: ["added", "revised", "removed"] satisfies PointChange["change"][] } },
+    value: { schema: { type: ["number", "null"], description: "The value now; `null` when removed." } },
+    previous: { schema: { type: ["number", "null"], description: "The value at the end of `since`; `null` when added." } },
+    changed: { schema: { type: "string", format: "date", description: "The last day the point's value or presence changed (UTC)." } },
+  };
 }
 
 /** A change as JSON: the value texts are JSON numbers, as in the data answers. */
