@@ -17,14 +17,14 @@ import { RHYTHMS } from "../core/time/coverage.js";
 import { dateOfDay, dayOfTime } from "../core/time/dates.js";
 import { answerEtag } from "../core/answer/etag.js";
 import { manifestEntry, type Manifest } from "../core/file/manifest.js";
-import { canonicalOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
+import { canonicalUrlOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
 import { metadataPath } from "../core/file/paths.js";
 
 const NAMES = ADJUST_DECLARATIONS.map((p) => p.name);
 
 /** The canonical URL of an adjustment: its ETag's and the answer's `meta.url`. */
 export function adjustUrl(query: AdjustQuery): string {
-  return `${ADJUST_PATH}?${canonicalOf(query, ADJUST_DECLARATIONS)}`;
+  return canonicalUrlOf(ADJUST_PATH, query, ADJUST_DECLARATIONS);
 }
 
 /** The fields of the adjustment's `meta`, in the order `serveAdjust` writes them, with their schemas. */

@@ -18,7 +18,7 @@ import { versionOn } from "../core/history/history.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/answer/contract.js";
 import { answerEtag } from "../core/answer/etag.js";
 import { manifestEntry } from "../core/file/manifest.js";
-import { canonicalOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
+import { canonicalUrlOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
 import { metadataPath } from "../core/file/paths.js";
 import { DAY, closedObject, type FieldDeclarations, type JsonSchema } from "../core/answer/schema.js";
 
@@ -60,7 +60,7 @@ export function changesSchema(): JsonSchema {
 
 /** The canonical URL of a question for changes: its ETag's, and `meta.next`'s with the next offset. */
 export function changesUrl(indicator: string, query: ChangesQuery): string {
-  return `${changesPath(indicator)}?${canonicalOf(query, CHANGES_DECLARATIONS)}`;
+  return canonicalUrlOf(changesPath(indicator), query, CHANGES_DECLARATIONS);
 }
 
 /**

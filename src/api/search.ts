@@ -5,6 +5,7 @@
  * same caching, ETag/304 and error object. The canonical query folds `q`, so
  * "Médica Uruguaya" and "medica uruguaya" are one answer with one ETag.
  */
+import { NO_SEPARATORS, withQuery } from "../core/text/url.js";
 import { badRequest } from "./api-error.js";
 import { LOCALIZED, closedObject, type FieldDeclarations, type JsonSchema } from "../core/answer/schema.js";
 import { conditionalAnswer } from "./conditional-answer.js";
@@ -71,11 +72,12 @@ function parseSearch(params: URLSearchParams, top: SearchTop): SearchQuery {
 
 /** The canonical URL of a search (folded words; facet values by their keys): `meta.next`, `Link` and the ETag use it. */
 function searchUrl(query: SearchQuery, offset: number): string {
-  const params = [`q=${encodeURIComponent(query.words.join(" "))}`];
-  if (query.indicator !== null) params.push(`indicator=${query.indicator}`);
-  if (query.facets.length > 0) params.push(`facet=${encodeURIComponent(query.facets.map((f) => `${f.name}:${f.value}`).join(","))}`);
-  params.push(`limit=${query.limit}`, `offset=${offset}`);
-  return `${SEARCH_PATH}?${params.join("&")}`;
+  const params: [string, string][] = [["q", query.words.join(" ")]];
+  if (query.indicator !== null) params.push(["indicator", query.indicator]);
+  if (query.facets.length > 0) params.push(["facet", query.facets.map((f) => `${f.name}:${f.value}`).join(",")]);
+  params.push(["limit", String(query.limit)], ["offset", String(offset)]);
+  // Every separator escaped, as this URL (and so the ETag of every search) has always been written.
+  return withQuery(SEARCH_PATH, params, NO_SEPARATORS);
 }
 
 /** The fields of one result, in the order `serveSearch` writes them, with their schemas. */
@@ -143,7 +145,7 @@ export async function serveSearch(request: Request, assets: Assets, store: DataS
         indicator_title: ind.title,
         facets: e.facets,
         newest: e.newest,
-        url: `${endpointPath(ind.id)}?series=${e.series}`,
+        url: withQuery(endpointPath(ind.id), [["series", e.series]]),
       };
     }),
     meta: {

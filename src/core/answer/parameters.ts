@@ -16,6 +16,7 @@ import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, U
 import { isCalendarDate, resolveDate } from "../time/dates.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../indicator/model.js";
 import { SERIES_ITEM } from "./selection.js";
+import { withQuery } from "../text/url.js";
 import { DAY, orNull, always, sometimes, type FieldDeclarations, type JsonSchema } from "./schema.js";
 
 /** A text in each language of the service. */
@@ -78,14 +79,19 @@ export function readDeclared<Q>(raw: Partial<Record<string, string>>, declaratio
   return query;
 }
 
-/** The canonical query string of an endpoint's query (no `?`): every parameter set, in declaration order. */
-export function canonicalOf<Q>(query: Q, declarations: readonly Declared<Q>[]): string {
-  const params: string[] = [];
+/** The canonical parameters of an endpoint's query: every parameter set, in declaration order, as the canonical URL writes it. */
+export function canonicalParams<Q>(query: Q, declarations: readonly Declared<Q>[]): [string, string][] {
+  const params: [string, string][] = [];
   for (const p of declarations) {
     const value = p.echo(query);
-    if (value !== null) params.push(`${p.name}=${value}`);
+    if (value !== null) params.push([p.name, value]);
   }
-  return params.join("&");
+  return params;
+}
+
+/** The canonical URL of an endpoint's query at `path` (src/core/text/url.ts writes it). */
+export function canonicalUrlOf<Q>(path: string, query: Q, declarations: readonly Declared<Q>[]): string {
+  return withQuery(path, canonicalParams(query, declarations));
 }
 
 /** The OpenAPI parameters of an endpoint, from its declarations. */
@@ -480,23 +486,23 @@ export type Parameter = (typeof PARAMETER_DECLARATIONS)[number]["name"];
 /** Every declaration as the common shape (the tuple above keeps each one's own types). */
 export const DECLARATIONS: readonly ParameterDeclaration[] = PARAMETER_DECLARATIONS;
 
-/** The canonical query string of a query (no `?`): every parameter set, in declaration order. */
-export function canonicalQuery(query: PageQuery): string {
-  return canonicalOf(query, DECLARATIONS);
+/** The canonical parameters of a data endpoint's query: every parameter set, in declaration order. */
+export function canonicalQuery(query: PageQuery): [string, string][] {
+  return canonicalParams(query, DECLARATIONS);
 }
 
 /**
- * The shortest query string asking the same as `query` (no `?`): the canonical
- * order, but a parameter at its default left out (`limit=500`, `offset=0`). The
- * addresses people read: the pages' API links, the URL an MCP result cites.
+ * The shortest parameters asking the same as `query`: the canonical order, but a
+ * parameter at its default left out (`limit=500`, `offset=0`). The addresses
+ * people read: the pages' API links, the URL an MCP result cites.
  */
-export function shortQuery(query: PageQuery): string {
-  const params: string[] = [];
+export function shortParams(query: PageQuery): [string, string][] {
+  const params: [string, string][] = [];
   for (const p of DECLARATIONS) {
     const value = p.echo(query);
-    if (value !== null && value !== p.echo(DEFAULT_QUERY)) params.push(`${p.name}=${value}`);
+    if (value !== null && value !== p.echo(DEFAULT_QUERY)) params.push([p.name, value]);
   }
-  return params.join("&");
+  return params;
 }
 
 /** The parameters `meta` echoes in `group`, in declaration order, with their values (`given`: only those set). */

@@ -16,6 +16,7 @@ import { DAY, DAY_OR_NULL, closedObject, type FieldDeclarations, type JsonSchema
 import { SOURCE_KINDS } from "./provenance.js";
 import { missingGroupSchema } from "./page.js";
 import { endpointPath, metadataPath } from "../file/paths.js";
+import { withQuery } from "../text/url.js";
 import { sourceKindOf } from "./provenance.js";
 
 /**
@@ -27,7 +28,7 @@ import { sourceKindOf } from "./provenance.js";
  * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
  */
 export function queryUrl(indicator: string, query: PageQuery): string {
-  return `${endpointPath(indicator)}?${canonicalQuery(query)}`;
+  return withQuery(endpointPath(indicator), canonicalQuery(query));
 }
 
 /** `meta.next`: the same query one page further, or `null` on the last page. */
