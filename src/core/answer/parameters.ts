@@ -14,7 +14,7 @@
  */
 import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, UNITS, quote } from "./contract.js";
 import { isCalendarDate, resolveDate } from "../time/dates.js";
-import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../indicator/model.js";
+import { DEFAULT_QUERY, FORMATS, type Format, type PageQuery } from "../indicator/model.js";
 import { SERIES_ITEM } from "./selection.js";
 import { withQuery } from "../text/url.js";
 import { DAY, orNull, always, sometimes, type FieldDeclarations, type JsonSchema } from "./schema.js";
@@ -171,7 +171,8 @@ export function integerValue(name: string, text: string, { min, max }: { min: nu
   return n >= min && n <= max ? n : { detail: `${name}: expected an integer from ${min} to ${max}, got ${quote(text)}` };
 }
 
-const integerParse =
+/** An integer parameter's parse: its value within `bounds`, or the detail of its 400. */
+export const integerParse =
   (name: string, bounds: { min: number; max: number }) =>
   (text: string): number | Invalid => {
     const value = integerValue(name, text, bounds);
@@ -216,6 +217,23 @@ export function seriesParse(text: string): readonly string[] | Invalid {
 
 /** The schema of a `series` selection. */
 export const SERIES_SCHEMA = { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" } as const;
+
+/**
+ * `format`, the one declaration every endpoint answering JSON or CSV shares (the
+ * data endpoint, `/changes`, `/adjust`): `json` when not given, left out of the
+ * canonical URL then. `description` says what the CSV holds at that endpoint.
+ */
+export function formatDeclaration(description: Bilingual) {
+  return {
+    name: "format",
+    absent: "json",
+    parse: (text: string): Format | Invalid => ((FORMATS as readonly string[]).includes(text) ? (text as Format) : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
+    echo: (q: { readonly format: Format }): string | null => (q.format === "json" ? null : q.format),
+    schema: { type: "string", enum: [...FORMATS], default: "json" },
+    description,
+    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
+  } as const;
+}
 
 export const PARAMETER_DECLARATIONS = [
   {
@@ -429,17 +447,11 @@ export const PARAMETER_DECLARATIONS = [
     mcp: false,
   },
   {
-    name: "format",
-    absent: "json",
-    parse: (text) => ((FORMATS as readonly string[]).includes(text) ? (text as (typeof FORMATS)[number]) : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
-    echo: (q) => (q.format === "json" ? null : q.format),
-    meta: null,
-    schema: { type: "string", enum: [...FORMATS], default: "json" },
-    description: {
+    ...formatDeclaration({
       en: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
       es: "`json` (por defecto) o `csv`: la misma respuesta en CSV RFC 4180 con las columnas de data.csv; lo que lleva `meta` va en `Link` y `X-Total-Count`.",
-    },
-    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
+    }),
+    meta: null,
     mcp: false,
   },
   {

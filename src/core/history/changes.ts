@@ -11,14 +11,14 @@
  * Its parameters are declared like the data endpoint's (src/core/answer/parameters.ts);
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
-import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET, quote } from "../answer/contract.js";
+import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET} from "../answer/contract.js";
 import type { FieldDeclarations } from "../answer/schema.js";
 import { csvRow, textStart } from "../file/answers.js";
 import { partOf, type AnswerView } from "../file/answer-index.js";
 import { dateOfDay } from "../time/dates.js";
 import { keptPerTable, versionDay, type HistoryData } from "./history.js";
-import { FORMATS, type Format } from "../indicator/model.js";
-import { DAY_SCHEMA, SERIES_SCHEMA, dayParse, integerValue, invalid, seriesParse, type Declared, type Invalid } from "../answer/parameters.js";
+import type { Format } from "../indicator/model.js";
+import { DAY_SCHEMA, SERIES_SCHEMA, dayParse, formatDeclaration, integerParse, seriesParse, type Declared } from "../answer/parameters.js";
 import { byCodeUnits } from "../text/order.js";
 import { endpointPath } from "../file/paths.js";
 
@@ -39,13 +39,6 @@ export interface ChangesQuery {
   readonly offset: number;
   readonly format: Format;
 }
-
-const integer =
-  (name: string, bounds: { min: number; max: number }) =>
-  (text: string): number | Invalid => {
-    const value = integerValue(name, text, bounds);
-    return typeof value === "number" ? value : invalid(value.detail);
-  };
 
 /** The parameters of the changes endpoint, in the canonical order. */
 export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
@@ -77,7 +70,7 @@ export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
   {
     name: "limit",
     absent: LIMIT.default,
-    parse: integer("limit", LIMIT),
+    parse: integerParse("limit", LIMIT),
     echo: (q) => String(q.limit),
     schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
     description: { en: "Changes per page, newest first.", es: "Cambios por página, los más recientes primero." },
@@ -86,24 +79,16 @@ export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
   {
     name: "offset",
     absent: OFFSET.default,
-    parse: integer("offset", OFFSET),
+    parse: integerParse("offset", OFFSET),
     echo: (q) => String(q.offset),
     schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
     description: { en: "Changes skipped, from the newest.", es: "Cambios que se saltean, desde el más reciente." },
     summary: { en: "changes skipped", es: "cambios salteados" },
   },
-  {
-    name: "format",
-    absent: "json",
-    parse: (text) => ((FORMATS as readonly string[]).includes(text) ? text : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
-    echo: (q) => (q.format === "json" ? null : q.format),
-    schema: { type: "string", enum: [...FORMATS], default: "json" },
-    description: {
-      en: "`json` (default) or `csv`: the columns date,series,change,value,previous,changed; the total in `X-Total-Count`, the next page in `Link`.",
-      es: "`json` (por defecto) o `csv`: las columnas date,series,change,value,previous,changed; el total en `X-Total-Count`, la página siguiente en `Link`.",
-    },
-    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
-  },
+  formatDeclaration({
+    en: "`json` (default) or `csv`: the columns date,series,change,value,previous,changed; the total in `X-Total-Count`, the next page in `Link`.",
+    es: "`json` (por defecto) o `csv`: las columnas date,series,change,value,previous,changed; el total en `X-Total-Count`, la página siguiente en `Link`.",
+  }),
 ];
 
 /** How a point changed. */

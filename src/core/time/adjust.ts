@@ -16,8 +16,8 @@ import { answeringRankDay, coveringRankDay, latestOnOrBefore, type CoverageRule 
 import { dateOfDay, dayNumber } from "./dates.js";
 import { derivedText } from "./derive.js";
 import type { AdjusterRef } from "../file/manifest.js";
-import { DATE_SCHEMA, SERIES_REF, dateParse, invalid, type Declared } from "../answer/parameters.js";
-import { FORMATS, type Format } from "../indicator/model.js";
+import { DATE_SCHEMA, SERIES_REF, dateParse, formatDeclaration, invalid, type Declared } from "../answer/parameters.js";
+import type { Format } from "../indicator/model.js";
 import { freshnessOf, type Schedule } from "./schedule.js";
 import { API_BASE } from "../answer/contract.js";
 
@@ -96,15 +96,7 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
     },
     summary: { en: "the index or unit (`indicator:series`)", es: "el índice o la unidad (`indicador:subserie`)" },
   },
-  {
-    name: "format",
-    absent: "json",
-    parse: (text) => ((FORMATS as readonly string[]).includes(text) ? text : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
-    echo: (q) => (q.format === "json" ? null : q.format),
-    schema: { type: "string", enum: [...FORMATS], default: "json" },
-    description: { en: "`json` (default) or `csv` (one line: the same fields).", es: "`json` (por defecto) o `csv` (una línea con los mismos campos)." },
-    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
-  },
+  formatDeclaration({ en: "`json` (default) or `csv` (one line: the same fields).", es: "`json` (por defecto) o `csv` (una línea con los mismos campos)." }),
 ];
 
 /**
