@@ -17,9 +17,7 @@ import {
   LICENSE,
   MAX_DERIVED_POINTS,
   MAX_DERIVED_VALUES,
-  OFFSET,
   RATE_LIMIT,
-  SEARCH_LIMIT,
 } from "../core/answer/contract.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/indicator/model.js";
 import { selectPage } from "../core/answer/page.js";
@@ -37,7 +35,7 @@ import { pageSchema, provenanceFields } from "../core/answer/render.js";
 import { STATUS_PATH, freshnessFields, statusIndicatorFields } from "./freshness.js";
 import { changesSchema } from "../api/changes.js";
 import { adjustSchema } from "../api/adjust.js";
-import { searchSchema } from "../api/search.js";
+import { searchParameters, searchSchema } from "../api/search.js";
 import { errorSchema } from "../api/api-error.js";
 
 /** How a question about time is answered, stated once for the endpoint's description (docs/time.md). */
@@ -220,20 +218,13 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
 
 /** `/api/v1/search`: sub-series by the words people type (docs/api.md "Search"). */
 function searchItem() {
-  const param = (name: string, description: string, schema: object, required = false) => ({ name, in: "query", required, description, schema });
   return {
     get: {
       operationId: "searchSeries",
       summary: "Sub-series of every indicator found by words, accents and case aside",
       description:
         "Every word of q must begin a word of the sub-series' title or facet labels (Spanish or English), its id, or its indicator's title. Ranked by where the words matched (the sub-series' own labels before the indicator's title). `meta.facets` counts each facet value among all the matches.",
-      parameters: [
-        param("q", "The words to find (up to 200 characters), e.g. `casmu gineco`.", { type: "string", maxLength: 200 }, true),
-        param("indicator", "Only this indicator's sub-series.", { type: "string" }),
-        param("facet", "`name:value` pairs separated by commas; a value by its key or its label in either language (`provider:casmu,regime:sin fonasa`).", { type: "string" }),
-        param("limit", "Results per page.", { type: "integer", minimum: SEARCH_LIMIT.min, maximum: SEARCH_LIMIT.max, default: SEARCH_LIMIT.default }),
-        param("offset", "Results skipped.", { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default }),
-      ],
+      parameters: searchParameters(),
       responses: {
         "200": {
           description: "The matches: indicator, series, title and indicator_title in both languages, facets (name, value, label), newest (date, value) and the API URL of each; meta with q (folded), total, has_more, next and facet counts.",

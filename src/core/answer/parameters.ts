@@ -46,7 +46,10 @@ export interface Conflict {
  */
 export interface Declared<Q> {
   readonly name: keyof Q & string;
-  /** The value when not given; with `required`, not given is a 400 whose detail says this. */
+  /**
+   * The value when not given; with `required`, not given is a 400 whose detail says this.
+   * An `Invalid` here is the 400's whole detail when the parameter must be given.
+   */
   readonly absent: unknown;
   readonly required?: string;
   readonly parse: (text: string) => unknown;
@@ -96,7 +99,7 @@ export function canonicalUrlOf<Q>(path: string, query: Q, declarations: readonly
 
 /** The OpenAPI parameters of an endpoint, from its declarations. */
 export function openApiParameters<Q>(declarations: readonly Declared<Q>[]) {
-  return declarations.map((p) => ({ name: p.name, in: "query", required: p.required !== undefined, description: p.description.en, schema: p.schema }));
+  return declarations.map((p) => ({ name: p.name, in: "query", required: p.required !== undefined || isInvalid(p.absent), description: p.description.en, schema: p.schema }));
 }
 
 /** The declaration of the query parameter `N`; `PageQuery[N]` is its parsed value. */
