@@ -10,19 +10,63 @@ import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
 import { rawParameters } from "./query.js";
 import { timeSource } from "./time.js";
-import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustEnd, usedMeta, type AdjustQuery } from "../core/time/adjust.js";
-import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, TODAY_UTC_OFFSET_SECONDS, quote } from "../core/answer/contract.js";
+import { ADJUST_DECLARATIONS, ADJUST_PATH, adjustBody, adjustDataFields, adjustEnd, usedMeta, usedMetaFields, type AdjustQuery } from "../core/time/adjust.js";
+import { CACHE_CONTROL, CSV_CONTENT_TYPE, DERIVED_DIGITS, JSON_CONTENT_TYPE, TODAY_UTC_OFFSET_SECONDS, quote } from "../core/answer/contract.js";
+import { DAY, DAY_OR_NULL, LOCALIZED, closedObject, type FieldDeclarations, type JsonSchema } from "../core/answer/schema.js";
+import { RHYTHMS } from "../core/time/coverage.js";
 import { dateOfDay, dayOfTime } from "../core/time/dates.js";
 import { answerEtag } from "../core/answer/etag.js";
 import { manifestEntry, type Manifest } from "../core/file/manifest.js";
-import { canonicalOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
+import { canonicalUrlOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
 import { metadataPath } from "../core/file/paths.js";
 
 const NAMES = ADJUST_DECLARATIONS.map((p) => p.name);
 
 /** The canonical URL of an adjustment: its ETag's and the answer's `meta.url`. */
 export function adjustUrl(query: AdjustQuery): string {
-  return `${ADJUST_PATH}?${canonicalOf(query, ADJUST_DECLARATIONS)}`;
+  return canonicalUrlOf(ADJUST_PATH, query, ADJUST_DECLARATIONS);
+}
+
+/** The fields of the adjustment's `meta`, in the order `serveAdjust` writes them, with their schemas. */
+export function adjustMetaFields(): FieldDeclarations {
+  return {
+    by: { schema: { type: "string" } },
+    unit: { schema: { type: "string", description: "The unit of `by`'s indicator, as its metadata document gives it." } },
+    units_of: {
+      schema: {
+        ...LOCALIZED,
+        type: ["object", "null"],
+        description: "For a unit of account (a sub-series its indicator.json's `adjusts` declares with a `unit`), the unit's name in Spanish and English: what `data.in_units` counts. Else null.",
+      },
+    },
+    rhythm: { schema: { type: "string", enum: [...RHYTHMS] } },
+    stepwise: { schema: { type: "boolean", description: "True when a value holds until the next one: a date after the last look gets the value in force then, as `at` answers." } },
+    url: { schema: { type: "string", description: "The canonical URL of the question." } },
+    used: {
+      schema: {
+        ...closedObject(usedMetaFields()),
+        description: "For each end, the date of the value used and, when it is not the date's own, why the date has none: never a silent substitution.",
+      },
+    },
+    checked: {
+      schema: {
+        ...DAY_OR_NULL,
+        description:
+          "The day of the last recorded check of the publisher; null: none recorded. Beside `data_changed`, the later of the two bounds what is known (a stepwise value in force then is the one used after it, as `at` answers).",
+      },
+    },
+    data_changed: { schema: { ...DAY, description: "The day the indicator's points last changed." } },
+    last_updated: { schema: DAY_OR_NULL },
+    license: { schema: { type: "string" } },
+    attribution: { schema: { type: "string" } },
+    metadata: { schema: { type: "string" } },
+    digits: { schema: { type: "integer", const: DERIVED_DIGITS, description: "The significant digits derived numbers (`factor`, `adjusted`, `in_units`) are rounded to." } },
+  };
+}
+
+/** The adjustment's JSON answer. */
+export function adjustSchema(): JsonSchema {
+  return closedObject({ data: { schema: closedObject(adjustDataFields()) }, meta: { schema: closedObject(adjustMetaFields()) } });
 }
 
 /** Today as the adjustment counts it: the day in Montevideo (UTC−3, `TODAY_UTC_OFFSET_SECONDS`) at `now` (milliseconds). */
@@ -71,6 +115,7 @@ export async function serveAdjust(request: Request, assets: Assets, store: DataS
     license: data.license,
     attribution: data.attribution,
     metadata: metadataPath(indicator),
+    digits: DERIVED_DIGITS,
   };
   const body = adjustBody(query, input, from, to, meta);
   const headers = new Headers({

@@ -4,7 +4,8 @@
  * Each error the API sends is made by one constructor here, which the function
  * and the OpenAPI examples both call.
  */
-import { ALLOWED_METHODS, CACHE_CONTROL, ERRORS, JSON_CONTENT_TYPE, quote, type ErrorCode } from "../core/answer/contract.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, ERRORS, ERROR_CODES, JSON_CONTENT_TYPE, quote, type ErrorCode } from "../core/answer/contract.js";
+import { closedObject, type JsonSchema } from "../core/answer/schema.js";
 import { CATALOG_PATH } from "../core/file/paths.js";
 
 /** An error the API answers with its JSON error object. */
@@ -22,6 +23,19 @@ export class ApiError extends Error {
   get status(): number {
     return ERRORS[this.code].status;
   }
+}
+
+/** The error object's schema: `errorBody`'s fields (OpenAPI's `Error`). */
+export function errorSchema(): JsonSchema {
+  return closedObject({
+    error: {
+      schema: closedObject({
+        code: { schema: { type: "string", enum: ERROR_CODES } },
+        message: { schema: { type: "string", description: "The general text of the code." } },
+        detail: { schema: { type: "string", description: "What exactly was wrong; a 400's begins with the parameter's name." } },
+      }),
+    },
+  });
 }
 
 /** The error body's text. */

@@ -13,19 +13,54 @@ import { rawParameters } from "./query.js";
 import { checkReadBytes, choose, readSize } from "./endpoint.js";
 import { shardsOf } from "../core/file/answer-index.js";
 import type { AnswerFields } from "../core/file/answers.js";
-import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, allAdded, changeCsv, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/history/changes.js";
+import { CHANGES_CSV_HEADER, CHANGES_DECLARATIONS, allAdded, changeCsv, changeFields, changeJson, changesPath, shardChanges, type ChangesQuery, type PointChange } from "../core/history/changes.js";
 import { versionOn } from "../core/history/history.js";
 import { CACHE_CONTROL, CSV_CONTENT_TYPE, JSON_CONTENT_TYPE } from "../core/answer/contract.js";
 import { answerEtag } from "../core/answer/etag.js";
 import { manifestEntry } from "../core/file/manifest.js";
-import { canonicalOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
+import { canonicalUrlOf, isInvalid, readDeclared } from "../core/answer/parameters.js";
 import { metadataPath } from "../core/file/paths.js";
+import { DAY, closedObject, type FieldDeclarations, type JsonSchema } from "../core/answer/schema.js";
 
 const NAMES = CHANGES_DECLARATIONS.map((p) => p.name);
 
+/** The fields of the changes' `meta`, in the order `serveChanges` writes them, with their schemas. */
+export function changesMetaFields(): FieldDeclarations {
+  return {
+    indicator: { schema: { type: "string" } },
+    since: { schema: DAY },
+    since_before_first: {
+      optional: true,
+      schema: {
+        ...DAY,
+        description:
+          "Only when `since` is before the indicator's first version: that version's day (UTC). Nothing was published by `since`, so every point published since is listed, added; absent otherwise.",
+      },
+    },
+    series: { optional: true, schema: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted, as the data answers' `meta.series`; absent without it." } },
+    version: { schema: { ...DAY, description: "The day the current version was published (UTC)." } },
+    total: { schema: { type: "integer", minimum: 0 } },
+    limit: { schema: { type: "integer" } },
+    offset: { schema: { type: "integer" } },
+    has_more: { schema: { type: "boolean" } },
+    next: { schema: { type: ["string", "null"] } },
+    license: { schema: { type: "string" } },
+    attribution: { schema: { type: "string" } },
+    metadata: { schema: { type: "string" } },
+  };
+}
+
+/** The changes' JSON answer (OpenAPI's `Changes`): `data`, the changes (src/core/history/changes.ts `changeFields`), and `meta`. */
+export function changesSchema(): JsonSchema {
+  return closedObject({
+    data: { schema: { type: "array", items: closedObject(changeFields()) } },
+    meta: { schema: closedObject(changesMetaFields()) },
+  });
+}
+
 /** The canonical URL of a question for changes: its ETag's, and `meta.next`'s with the next offset. */
 export function changesUrl(indicator: string, query: ChangesQuery): string {
-  return `${changesPath(indicator)}?${canonicalOf(query, CHANGES_DECLARATIONS)}`;
+  return canonicalUrlOf(changesPath(indicator), query, CHANGES_DECLARATIONS);
 }
 
 /**

@@ -5,6 +5,7 @@
  * A question about time (`frequency`, `per`, `real`, `units`) is computed by
  * src/core/time/derived-answer.ts, within the CPU budget or refused with a 400.
  */
+import { withQuery } from "../core/text/url.js";
 import { badRequest, unknownIndicator } from "./api-error.js";
 import { conditionalAnswer } from "./conditional-answer.js";
 import type { Assets, DataStore } from "./data-store.js";
@@ -152,7 +153,7 @@ export function checkReadBytes(indicator: string, bytes: number, chosen: readonl
   throw badRequest(
     `series: this question reads the points of ${grouped(series)} sub-series of ${indicator} (${mib(bytes)}), over the ${mib(most)} one request may read; ` +
       `select at most about ${grouped(fitting)} sub-series (series, a list or a pattern such as prefix.*; they are listed at ${metadataPath(indicator)})` +
-      (prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${endpointPath(indicator)}?limit=${prebuilt}` : ""),
+      (prebuilt !== undefined ? `, or ask a prebuilt page of every sub-series: limit and offset alone, such as ${withQuery(endpointPath(indicator), [["limit", String(prebuilt)]])}` : ""),
   );
 }
 

@@ -21,8 +21,9 @@
 import { AGGREGATIONS, FREQUENCIES, UNITS } from "../core/answer/contract.js";
 import type { Manifest } from "../core/file/manifest.js";
 import { DEFAULT_QUERY, type PageQuery } from "../core/indicator/model.js";
-import { DECLARATIONS, isInvalid, shortQuery, type JsonSchema } from "../core/answer/parameters.js";
+import { DECLARATIONS, isInvalid, shortParams, type JsonSchema } from "../core/answer/parameters.js";
 import { SEARCH_PATH, endpointPath, metadataPath } from "../core/file/paths.js";
+import { NO_SEPARATORS, withQuery, type QueryParams } from "../core/text/url.js";
 
 /** Values per sub-series `get_values` asks for when not told, and most values one result holds. */
 export const MCP_DEFAULT_LIMIT = 24;
@@ -179,7 +180,7 @@ function tools(manifest: Manifest): readonly Tool[] {
       inputSchema: object({ query: { type: "string", minLength: 1, maxLength: 200, description: "The words to find." }, indicator }, ["query"]),
       async run(args, call, site) {
         const only = args.indicator as string | undefined;
-        const path = `${SEARCH_PATH}?q=${encodeURIComponent(args.query as string)}${only === undefined ? "" : `&indicator=${only}`}&limit=10`;
+        const path = withQuery(SEARCH_PATH, [["q", args.query as string], ...(only === undefined ? [] : [["indicator", only] as const]), ["limit", "10"]], NO_SEPARATORS);
         const response = await call(path);
         if (!response.ok) return failure(site, path, response);
         const body = (await response.json()) as { data: unknown[]; meta: { total: number } };
@@ -224,7 +225,7 @@ function tools(manifest: Manifest): readonly Tool[] {
         }
         if (!params.has("limit")) params.set("limit", String(MCP_DEFAULT_LIMIT));
         params.set("provenance", "true");
-        const path = `${endpointPath(args.indicator as string)}?${queryText(params)}`;
+        const path = withQuery(endpointPath(args.indicator as string), questionParams(params));
         const response = await call(path);
         if (!response.ok) return failure(site, path, response);
         const body = (await response.json()) as { data: unknown[]; meta: Record<string, unknown> & { total: number; has_more: boolean } };
@@ -241,20 +242,20 @@ function tools(manifest: Manifest): readonly Tool[] {
 }
 
 /**
- * The query string of the arguments, in the declarations' order, as the canonical
- * URL writes it when they parse (so the cited URL is the API's own form), or
- * percent-encoded as given when one does not (the API's 400 then names it).
+ * The query parameters of the arguments, in the declarations' order and without
+ * those at their default, as the pages write them when they parse (so the cited
+ * URL is the API's own form), or as given when one does not (the API's 400 then names it).
  */
-function queryText(params: URLSearchParams): string {
+function questionParams(params: URLSearchParams): QueryParams {
   const query: Record<string, unknown> = { ...DEFAULT_QUERY };
   for (const p of DECLARATIONS) {
     const text = params.get(p.name);
     if (text === null) continue;
     const value = p.parse(text);
-    if (isInvalid(value)) return params.toString();
+    if (isInvalid(value)) return params;
     query[p.name] = value;
   }
-  return shortQuery(query as unknown as PageQuery);
+  return shortParams(query as unknown as PageQuery);
 }
 
 /** The tools of each data version this isolate has seen (its manifest object). */

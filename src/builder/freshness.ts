@@ -6,6 +6,7 @@
  * (`STATUS_PATH`) and llms.txt say the same, made here once.
  */
 import { dayOfTime } from "../core/time/dates.js";
+import { DAY, DAY_OR_NULL, LOCALIZED, closedObject, type FieldDeclarations } from "../core/answer/schema.js";
 import { API_BASE } from "../core/answer/contract.js";
 import { freshnessOf, indicatorFreshness, lookBound, type Check, type Freshness, type Look } from "../core/time/schedule.js";
 import type { BuiltIndicator } from "./dataset.js";
@@ -39,6 +40,37 @@ export function seriesFreshness(indicator: Pick<BuiltIndicator, "source" | "plai
 /** The recorded check as every surface gives it: who looked, when, at what, and what they found (`null`: none recorded). */
 export function checkFacts(check: Check | undefined) {
   return check === undefined ? null : { day: check.day, by: check.by, read: check.read, outcome: check.outcome, ...(check.note === undefined ? {} : { note: check.note }) };
+}
+
+/** The fields `freshnessFacts` writes, in its order, with their schemas: OpenAPI's `Freshness`. */
+export function freshnessFields(): FieldDeclarations {
+  return {
+    checked: { schema: { ...DAY_OR_NULL, description: "The day of the last recorded check of the publisher (`check.day`); null: no check recorded." } },
+    check: {
+      schema: {
+        ...closedObject({
+          day: { schema: DAY },
+          by: { schema: { type: "string", enum: ["update", "person"] satisfies Check["by"][] } },
+          read: { schema: { type: "string", format: "uri", description: "The address read." } },
+          outcome: { schema: { type: "string", enum: ["new-data", "nothing-new"] satisfies Check["outcome"][], description: "`new-data`: it found points not in the data then; `nothing-new`: none." } },
+          note: { optional: true, schema: { type: "string", description: "A person's note on what was consulted." } },
+        }),
+        type: ["object", "null"],
+        description: "The last recorded check: who looked (`update`, the unattended update; `person`, `npm run check`), when, at what address, and what it found. null: none recorded.",
+      },
+    },
+    data_changed: { schema: { ...DAY, description: "The day the points last changed (a commit changing only metadata, schedules or code is not one)." } },
+    newest: { schema: { ...DAY_OR_NULL, description: "The newest point's date." } },
+    next_due: { schema: { ...DAY_OR_NULL, description: "The earliest day a sub-series' next value is due by the schedule; null: none expected." } },
+    overdue: { schema: { type: "boolean", description: "True when some sub-series' next value was due on or before the last look (the later of `checked` and `data_changed`) and is not in the data." } },
+    overdue_since: { schema: DAY_OR_NULL },
+    overdue_series: { schema: { type: "integer", minimum: 0, description: "How many sub-series are overdue." } },
+  };
+}
+
+/** The fields of each indicator of `status.json` (`renderStatus`), with their schemas. */
+export function statusIndicatorFields(): FieldDeclarations {
+  return { id: { schema: { type: "string" } }, title: { schema: LOCALIZED }, ...freshnessFields() };
 }
 
 /**

@@ -9,26 +9,19 @@ import { ApiError, asApiError, badRequest, errorBody, methodNotAllowed, tooManyR
 import { parseQuery } from "../api/query.js";
 import type { SiteConfig } from "../core/indicator/config.js";
 import {
-  AGGREGATIONS,
   ALLOWED_METHODS,
   API_BASE,
   CACHE_CONTROL,
   DERIVED_DIGITS,
-  ERROR_CODES,
   EXPOSED_HEADERS,
-  FREQUENCIES,
   LICENSE,
   MAX_DERIVED_POINTS,
   MAX_DERIVED_VALUES,
-  OFFSET,
   RATE_LIMIT,
-  SEARCH_LIMIT,
-  UNITS,
 } from "../core/answer/contract.js";
 import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../core/indicator/model.js";
 import { selectPage } from "../core/answer/page.js";
 import { CATALOG_PATH, SEARCH_PATH, csvPath, metadataPath, seriesFilePath } from "../core/file/paths.js";
-import { STATUS_PATH } from "./freshness.js";
 import { wholeView } from "../core/file/answer-index.js";
 import { renderAnswer } from "../core/answer/render.js";
 import { prebuiltPagePath } from "../core/file/manifest.js";
@@ -36,6 +29,14 @@ import { DECLARATIONS, isInvalid, openApiParameters, readDeclared } from "../cor
 import { ADJUST_DECLARATIONS, ADJUST_PATH } from "../core/time/adjust.js";
 import { CHANGES_DECLARATIONS } from "../core/history/changes.js";
 import type { Manifest } from "../core/file/manifest.js";
+import { closedObject } from "../core/answer/schema.js";
+import { pointFields } from "../core/file/answers.js";
+import { pageSchema, provenanceFields } from "../core/answer/render.js";
+import { STATUS_PATH, freshnessFields, statusIndicatorFields } from "./freshness.js";
+import { changesSchema } from "../api/changes.js";
+import { adjustSchema } from "../api/adjust.js";
+import { searchParameters, searchSchema } from "../api/search.js";
+import { errorSchema } from "../api/api-error.js";
 
 /** How a question about time is answered, stated once for the endpoint's description (docs/time.md). */
 const TIME_QUESTIONS =
@@ -181,53 +182,6 @@ function changesItem(indicatorParam: IndicatorParam) {
   };
 }
 
-/** The changes' answer (src/api/changes.ts). */
-const changesSchema = {
-  type: "object",
-  required: ["data", "meta"],
-  properties: {
-    data: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["date", "series", "change", "value", "previous", "changed"],
-        additionalProperties: false,
-        properties: {
-          date: { type: "string", format: "date" },
-          series: { type: "string" },
-          change: { type: "string", enum: ["added", "revised", "removed"] },
-          value: { type: ["number", "null"], description: "The value now; `null` when removed." },
-          previous: { type: ["number", "null"], description: "The value at the end of `since`; `null` when added." },
-          changed: { type: "string", format: "date", description: "The last day the point's value or presence changed (UTC)." },
-        },
-      },
-    },
-    meta: {
-      type: "object",
-      required: ["indicator", "since", "version", "total", "limit", "offset", "has_more", "next", "license", "attribution", "metadata"],
-      properties: {
-        indicator: { type: "string" },
-        since: { type: "string", format: "date" },
-        since_before_first: {
-          type: "string",
-          format: "date",
-          description: "Only when `since` is before the indicator's first version: that version's day (UTC). Nothing was published by `since`, so every point published since is listed, added; absent otherwise.",
-        },
-        series: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted, as the data answers' `meta.series`; absent without it." },
-        version: { type: "string", format: "date", description: "The day the current version was published (UTC)." },
-        total: { type: "integer", minimum: 0 },
-        limit: { type: "integer" },
-        offset: { type: "integer" },
-        has_more: { type: "boolean" },
-        next: { type: ["string", "null"] },
-        license: { type: "string" },
-        attribution: { type: "string" },
-        metadata: { type: "string" },
-      },
-    },
-  },
-};
-
 /** The 400 the API sends for an adjustment without an amount, made by the real parser. */
 function adjustBadRequest(): ApiError {
   const query = readDeclared({}, ADJUST_DECLARATIONS);
@@ -237,37 +191,6 @@ function adjustBadRequest(): ApiError {
 
 /** `/api/v1/adjust`: an amount carried between two dates by an index or unit the indicators declare (docs/api.md "Adjusting an amount"). */
 function adjustItem(adjusters: Manifest["adjusters"]) {
-  const end = {
-    type: "object",
-    required: ["date", "point", "value", "covers", "source", "note"],
-    properties: {
-      date: { type: "string", format: "date", description: "The date asked." },
-      point: { type: "string", format: "date", description: "The date of the point whose value is used: the one covering the date asked (or in force on it), else the newest before it (`meta.used` says why)." },
-      value: { type: "number", description: "That point's value, as published." },
-      covers: {
-        type: "object",
-        required: ["from", "to"],
-        properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } },
-        description: "The days that point covers (a month of a monthly index, the day of a daily value, the days a stepwise value was in force).",
-      },
-      source: { type: "string", description: "The publication the value was read from." },
-      note: { type: ["string", "null"] },
-    },
-  };
-  const usedEnd = {
-    type: "object",
-    required: ["date", "reason", "due"],
-    properties: {
-      date: { type: "string", format: "date", description: "The date of the point whose value is used (`data.from.point`, `data.to.point`)." },
-      reason: {
-        type: ["string", "null"],
-        enum: ["overdue", "pending", null],
-        description:
-          "Null: the value is the date's own (it covers the date, or a stepwise value is in force on it). Else the date is after the newest value and that value is used: `overdue`, the value after it was due by the indicator's schedule on or before today and is not in the data; `pending`, it is due after today.",
-      },
-      due: { type: ["string", "null"], format: "date", description: "With a reason, when the value after the one used was (or is) due; null when the schedule names no day, or without a reason." },
-    },
-  };
   return {
     get: {
       operationId: "adjustAmount",
@@ -282,48 +205,7 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
           description: "The adjustment: JSON, or CSV (a header line and one line of the same fields).",
           headers: successHeaders,
           content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["data", "meta"],
-                properties: {
-                  data: {
-                    type: "object",
-                    required: ["amount", "from", "to", "factor", "adjusted", "in_units"],
-                    properties: { amount: { type: "number" }, from: end, to: end, factor: { type: "number" }, adjusted: { type: "number" }, in_units: { type: ["number", "null"] } },
-                  },
-                  meta: {
-                    type: "object",
-                    required: ["by", "unit", "units_of", "rhythm", "stepwise", "url", "used", "checked", "data_changed"],
-                    properties: {
-                      by: { type: "string" },
-                      unit: { type: "string", description: "The unit of `by`'s indicator, as its metadata document gives it." },
-                      units_of: {
-                        type: ["object", "null"],
-                        description: "For a unit of account (a sub-series its indicator.json's `adjusts` declares with a `unit`), the unit's name in Spanish and English: what `data.in_units` counts. Else null.",
-                        required: ["es", "en"],
-                        properties: { es: { type: "string" }, en: { type: "string" } },
-                      },
-                      rhythm: { type: "string", enum: [...RHYTHMS] },
-                      stepwise: { type: "boolean", description: "True when a value holds until the next one: a date after the last look gets the value in force then, as `at` answers." },
-                      url: { type: "string", description: "The canonical URL of the question." },
-                      used: {
-                        type: "object",
-                        required: ["from", "to"],
-                        properties: { from: usedEnd, to: usedEnd },
-                        description: "For each end, the date of the value used and, when it is not the date's own, why the date has none: never a silent substitution.",
-                      },
-                      checked: {
-                        type: ["string", "null"],
-                        format: "date",
-                        description: "The day of the last recorded check of the publisher; null: none recorded. Beside `data_changed`, the later of the two bounds what is known (a stepwise value in force then is the one used after it, as `at` answers).",
-                      },
-                      data_changed: { type: "string", format: "date", description: "The day the indicator's points last changed." },
-                    },
-                  },
-                },
-              },
-            },
+            "application/json": { schema: { $ref: "#/components/schemas/Adjustment" } },
             "text/csv": { schema: { type: "string" } },
           },
         },
@@ -336,32 +218,19 @@ function adjustItem(adjusters: Manifest["adjusters"]) {
 
 /** `/api/v1/search`: sub-series by the words people type (docs/api.md "Search"). */
 function searchItem() {
-  const param = (name: string, description: string, schema: object, required = false) => ({ name, in: "query", required, description, schema });
   return {
     get: {
       operationId: "searchSeries",
       summary: "Sub-series of every indicator found by words, accents and case aside",
       description:
         "Every word of q must begin a word of the sub-series' title or facet labels (Spanish or English), its id, or its indicator's title. Ranked by where the words matched (the sub-series' own labels before the indicator's title). `meta.facets` counts each facet value among all the matches.",
-      parameters: [
-        param("q", "The words to find (up to 200 characters), e.g. `casmu gineco`.", { type: "string", maxLength: 200 }, true),
-        param("indicator", "Only this indicator's sub-series.", { type: "string" }),
-        param("facet", "`name:value` pairs separated by commas; a value by its key or its label in either language (`provider:casmu,regime:sin fonasa`).", { type: "string" }),
-        param("limit", "Results per page.", { type: "integer", minimum: SEARCH_LIMIT.min, maximum: SEARCH_LIMIT.max, default: SEARCH_LIMIT.default }),
-        param("offset", "Results skipped.", { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default }),
-      ],
+      parameters: searchParameters(),
       responses: {
         "200": {
           description: "The matches: indicator, series, title and indicator_title in both languages, facets (name, value, label), newest (date, value) and the API URL of each; meta with q (folded), total, has_more, next and facet counts.",
           headers: successHeaders,
           content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["data", "meta"],
-                properties: { data: { type: "array", items: { type: "object" } }, meta: { type: "object" } },
-              },
-            },
+            "application/json": { schema: { $ref: "#/components/schemas/Search" } },
           },
         },
         "304": { description: "Not modified (If-None-Match or If-Modified-Since).", headers: successHeaders },
@@ -479,92 +348,17 @@ function staticFileItems(indicatorParam: IndicatorParam, limits: readonly number
   };
 }
 
-/** A page of points: `data` and `meta` (docs/DESIGN.md §2). */
-const pageSchemas = {
-  Point: {
-    type: "object",
-    required: ["date", "series", "value"],
-    additionalProperties: false,
-    properties: {
-      date: { type: "string", format: "date" },
-      series: { type: "string" },
-      value: { type: "number" },
-    },
-  },
-  Page: {
-    type: "object",
-    required: ["data", "meta"],
-    properties: {
-      data: { type: "array", items: { $ref: "#/components/schemas/Point" } },
-      meta: {
-        type: "object",
-        required: [
-          "indicator", "unit", "value_unit", "total", "limit", "offset", "from", "to", "at", "series",
-          "frequency", "aggregation", "per", "real", "units", "base",
-          "has_more", "next", "last_updated", "license", "attribution", "metadata",
-        ],
-        properties: {
-          indicator: { type: "string" },
-          unit: { type: "string" },
-          value_unit: { type: "string", description: "What the values are in: the indicator's unit, or `percent`, `index`, `ratio`." },
-          total: { type: "integer", minimum: 0 },
-          limit: { type: "integer" },
-          offset: { type: "integer" },
-          from: { type: ["string", "null"], format: "date" },
-          to: { type: ["string", "null"], format: "date" },
-          at: { type: ["string", "null"], format: "date" },
-          series: { type: ["array", "null"], items: { type: "string" } },
-          frequency: { type: ["string", "null"], enum: [...Object.keys(FREQUENCIES), null] },
-          aggregation: { type: ["string", "null"], enum: [...AGGREGATIONS, null] },
-          per: { type: ["string", "null"] },
-          real: { type: ["string", "null"] },
-          units: { type: ["string", "null"], enum: [...UNITS.filter((u) => u !== "level"), null], description: "`null` for level." },
-          base: { type: ["string", "null"], format: "date" },
-          as_of: { type: "string", format: "date", description: "The day asked with as_of; absent without it." },
-          has_more: { type: "boolean" },
-          next: { type: ["string", "null"] },
-          last_updated: { type: ["string", "null"], format: "date" },
-          license: { type: "string" },
-          attribution: { type: "string" },
-          metadata: { type: "string" },
-          checked: {
-            type: ["string", "null"],
-            format: "date",
-            description:
-              "Only on an `at` answer about a day after the last look at the data (the later of `checked` and `data_changed`): the day of the last recorded check of the publisher, null when none is recorded. A value given is the one in force then, whose successor was not due by the day asked.",
-          },
-          data_changed: {
-            type: "string",
-            format: "date",
-            description: "Beside `checked`: the day the indicator's points last changed (a change of metadata alone is not one).",
-          },
-          missing: {
-            type: "array",
-            description:
-              "Only on an `at` answer about a day after the last check, or with no point: why each selected sub-series without a point has none, grouped. Never a silent empty answer.",
-            items: {
-              type: "object",
-              required: ["reason", "last", "due", "series"],
-              properties: {
-                reason: {
-                  type: "string",
-                  enum: ["before_first", "overdue", "pending", "ended"],
-                  description: "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check; `ended`: the sub-series' last value is dated `last` and the indicator's publications since `due` leave it out (nothing is awaited).",
-                },
-                last: { type: ["string", "null"], format: "date", description: "The date of the sub-series' last point on or before the day." },
-                due: { type: ["string", "null"], format: "date", description: "When the value missing was (or is) due." },
-                series: { type: "array", items: { type: "string" } },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+/** A page of points: `data` and `meta` (docs/DESIGN.md §2), from the fields the renderer declares (src/core/answer/render.ts, src/core/file/answers.ts). */
+function pageSchemas() {
+  return {
+    Point: closedObject(pointFields()),
+    ProvenancePoint: closedObject({ ...pointFields(), ...provenanceFields() }, "A point with `provenance=true`."),
+    Page: pageSchema({ $ref: "#/components/schemas/Point" }, { $ref: "#/components/schemas/ProvenancePoint" }),
+  };
+}
 
 /** When an indicator's values are due and whether one is overdue (src/builder/freshness.ts): the metadata document, the catalog, status.json. */
-const freshnessSchemas = {
+const scheduleSchemas = {
   Schedule: {
     type: ["object", "null"],
     description: "When values are due, as indicator.json declares it (`schedule`); null: not declared, none is ever due.",
@@ -584,48 +378,15 @@ const freshnessSchemas = {
       },
     },
   },
-  Freshness: {
-    type: "object",
-    required: ["checked", "check", "data_changed", "newest", "next_due", "overdue", "overdue_since", "overdue_series"],
-    properties: {
-      checked: { type: ["string", "null"], format: "date", description: "The day of the last recorded check of the publisher (`check.day`); null: no check recorded." },
-      check: {
-        type: ["object", "null"],
-        description: "The last recorded check: who looked (`update`, the unattended update; `person`, `npm run check`), when, at what address, and what it found. null: none recorded.",
-        required: ["day", "by", "read", "outcome"],
-        additionalProperties: false,
-        properties: {
-          day: { type: "string", format: "date" },
-          by: { type: "string", enum: ["update", "person"] },
-          read: { type: "string", format: "uri", description: "The address read." },
-          outcome: { type: "string", enum: ["new-data", "nothing-new"], description: "`new-data`: it found points not in the data then; `nothing-new`: none." },
-          note: { type: "string", description: "A person's note on what was consulted." },
-        },
-      },
-      data_changed: { type: "string", format: "date", description: "The day the points last changed (a commit changing only metadata, schedules or code is not one)." },
-      newest: { type: ["string", "null"], format: "date", description: "The newest point's date." },
-      next_due: { type: ["string", "null"], format: "date", description: "The earliest day a sub-series' next value is due by the schedule; null: none expected." },
-      overdue: { type: "boolean", description: "True when some sub-series' next value was due on or before the last look (the later of `checked` and `data_changed`) and is not in the data." },
-      overdue_since: { type: ["string", "null"], format: "date" },
-      overdue_series: { type: "integer", minimum: 0, description: "How many sub-series are overdue." },
-    },
-  },
-  Status: {
-    type: "object",
-    required: ["indicators"],
-    properties: {
-      indicators: {
-        type: "array",
-        items: {
-          allOf: [
-            { type: "object", required: ["id", "title"], properties: { id: { type: "string" }, title: { $ref: "#/components/schemas/Localized" } } },
-            { $ref: "#/components/schemas/Freshness" },
-          ],
-        },
-      },
-    },
-  },
 };
+
+/** `Freshness` and `status.json`, from the fields src/builder/freshness.ts declares. */
+function freshnessSchemas() {
+  return {
+    Freshness: closedObject(freshnessFields()),
+    Status: closedObject({ indicators: { schema: { type: "array", items: closedObject(statusIndicatorFields()) } } }),
+  };
+}
 
 /** An indicator's metadata document, with the bilingual texts and the facets it shares with the catalog. */
 const metadataSchemas = {
@@ -725,26 +486,6 @@ const catalogSchema = {
   },
 };
 
-/** The error object of every error response (docs/DESIGN.md §2, "Errors"). */
-const errorSchema = {
-  type: "object",
-  required: ["error"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message", "detail"],
-      properties: {
-        code: {
-          type: "string",
-          enum: ERROR_CODES,
-        },
-        message: { type: "string" },
-        detail: { type: "string" },
-      },
-    },
-  },
-};
-
 /** Renders the OpenAPI document (compact, deterministic JSON). */
 export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[], adjusters: Manifest["adjusters"]): string {
   const indicatorParam = indicatorParameter(indicators.map((i) => i.source.meta.id));
@@ -772,7 +513,19 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
       [`${API_BASE}/{indicator}/changes`]: changesItem(indicatorParam),
       ...staticFileItems(indicatorParam, limits, indicators),
     },
-    components: { schemas: { ...pageSchemas, ...metadataSchemas, ...freshnessSchemas, Changes: changesSchema, Catalog: catalogSchema, Error: errorSchema } },
+    components: {
+      schemas: {
+        ...pageSchemas(),
+        ...metadataSchemas,
+        ...scheduleSchemas,
+        ...freshnessSchemas(),
+        Changes: changesSchema(),
+        Adjustment: adjustSchema(),
+        Search: searchSchema(),
+        Catalog: catalogSchema,
+        Error: errorSchema(),
+      },
+    },
   };
   return JSON.stringify(doc);
 }

@@ -8,6 +8,7 @@
  * Web standards only (`fetch`, `Headers`, `URL`, streams): it reads nothing of the
  * build's output; what it expects comes from the contract's constants (src/core/).
  */
+import { withQuery } from "../core/text/url.js";
 import { ALLOWED_METHODS, CACHE_CONTROL, CSP_HEADER, DATA_POLICY, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../core/answer/contract.js";
 import { CATALOG_PATH, OPENAPI_PATH, endpointPath } from "../core/file/paths.js";
 
@@ -368,7 +369,7 @@ async function checkIndicator(client: Client, results: CheckResult[], { id, csv 
   const known: DefaultAnswer = { etag: null, lastModified: null, lastUpdated: null };
   await run(results, `default answer ${path}`, () => checkDefault(client, id, known));
   const year = known.lastUpdated?.slice(0, 4) ?? "<year of last_updated>";
-  const windowPath = `${path}?from=${year}&limit=1`;
+  const windowPath = withQuery(path, [["from", year], ["limit", "1"]]);
   await run(results, `computed window ${windowPath}`, () => checkWindow(client, windowPath, known));
   await run(results, `304 If-None-Match ${path}`, () => checkNotModified(client, path, "If-None-Match", known.etag, known));
   await run(results, `304 If-Modified-Since ${path}`, () => checkNotModified(client, path, "If-Modified-Since", known.lastModified, known));

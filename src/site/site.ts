@@ -7,6 +7,7 @@
  * CDNs or analytics). Interface words come from src/site/client/messages/, the data's
  * labels from `indicator.json`, in both languages.
  */
+import { withQuery } from "../core/text/url.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/indicator/config.js";
 import { html, jsonScript, raw, type SafeHtml } from "../core/text/html.js";
 import { LANGS, LOCALES, type Lang } from "../core/text/i18n.js";
@@ -249,15 +250,15 @@ function apiExamples(config: SiteConfig, m: Messages, first: SiteIndicator): Saf
   const endpoint = endpointPath(first.id);
   const firstSeries = first.view.series[0]?.id;
   return html`<p>${m.apiExamplesLatest}</p>
-${curl(config, `${endpoint}?limit=1`)}
-${curl(config, `${endpoint}?from=2020&limit=10`)}
-${curl(config, `${endpoint}?from=2020&limit=10&offset=10`)}
+${curl(config, withQuery(endpoint, [["limit", "1"]]))}
+${curl(config, withQuery(endpoint, [["from", "2020"], ["limit", "10"]]))}
+${curl(config, withQuery(endpoint, [["from", "2020"], ["limit", "10"], ["offset", "10"]]))}
 ${
   firstSeries === undefined
     ? ""
     : html`<p>${codeText(m.apiExamplesSeries)}</p>
-${curl(config, `${endpoint}?series=${firstSeries}`)}
-${curl(config, `${endpoint}?series=${firstSeries}&format=csv`)}
+${curl(config, withQuery(endpoint, [["series", firstSeries]]))}
+${curl(config, withQuery(endpoint, [["series", firstSeries], ["format", "csv"]]))}
 `
 }<p>${m.apiExamplesFiles}</p>
 ${curl(config, csvFiles(first.id, first.parts)[0] as string)}

@@ -20,6 +20,7 @@
  * Which edition a point cites is read from its source, the address of a line of
  * the file at a commit (`…/blob/<commit>/<folder>/<edition>/<file>#L<line>`).
  */
+import { NO_SEPARATORS, withQuery } from "../core/text/url.js";
 import { z } from "zod";
 import { captureKey, compareKeys } from "./links.js";
 
@@ -111,10 +112,10 @@ export async function findEditions(declaration: EditionsDeclaration, sources: It
   const newer: Edition[] = [];
   for (const { entry } of newerEntries) {
     const path = `${entry.path}/${file}`;
-    const commitsUrl = `${base}/repos/${github}/commits?path=${encodeURIComponent(path)}&per_page=1`;
+    const commitsUrl = withQuery(`${base}/repos/${github}/commits`, [["path", path], ["per_page", "1"]], NO_SEPARATORS);
     const [last] = read(commits, await getJson(commitsUrl), commitsUrl, "a JSON list of commits");
     if (last === undefined) throw new Error(`${entry.path} has no ${file}: no commit changed ${path} (${commitsUrl})`);
-    const folderUrl = `${base}/repos/${github}/contents/${entry.path}?ref=${last.sha}`;
+    const folderUrl = withQuery(`${base}/repos/${github}/contents/${entry.path}`, [["ref", last.sha]]);
     const found = read(entries, await getJson(folderUrl), folderUrl, "a JSON list of the folder's entries").find((e) => e.name === file && e.type === "file");
     if (found?.download_url === undefined || found.download_url === null) throw new Error(`${entry.path} has no ${file} at ${last.sha} (${folderUrl})`);
     newer.push({

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { ADJUST_DECLARATIONS } from "../../src/core/time/adjust.js";
-import { canonicalOf, isInvalid, readDeclared } from "../../src/core/answer/parameters.js";
+import { canonicalUrlOf, isInvalid, readDeclared } from "../../src/core/answer/parameters.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT, runCli, tempDir } from "../helpers.js";
 
@@ -43,7 +43,7 @@ describe("adjust's declarations", () => {
     expect(isInvalid(query)).toBe(true); // a leading zero is not a plain decimal
     const ok = readDeclared({ amount: "100.50", from: "2023", to: "2024-07", by: "tiny-wages:monthly" }, ADJUST_DECLARATIONS);
     if (isInvalid(ok)) throw new Error(ok.invalid);
-    expect(canonicalOf(ok, ADJUST_DECLARATIONS)).toBe("amount=100.5&from=2023-01-01&to=2024-07-01&by=tiny-wages:monthly");
+    expect(canonicalUrlOf("/x", ok, ADJUST_DECLARATIONS)).toBe("/x?amount=100.5&from=2023-01-01&to=2024-07-01&by=tiny-wages:monthly");
     expect(readDeclared({ amount: "1", from: "2023" }, ADJUST_DECLARATIONS)).toEqual({ invalid: "to: required (the date to carry the amount to, e.g. to=2026-07-01)" });
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../src/api/query.js";
 import { ApiError } from "../../src/api/api-error.js";
 import { DEFAULT_QUERY } from "../../src/core/indicator/model.js";
-import { DECLARATIONS, PARAMETERS, canonicalQuery, metaEcho, shortQuery } from "../../src/core/answer/parameters.js";
+import { DECLARATIONS, PARAMETERS, canonicalQuery, metaEcho, shortParams } from "../../src/core/answer/parameters.js";
 import { queryParameters } from "../../src/builder/openapi.js";
 
 /** The detail of the 400 a query string gets, or null when it parses. */
@@ -58,7 +58,7 @@ describe("the parameters' declarations", () => {
         if (detail(text) !== null) return;
         const query = parseQuery(new URLSearchParams(text));
         expect(parseQuery(new URLSearchParams(canonicalQuery(query)))).toEqual(query);
-        expect(parseQuery(new URLSearchParams(shortQuery(query)))).toEqual(query);
+        expect(parseQuery(new URLSearchParams(shortParams(query)))).toEqual(query);
       }),
       { numRuns: 2000 },
     );

@@ -18,6 +18,7 @@
  * ids, §4.2.6: absolute and never changing) and the author's `uri` (the publisher,
  * as credited) stay absolute, from the public base URL, wherever the feed is served.
  */
+import { withQuery } from "../../core/text/url.js";
 import type { SiteConfig } from "../../core/indicator/config.js";
 import { escapeHtml } from "../../core/text/html.js";
 import { byCodeUnits } from "../../core/text/order.js";
@@ -113,7 +114,7 @@ function revisionEntries(config: SiteConfig, indicator: BuiltIndicator, revision
       indicatorTitle: meta.title.en,
       page: seriesPagePath(meta.id),
       csv: csvLinks(indicator, [...r.revised, ...r.removed].map((p) => p.date)),
-      changes: `${changesPath(meta.id)}?since=${r.since}`,
+      changes: withQuery(changesPath(meta.id), [["since", r.since]]),
     };
   });
 }

@@ -8,6 +8,7 @@
  * lists. Every address is a path, relative to the site serving the file (the
  * summary says so), so a mirror's llms.txt leads to the mirror.
  */
+import { NO_SEPARATORS, withQuery, type QueryParams } from "../../core/text/url.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { freshnessFacts, STATUS_PATH } from "../freshness.js";
 import { queryParameters } from "../openapi.js";
@@ -29,7 +30,8 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
   if (series === undefined) return {};
   const newest = series.dates[0] as string;
   const oldest = series.dates[series.dates.length - 1] as string;
-  const url = (indicator: string, query: string) => `${endpointPath(indicator)}?${query}`;
+  const url = (indicator: string, params: QueryParams) => withQuery(endpointPath(indicator), params);
+  const of = (...more: [string, string][]): [string, string][] => [["series", series.id], ...more];
   // A currency a deflator deflates, for `real`; another indicator's sub-series, for `per`.
   const deflated = withPoints.find((i) => Object.hasOwn(deflators, i.source.meta.unit));
   const deflator = deflated === undefined ? undefined : deflators[deflated.source.meta.unit];
@@ -41,25 +43,25 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
   const perSeries = numerator.plain.find((s) => s.dates.length > 0)?.id as string;
   const divisor = other.plain.find((s) => s.dates.length > 0)?.id as string;
   const examples: Record<string, string> = {
-    from: url(id, `from=${newest.slice(0, 4)}`),
-    to: url(id, `to=${oldest.slice(0, 7)}`),
-    at: url(id, `series=${series.id}&at=${newest}`),
-    series: url(id, `series=${series.id}`),
-    frequency: url(id, `series=${series.id}&frequency=year`),
-    aggregation: url(id, `series=${series.id}&frequency=year&aggregation=end`),
-    per: url(numerator.source.meta.id, `series=${perSeries}&per=${other.source.meta.id}:${divisor}`),
-    units: url(id, `series=${series.id}&units=percent_change_a_year_ago`),
-    base: url(id, `series=${series.id}&units=index&base=${oldest}`),
-    ...(currentDay === undefined ? {} : { as_of: url(id, `series=${series.id}&as_of=${currentDay(id)}`) }),
-    limit: url(id, "limit=1"),
-    offset: url(id, "limit=1&offset=1"),
-    format: url(id, `series=${series.id}&format=csv`),
-    dialect: url(id, `series=${series.id}&format=csv&dialect=es`),
-    provenance: url(id, `series=${series.id}&at=${newest}&provenance=true`),
+    from: url(id, [["from", newest.slice(0, 4)]]),
+    to: url(id, [["to", oldest.slice(0, 7)]]),
+    at: url(id, of(["at", newest])),
+    series: url(id, of()),
+    frequency: url(id, of(["frequency", "year"])),
+    aggregation: url(id, of(["frequency", "year"], ["aggregation", "end"])),
+    per: url(numerator.source.meta.id, [["series", perSeries], ["per", `${other.source.meta.id}:${divisor}`]]),
+    units: url(id, of(["units", "percent_change_a_year_ago"])),
+    base: url(id, of(["units", "index"], ["base", oldest])),
+    ...(currentDay === undefined ? {} : { as_of: url(id, of(["as_of", currentDay(id)])) }),
+    limit: url(id, [["limit", "1"]]),
+    offset: url(id, [["limit", "1"], ["offset", "1"]]),
+    format: url(id, of(["format", "csv"])),
+    dialect: url(id, of(["format", "csv"], ["dialect", "es"])),
+    provenance: url(id, of(["at", newest], ["provenance", "true"])),
   };
   if (deflated !== undefined && deflatorMonth !== undefined) {
     const real = deflated.plain.find((s) => s.dates.length > 0)?.id as string;
-    examples.real = url(deflated.source.meta.id, `series=${real}&real=${deflatorMonth}`);
+    examples.real = url(deflated.source.meta.id, [["series", real], ["real", deflatorMonth]]);
   }
   return examples;
 }
@@ -68,7 +70,7 @@ export function parameterExamples(indicators: readonly BuiltIndicator[], deflato
 function patternExample(indicators: readonly BuiltIndicator[]): string {
   for (const { source, plain } of indicators) {
     const dotted = plain.find((s) => s.id.includes("."));
-    if (dotted !== undefined) return `, e.g. ${endpointPath(source.meta.id)}?series=${dotted.id.split(".")[0] as string}.*&limit=1`;
+    if (dotted !== undefined) return `, e.g. ${withQuery(endpointPath(source.meta.id), [["series", `${dotted.id.split(".")[0] as string}.*`], ["limit", "1"]])}`;
   }
   return "";
 }
@@ -78,7 +80,7 @@ function searchExample(indicators: readonly BuiltIndicator[]): string {
   const label = indicators[indicators.length - 1]?.labels[0];
   if (label === undefined) return "";
   const words = label.title.es.split(/\s+/).slice(0, 2).join(" ");
-  return ` Example: ${SEARCH_PATH}?q=${encodeURIComponent(words)}`;
+  return ` Example: ${withQuery(SEARCH_PATH, [["q", words]], NO_SEPARATORS)}`;
 }
 
 /** The kinds of sources of `indicators`' points, with their numbers of points: "12 official publication, 34 press". */

@@ -26,9 +26,7 @@ export const LIMIT = { min: 1, max: 5000, default: 500 } as const;
  */
 export const OFFSET = { min: 0, max: 999_999_999_999_999, default: 0 } as const;
 
-/** `GET /api/v1/search`: its parameters (any other is a 400) and results per page. */
-export const SEARCH_PARAMETERS = ["q", "indicator", "facet", "limit", "offset"] as const;
-export type SearchParameter = (typeof SEARCH_PARAMETERS)[number];
+/** `GET /api/v1/search`: results per page (its parameters are declared in src/api/search.ts). */
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 /** `series`: most items (ids or `*` patterns) in one list. */

@@ -11,6 +11,7 @@ import { dateOfDay, dayNumber } from "../time/dates.js";
 import type { PageQuery, SeriesIndex } from "../indicator/model.js";
 import type { Look } from "../time/schedule.js";
 import { partitionPoint } from "./sorted.js";
+import { DAY_OR_NULL, closedObject, type JsonSchema } from "./schema.js";
 
 /** The points of one sub-series that a page holds: ranks `start` to `end - 1`. */
 export interface SeriesSlice<S extends SeriesIndex = SeriesIndex> {
@@ -36,6 +37,23 @@ export interface MissingGroup {
   readonly last: string | null;
   readonly due: string | null;
   readonly series: readonly string[];
+}
+
+/** The schema of a `MissingGroup` as `meta.missing` writes it (a function: a bundle that writes no answer leaves it out). */
+export function missingGroupSchema(): JsonSchema {
+  return closedObject({
+    reason: {
+      schema: {
+        type: "string",
+        enum: ["before_first", "overdue", "pending", "ended"] satisfies MissingGroup["reason"][],
+        description:
+          "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check; `ended`: the sub-series' last value is dated `last` and the indicator's publications since `due` leave it out (nothing is awaited).",
+      },
+    },
+    last: { schema: { ...DAY_OR_NULL, description: "The date of the sub-series' last point on or before the day." } },
+    due: { schema: { ...DAY_OR_NULL, description: "When the value missing was (or is) due." } },
+    series: { schema: { type: "array", items: { type: "string" } } },
+  });
 }
 
 /**

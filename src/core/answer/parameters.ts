@@ -14,8 +14,10 @@
  */
 import { AGGREGATIONS, DIALECTS, FREQUENCIES, LIMIT, MAX_SERIES_ITEMS, OFFSET, UNITS, quote } from "./contract.js";
 import { isCalendarDate, resolveDate } from "../time/dates.js";
-import { DEFAULT_QUERY, FORMATS, type PageQuery } from "../indicator/model.js";
+import { DEFAULT_QUERY, FORMATS, type Format, type PageQuery } from "../indicator/model.js";
 import { SERIES_ITEM } from "./selection.js";
+import { withQuery } from "../text/url.js";
+import { DAY, orNull, always, sometimes, type FieldDeclarations, type JsonSchema } from "./schema.js";
 
 /** A text in each language of the service. */
 export interface Bilingual {
@@ -28,8 +30,7 @@ export interface Invalid {
   readonly invalid: string;
 }
 
-/** The JSON Schema of a parameter's value (OpenAPI 3.1 and MCP tool inputs). */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+export type { JsonSchema };
 
 /** A combination that has no meaning, named by the parameter that should go. */
 export interface Conflict {
@@ -45,7 +46,10 @@ export interface Conflict {
  */
 export interface Declared<Q> {
   readonly name: keyof Q & string;
-  /** The value when not given; with `required`, not given is a 400 whose detail says this. */
+  /**
+   * The value when not given; with `required`, not given is a 400 whose detail says this.
+   * An `Invalid` here is the 400's whole detail when the parameter must be given.
+   */
   readonly absent: unknown;
   readonly required?: string;
   readonly parse: (text: string) => unknown;
@@ -78,19 +82,24 @@ export function readDeclared<Q>(raw: Partial<Record<string, string>>, declaratio
   return query;
 }
 
-/** The canonical query string of an endpoint's query (no `?`): every parameter set, in declaration order. */
-export function canonicalOf<Q>(query: Q, declarations: readonly Declared<Q>[]): string {
-  const params: string[] = [];
+/** The canonical parameters of an endpoint's query: every parameter set, in declaration order, as the canonical URL writes it. */
+export function canonicalParams<Q>(query: Q, declarations: readonly Declared<Q>[]): [string, string][] {
+  const params: [string, string][] = [];
   for (const p of declarations) {
     const value = p.echo(query);
-    if (value !== null) params.push(`${p.name}=${value}`);
+    if (value !== null) params.push([p.name, value]);
   }
-  return params.join("&");
+  return params;
+}
+
+/** The canonical URL of an endpoint's query at `path` (src/core/text/url.ts writes it). */
+export function canonicalUrlOf<Q>(path: string, query: Q, declarations: readonly Declared<Q>[]): string {
+  return withQuery(path, canonicalParams(query, declarations));
 }
 
 /** The OpenAPI parameters of an endpoint, from its declarations. */
 export function openApiParameters<Q>(declarations: readonly Declared<Q>[]) {
-  return declarations.map((p) => ({ name: p.name, in: "query", required: p.required !== undefined, description: p.description.en, schema: p.schema }));
+  return declarations.map((p) => ({ name: p.name, in: "query", required: p.required !== undefined || isInvalid(p.absent), description: p.description.en, schema: p.schema }));
 }
 
 /** The declaration of the query parameter `N`; `PageQuery[N]` is its parsed value. */
@@ -111,6 +120,8 @@ export interface ParameterDeclaration<N extends keyof PageQuery = keyof PageQuer
   readonly meta: "paging" | "question" | "given" | null;
   /** The value `meta` echoes (by default the parsed value itself). */
   readonly metaValue?: (query: PageQuery) => unknown;
+  /** With `meta`: the JSON Schema of the value `meta` echoes when the parameter is given (`null` is added for a question's). */
+  readonly metaSchema?: JsonSchema;
   readonly schema: JsonSchema;
   /** What it does, in full (OpenAPI, llms.txt, MCP). */
   readonly description: Bilingual;
@@ -163,7 +174,8 @@ export function integerValue(name: string, text: string, { min, max }: { min: nu
   return n >= min && n <= max ? n : { detail: `${name}: expected an integer from ${min} to ${max}, got ${quote(text)}` };
 }
 
-const integerParse =
+/** An integer parameter's parse: its value within `bounds`, or the detail of its 400. */
+export const integerParse =
   (name: string, bounds: { min: number; max: number }) =>
   (text: string): number | Invalid => {
     const value = integerValue(name, text, bounds);
@@ -209,6 +221,23 @@ export function seriesParse(text: string): readonly string[] | Invalid {
 /** The schema of a `series` selection. */
 export const SERIES_SCHEMA = { type: "string", pattern: "^[a-z0-9.*-]+(,[a-z0-9.*-]+)*$" } as const;
 
+/**
+ * `format`, the one declaration every endpoint answering JSON or CSV shares (the
+ * data endpoint, `/changes`, `/adjust`): `json` when not given, left out of the
+ * canonical URL then. `description` says what the CSV holds at that endpoint.
+ */
+export function formatDeclaration(description: Bilingual) {
+  return {
+    name: "format",
+    absent: "json",
+    parse: (text: string): Format | Invalid => ((FORMATS as readonly string[]).includes(text) ? (text as Format) : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
+    echo: (q: { readonly format: Format }): string | null => (q.format === "json" ? null : q.format),
+    schema: { type: "string", enum: [...FORMATS], default: "json" },
+    description,
+    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
+  } as const;
+}
+
 export const PARAMETER_DECLARATIONS = [
   {
     name: "from",
@@ -216,6 +245,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("from", "start"),
     echo: (q) => q.from,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, WINDOW),
     summary: { en: "the window's first day (YYYY-MM-DD, YYYY-MM or YYYY)", es: "primer día de la ventana (AAAA-MM-DD, AAAA-MM o AAAA)" },
@@ -228,6 +258,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("to", "end"),
     echo: (q) => q.to,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(LAST, WINDOW),
     summary: { en: "the window's last day; the window is inclusive", es: "último día de la ventana, que incluye ambos extremos" },
@@ -239,6 +270,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("at", "start"),
     echo: (q) => q.at,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, {
       en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. After the source's last check, a value that holds until the next answers while its successor is not due (meta.checked says the check's date); meta.missing says why a sub-series has none. Not with from, to or frequency.",
@@ -258,6 +290,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: seriesParse,
     echo: (q) => (q.series === null ? null : q.series.join(",")),
     meta: "question",
+    metaSchema: { type: "array", items: { type: "string" }, description: "The `series` asked, deduplicated and sorted." },
     schema: SERIES_SCHEMA,
     description: {
       en: `The sub-series to answer: a comma-separated list of at most ${MAX_SERIES_ITEMS} ids or patterns, where \`*\` matches any run of characters, dots included (\`casmu.*\`, \`*.consult-general-medicine.fonasa\`). An item that matches no sub-series is a 400. Echoed in \`meta.series\` and \`meta.next\` deduplicated and sorted. The ids are listed in the indicator's metadata document.`,
@@ -278,6 +311,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: choiceParse("frequency", FREQUENCY_NAMES),
     echo: (q) => q.frequency,
     meta: "question",
+    metaSchema: { type: "string", enum: FREQUENCY_NAMES },
     schema: { type: "string", enum: FREQUENCY_NAMES },
     description: {
       en: "One point per sub-series and calendar period, dated its first day, for the periods fully covered only. A stepwise indicator's values are the values in force each day (day-weighted mean); a periodic one's period holds the points dated inside it.",
@@ -292,6 +326,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: choiceParse("aggregation", AGGREGATIONS),
     echo: (q) => q.aggregation,
     meta: "question",
+    metaSchema: { type: "string", enum: [...AGGREGATIONS] },
     schema: { type: "string", enum: [...AGGREGATIONS], default: "mean" },
     description: {
       en: "With frequency only: `mean` (day-weighted for a stepwise indicator), `end` (the value in force on the period's last day, or its last point), `min`, `max`.",
@@ -310,6 +345,7 @@ export const PARAMETER_DECLARATIONS = [
     },
     echo: perText,
     meta: "question",
+    metaSchema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
     metaValue: perText,
     schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
     description: {
@@ -326,6 +362,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: (text) => (/^\d{4}-\d{2}$/.test(text) && resolveDate(text, "start") !== null ? text : invalid(`real: expected a month YYYY-MM, got ${quote(text)}`)),
     echo: (q) => q.real,
     meta: "question",
+    metaSchema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
     schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" },
     description: {
       en: "`YYYY-MM`: values in money of that month, × the deflator's value that month / its value in the point's month (with frequency, its mean over the period's months). Only for a unit an indicator declares it deflates (`deflates` in its indicator.json).",
@@ -345,6 +382,7 @@ export const PARAMETER_DECLARATIONS = [
     },
     echo: (q) => q.units,
     meta: "question",
+    metaSchema: { type: "string", enum: UNITS.filter((u) => u !== "level"), description: "`null` for level." },
     schema: { type: "string", enum: [...UNITS], default: "level" },
     description: {
       en: "`change` / `percent_change` against the previous point when its coverage ends where this one begins; `change_a_year_ago` / `percent_change_a_year_ago` against the value covering the same day a year earlier; `index`: 100 × value / the value covering `base`. Percentages are × 100; a divisor of 0 gives no point.",
@@ -359,6 +397,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dateParse("base", "start"),
     echo: (q) => q.base,
     meta: "question",
+    metaSchema: DAY,
     schema: DATE_SCHEMA,
     description: dateDescription(FIRST, {
       en: "With units=index only (and required by it): the day whose value is 100.",
@@ -377,6 +416,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: dayParse("as_of"),
     echo: (q) => q.as_of,
     meta: "given",
+    metaSchema: DAY,
     schema: DAY_SCHEMA,
     description: {
       en: "`YYYY-MM-DD`: the answer as the service published it at the end of that day (UTC): the points, values and coverage of the data version in force then, every other parameter applied to it (real deflates by the index as it was known then). A day before the indicator's first published version, or after today, is a 400; a day on or after the current version answers as today. Echoed in `meta.as_of` (absent without it).",
@@ -391,6 +431,7 @@ export const PARAMETER_DECLARATIONS = [
     parse: integerParse("limit", LIMIT),
     echo: (q) => echoValue(q.limit),
     meta: "paging",
+    metaSchema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max },
     schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
     description: { en: "Points per sub-series, counted from the newest.", es: "Puntos por subserie, contados desde el más reciente." },
     summary: { en: `points per sub-series (${LIMIT.min}–${LIMIT.max}, default ${LIMIT.default})`, es: `puntos por subserie (${LIMIT.min}–${LIMIT.max}, por defecto ${LIMIT.default})` },
@@ -402,23 +443,18 @@ export const PARAMETER_DECLARATIONS = [
     parse: integerParse("offset", OFFSET),
     echo: (q) => echoValue(q.offset),
     meta: "paging",
+    metaSchema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max },
     schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
     description: { en: "Points skipped per sub-series, from the newest end.", es: "Puntos que se saltean por subserie, desde el extremo más reciente." },
     summary: { en: "points skipped per sub-series (≥ 0)", es: "puntos salteados por subserie (≥ 0)" },
     mcp: false,
   },
   {
-    name: "format",
-    absent: "json",
-    parse: (text) => ((FORMATS as readonly string[]).includes(text) ? (text as (typeof FORMATS)[number]) : invalid(`format: expected ${FORMATS.join(" or ")}, got ${quote(text)}`)),
-    echo: (q) => (q.format === "json" ? null : q.format),
-    meta: null,
-    schema: { type: "string", enum: [...FORMATS], default: "json" },
-    description: {
+    ...formatDeclaration({
       en: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
       es: "`json` (por defecto) o `csv`: la misma respuesta en CSV RFC 4180 con las columnas de data.csv; lo que lleva `meta` va en `Link` y `X-Total-Count`.",
-    },
-    summary: { en: "`json` or `csv`", es: "`json` o `csv`" },
+    }),
+    meta: null,
     mcp: false,
   },
   {
@@ -465,23 +501,23 @@ export type Parameter = (typeof PARAMETER_DECLARATIONS)[number]["name"];
 /** Every declaration as the common shape (the tuple above keeps each one's own types). */
 export const DECLARATIONS: readonly ParameterDeclaration[] = PARAMETER_DECLARATIONS;
 
-/** The canonical query string of a query (no `?`): every parameter set, in declaration order. */
-export function canonicalQuery(query: PageQuery): string {
-  return canonicalOf(query, DECLARATIONS);
+/** The canonical parameters of a data endpoint's query: every parameter set, in declaration order. */
+export function canonicalQuery(query: PageQuery): [string, string][] {
+  return canonicalParams(query, DECLARATIONS);
 }
 
 /**
- * The shortest query string asking the same as `query` (no `?`): the canonical
- * order, but a parameter at its default left out (`limit=500`, `offset=0`). The
- * addresses people read: the pages' API links, the URL an MCP result cites.
+ * The shortest parameters asking the same as `query`: the canonical order, but a
+ * parameter at its default left out (`limit=500`, `offset=0`). The addresses
+ * people read: the pages' API links, the URL an MCP result cites.
  */
-export function shortQuery(query: PageQuery): string {
-  const params: string[] = [];
+export function shortParams(query: PageQuery): [string, string][] {
+  const params: [string, string][] = [];
   for (const p of DECLARATIONS) {
     const value = p.echo(query);
-    if (value !== null && value !== p.echo(DEFAULT_QUERY)) params.push(`${p.name}=${value}`);
+    if (value !== null && value !== p.echo(DEFAULT_QUERY)) params.push([p.name, value]);
   }
-  return params.join("&");
+  return params;
 }
 
 /** The parameters `meta` echoes in `group`, in declaration order, with their values (`given`: only those set). */
@@ -493,4 +529,18 @@ export function metaEcho(query: PageQuery, group: "paging" | "question" | "given
     if (group !== "given" || value !== null) echo[p.name] = value;
   }
   return echo;
+}
+
+/**
+ * The fields of `meta` that echo the parameters of `group`, in declaration order:
+ * a question's value is `null` when not given; a `given` one is absent then.
+ */
+export function metaFields(group: "paging" | "question" | "given"): FieldDeclarations {
+  const fields: Record<string, FieldDeclarations[string]> = {};
+  for (const p of DECLARATIONS) {
+    if (p.meta !== group) continue;
+    if (p.metaSchema === undefined) throw new Error(`${p.name}: meta echoes it, but it declares no metaSchema`);
+    fields[p.name] = group === "given" ? sometimes({ ...p.metaSchema, description: `Echoes \`${p.name}\`; absent without it.` }) : always(group === "question" ? orNull(p.metaSchema) : p.metaSchema);
+  }
+  return fields;
 }

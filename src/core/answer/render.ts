@@ -11,8 +11,12 @@ import type { AnswerView } from "../file/answer-index.js";
 import { byCodeUnits } from "../text/order.js";
 import type { DatasetFields, PageQuery } from "../indicator/model.js";
 import type { Page, PageSummary } from "./page.js";
-import { canonicalQuery, metaEcho } from "./parameters.js";
+import { canonicalQuery, metaEcho, metaFields } from "./parameters.js";
+import { DAY, DAY_OR_NULL, closedObject, type FieldDeclarations, type JsonSchema } from "./schema.js";
+import { SOURCE_KINDS } from "./provenance.js";
+import { missingGroupSchema } from "./page.js";
 import { endpointPath, metadataPath } from "../file/paths.js";
+import { withQuery } from "../text/url.js";
 import { sourceKindOf } from "./provenance.js";
 import { partitionPoint } from "./sorted.js";
 
@@ -25,7 +29,7 @@ import { partitionPoint } from "./sorted.js";
  * equal queries have equal URLs. `meta.next`, the `Link` header and the ETag use it.
  */
 export function queryUrl(indicator: string, query: PageQuery): string {
-  return `${endpointPath(indicator)}?${canonicalQuery(query)}`;
+  return withQuery(endpointPath(indicator), canonicalQuery(query));
 }
 
 /** `meta.next`: the same query one page further, or `null` on the last page. */
@@ -44,6 +48,62 @@ export function valueUnit(unit: string, query: PageQuery): string {
   if (query.units === "percent_change" || query.units === "percent_change_a_year_ago") return "percent";
   if (query.units === "index") return "index";
   return query.per === null ? unit : "ratio";
+}
+
+/**
+ * The fields of `answerMeta`, in its key order, with their schemas: OpenAPI's `Page.meta`
+ * (a function, so that a bundle that writes no answer leaves it out).
+ */
+export function answerMetaFields(): FieldDeclarations {
+  return {
+    indicator: { schema: { type: "string" } },
+    unit: { schema: { type: "string" } },
+    value_unit: { schema: { type: "string", description: "What the values are in: the indicator's unit, or `percent`, `index`, `ratio`." } },
+    total: { schema: { type: "integer", minimum: 0, description: "Points in the window, every sub-series, before `limit` and `offset`." } },
+    ...metaFields("paging"),
+    ...metaFields("question"),
+    ...metaFields("given"),
+    has_more: { schema: { type: "boolean" } },
+    next: { schema: { type: ["string", "null"], description: "The canonical URL of the next page; null on the last." } },
+    last_updated: { schema: DAY_OR_NULL },
+    license: { schema: { type: "string" } },
+    attribution: { schema: { type: "string" } },
+    metadata: { schema: { type: "string", description: "The path of the indicator's metadata document." } },
+    checked: {
+      optional: true,
+      schema: {
+        ...DAY_OR_NULL,
+        description:
+          "Only on an `at` answer about a day after the last look at the data (the later of `checked` and `data_changed`): the day of the last recorded check of the publisher, null when none is recorded. A value given is the one in force then, whose successor was not due by the day asked.",
+      },
+    },
+    data_changed: { optional: true, schema: { ...DAY, description: "Beside `checked`: the day the indicator's points last changed (a change of metadata alone is not one)." } },
+    missing: {
+      optional: true,
+      schema: {
+        type: "array",
+        description: "Only on an `at` answer about a day after the last check, or with no point: why each selected sub-series without a point has none, grouped. Never a silent empty answer.",
+        items: missingGroupSchema(),
+      },
+    },
+  };
+}
+
+/** The fields `provenance=true` adds to each point (`withProvenance`; a derived answer's are null, src/core/time/derived-answer.ts). */
+export function provenanceFields(): FieldDeclarations {
+  return {
+    note: { schema: { type: ["string", "null"], description: "The point's note as written in the data; null: none, or a derived value." } },
+    source: { schema: { type: ["string", "null"], description: "The address the point cites; null: none, or a derived value." } },
+    source_kind: { schema: { type: ["string", "null"], enum: [...SOURCE_KINDS, null], description: "The kind of that source, as the indicator's metadata declares it; null: no source, no declared kind, or a derived value." } },
+  };
+}
+
+/** A data answer's schema (`Page`), for the `points` schema given (OpenAPI's `$ref`s to `Point` and `ProvenancePoint`). */
+export function pageSchema(point: JsonSchema, provenancePoint: JsonSchema): JsonSchema {
+  return closedObject({
+    data: { schema: { anyOf: [{ type: "array", items: point }, { type: "array", items: provenancePoint, description: "With `provenance=true`." }] } },
+    meta: { schema: closedObject(answerMetaFields()) },
+  });
 }
 
 /** The `meta` of a JSON answer, in its fixed key order. */

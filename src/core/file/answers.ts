@@ -34,6 +34,7 @@
  *                                `spreadsheetLineOf`, checked by `encodeAnswers`): most points; `spreadsheetText` reads either
  */
 import { createContainer, openContainer } from "./container.js";
+import type { FieldDeclarations } from "../answer/schema.js";
 import { dayNumber } from "../time/dates.js";
 import type { Schedule } from "../time/schedule.js";
 import { datasetFields, type DatasetFields, type SeriesIndex } from "../indicator/model.js";
@@ -283,6 +284,18 @@ function writePoint(view: DataView, sections: Sections, point: { k: number; g: n
   view.setUint32(sections.globals + 4 * k, g, true);
   view.setUint32(sections.seriesOf + 4 * g, point.s, true);
   view.setUint32(sections.rankOf + 4 * g, point.rank, true);
+}
+
+/**
+ * The fields of a point's JSON text (`encodeAnswers` writes `{"date":…,"series":…,"value":…}`),
+ * with their schemas: OpenAPI's `Point` (a function: a bundle that writes no answer leaves it out).
+ */
+export function pointFields(): FieldDeclarations {
+  return {
+    date: { schema: { type: "string", format: "date" } },
+    series: { schema: { type: "string" } },
+    value: { schema: { type: "number" } },
+  };
 }
 
 /**

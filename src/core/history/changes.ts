@@ -12,13 +12,14 @@
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
 import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET } from "../answer/contract.js";
+import type { FieldDeclarations } from "../answer/schema.js";
 import { csvRow, textStart } from "../file/answers.js";
 import { partOf, type AnswerView } from "../file/answer-index.js";
 import { dateOfDay } from "../time/dates.js";
 import { keptPerTable, versionDay, type HistoryData } from "./history.js";
 import type { Format } from "../indicator/model.js";
-import { DAY_SCHEMA, SERIES_SCHEMA, dayParse, seriesParse, type Declared } from "../answer/parameters.js";
-import { formatDeclared, pagingDeclared } from "../answer/declared.js";
+import { DAY_SCHEMA, SERIES_SCHEMA, dayParse, formatDeclaration, seriesParse, type Declared } from "../answer/parameters.js";
+import { pagingDeclared } from "../answer/declared.js";
 import { byCodeUnits } from "../text/order.js";
 import { endpointPath } from "../file/paths.js";
 
@@ -75,7 +76,7 @@ export const CHANGES_DECLARATIONS: readonly Declared<ChangesQuery>[] = [
     description: { en: "Changes skipped, from the newest.", es: "Cambios que se saltean, desde el más reciente." },
     summary: { en: "changes skipped", es: "cambios salteados" },
   }),
-  formatDeclared({
+  formatDeclaration({
     en: "`json` (default) or `csv`: the columns date,series,change,value,previous,changed; the total in `X-Total-Count`, the next page in `Link`.",
     es: "`json` (por defecto) o `csv`: las columnas date,series,change,value,previous,changed; el total en `X-Total-Count`, la página siguiente en `Link`.",
   }),
@@ -194,6 +195,18 @@ export function allAdded(view: AnswerView, chosen: readonly number[] | null, day
     }
   }
   return changes.sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.series, b.series));
+}
+
+/** The fields `changeJson` writes, in its order, with their schemas: OpenAPI's `Changes.data` items. */
+export function changeFields(): FieldDeclarations {
+  return {
+    date: { schema: { type: "string", format: "date" } },
+    series: { schema: { type: "string" } },
+    change: { schema: { type: "string", enum: ["added", "revised", "removed"] satisfies PointChange["change"][] } },
+    value: { schema: { type: ["number", "null"], description: "The value now; `null` when removed." } },
+    previous: { schema: { type: ["number", "null"], description: "The value at the end of `since`; `null` when added." } },
+    changed: { schema: { type: "string", format: "date", description: "The last day the point's value or presence changed (UTC)." } },
+  };
 }
 
 /** A change as JSON: the value texts are JSON numbers, as in the data answers. */

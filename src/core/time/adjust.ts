@@ -10,17 +10,17 @@
  */
 import { csvRow } from "../file/answers.js";
 import { partOf, type AnswerView } from "../file/answer-index.js";
-import { DERIVED_DIGITS, quote } from "../answer/contract.js";
+import { quote } from "../answer/contract.js";
+import { closedObject, type FieldDeclarations } from "../answer/schema.js";
 import { answeringRankDay, coveringRankDay, latestOnOrBefore, type CoverageRule } from "./coverage.js";
 import { dateOfDay, dayNumber } from "./dates.js";
 import { derivedText } from "./derive.js";
 import type { AdjusterRef } from "../file/manifest.js";
-import { DATE_SCHEMA, SERIES_REF, dateParse, invalid, type Declared } from "../answer/parameters.js";
+import { DATE_SCHEMA, SERIES_REF, dateParse, formatDeclaration, invalid, type Declared } from "../answer/parameters.js";
 import type { Format } from "../indicator/model.js";
 import { freshnessOf, type Schedule } from "./schedule.js";
 import { API_BASE } from "../answer/contract.js";
 import { partitionPoint } from "../answer/sorted.js";
-import { formatDeclared } from "../answer/declared.js";
 
 /** The path of the endpoint. */
 export const ADJUST_PATH = `${API_BASE}/adjust`;
@@ -90,7 +90,7 @@ export const ADJUST_DECLARATIONS: readonly Declared<AdjustQuery>[] = [
     },
     summary: { en: "the index or unit (`indicator:series`)", es: "el índice o la unidad (`indicador:subserie`)" },
   },
-  formatDeclared({ en: "`json` (default) or `csv` (one line: the same fields).", es: "`json` (por defecto) o `csv` (una línea con los mismos campos)." }),
+  formatDeclaration({ en: "`json` (default) or `csv` (one line: the same fields).", es: "`json` (por defecto) o `csv` (una línea con los mismos campos)." }),
 ];
 
 /**
@@ -182,6 +182,23 @@ function coverageLastDay(input: AdjustInput, s: number, rank: number): number {
   return partitionPoint(series.day(rank) + 1, last + 1, (day) => coveringRankDay(series, day, input.rule) === rank) - 1;
 }
 
+/** The fields of `meta.used` as `usedMeta` writes them, with their schemas. */
+export function usedMetaFields(): FieldDeclarations {
+  const end = closedObject({
+    date: { schema: { type: "string", format: "date", description: "The date of the point whose value is used (`data.from.point`, `data.to.point`)." } },
+    reason: {
+      schema: {
+        type: ["string", "null"],
+        enum: ["overdue", "pending", null] satisfies (Missing["reason"] | null)[],
+        description:
+          "Null: the value is the date's own (it covers the date, or a stepwise value is in force on it). Else the date is after the newest value and that value is used: `overdue`, the value after it was due by the indicator's schedule on or before today and is not in the data; `pending`, it is due after today.",
+      },
+    },
+    due: { schema: { type: ["string", "null"], format: "date", description: "With a reason, when the value after the one used was (or is) due; null when the schedule names no day, or without a reason." } },
+  });
+  return { from: { schema: end }, to: { schema: end } };
+}
+
 /**
  * What `meta` says of the values used (`meta.used`): for each end the date of the
  * point whose value is used and, when that value is not the date's own, why
@@ -197,6 +214,36 @@ const rounded = (x: number) => derivedText(x) as string;
 
 /** The CSV answer's columns: `*_reason` and `*_due` are empty when the point's value is the date's own (`meta.used`). */
 export const ADJUST_CSV_HEADER = ["amount", "by", "from", "from_point", "from_value", "from_source", "to", "to_point", "to_value", "to_source", "factor", "adjusted", "in_units", "from_reason", "from_due", "to_reason", "to_due"] as const;
+
+/** The fields of one end (`data.from`, `data.to`) as `adjustBody` writes them, with their schemas. */
+export function adjustEndFields(): FieldDeclarations {
+  return {
+    date: { schema: { type: "string", format: "date", description: "The date asked." } },
+    point: { schema: { type: "string", format: "date", description: "The date of the point whose value is used: the one covering the date asked (or in force on it), else the newest before it (`meta.used` says why)." } },
+    value: { schema: { type: "number", description: "That point's value, as published." } },
+    covers: {
+      schema: {
+        ...closedObject({ from: { schema: { type: "string", format: "date" } }, to: { schema: { type: "string", format: "date" } } }),
+        description: "The days that point covers (a month of a monthly index, the day of a daily value, the days a stepwise value was in force).",
+      },
+    },
+    source: { schema: { type: "string", description: "The publication the value was read from." } },
+    note: { schema: { type: ["string", "null"] } },
+  };
+}
+
+/** The fields of the answer's `data` as `adjustBody` writes them, with their schemas. */
+export function adjustDataFields(): FieldDeclarations {
+  const end = closedObject(adjustEndFields());
+  return {
+    amount: { schema: { type: "number" } },
+    from: { schema: end },
+    to: { schema: end },
+    factor: { schema: { type: "number" } },
+    adjusted: { schema: { type: "number" } },
+    in_units: { schema: { type: ["number", "null"] } },
+  };
+}
 
 /** The answer's body, JSON or CSV. */
 export function adjustBody(query: AdjustQuery, input: AdjustInput, from: AdjustEnd, to: AdjustEnd, meta: Record<string, unknown>): string {
@@ -214,6 +261,6 @@ export function adjustBody(query: AdjustQuery, input: AdjustInput, from: AdjustE
   const end = (e: AdjustEnd) => `{"date":"${e.date}","point":"${e.point}","value":${e.value},"covers":${JSON.stringify(e.covers)},"source":${JSON.stringify(e.source)},"note":${JSON.stringify(e.note)}}`;
   return (
     `{"data":{"amount":${query.amount.text},"from":${end(from)},"to":${end(to)},"factor":${factor},"adjusted":${adjusted},"in_units":${units ?? "null"}},` +
-    `"meta":${JSON.stringify({ ...meta, digits: DERIVED_DIGITS })}}`
+    `"meta":${JSON.stringify(meta)}}`
   );
 }

@@ -4,6 +4,7 @@
  * answer the page script writes from the API's own JSON answer, the API address
  * beside it. Without a script the form asks the API itself (a GET form).
  */
+import { withQuery } from "../../core/text/url.js";
 import { TODAY_UTC_OFFSET_SECONDS } from "../../core/answer/contract.js";
 import { dayOfTime } from "../../core/time/dates.js";
 import { html, type SafeHtml } from "../../core/text/html.js";
@@ -173,13 +174,12 @@ export function setupAdjust(lang: Lang, m: Messages): void {
       show(m.adjustBadAmount(typed.trim()));
       return;
     }
-    const params = new URLSearchParams([
+    const path = withQuery(form.getAttribute("action") ?? "", [
       ["amount", value],
       ["from", fromField.value],
       ["to", toField.value],
       ["by", by.value],
     ]);
-    const path = `${form.getAttribute("action") ?? ""}?${params.toString().replaceAll("%3A", ":")}`;
     const label = by.options[by.selectedIndex]?.text ?? by.value;
     const question = { amount: typed.trim(), from: fromField.value, to: toField.value, first: first(), today, by: label };
     void fetch(path)

@@ -14,7 +14,8 @@ import { derivePage, type TimeSource } from "../../core/time/derived-answer.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../core/indicator/model.js";
 import { byCodeUnits } from "../../core/text/order.js";
 import { endpointPath } from "../../core/file/paths.js";
-import { shortQuery } from "../../core/answer/parameters.js";
+import { shortParams } from "../../core/answer/parameters.js";
+import { withQuery } from "../../core/text/url.js";
 import type { Frequency, Units } from "../../core/answer/contract.js";
 import type { ViewSeries } from "./series-view.js";
 
@@ -116,5 +117,5 @@ export function questionUrl(indicator: string, series: string, question: Questio
     base: question.base ?? null,
     limit: limit ?? DEFAULT_QUERY.limit,
   };
-  return `${endpointPath(indicator)}?${shortQuery(query)}`;
+  return withQuery(endpointPath(indicator), shortParams(query));
 }

@@ -9,6 +9,7 @@
  * and drops `utm_` parameters from the address bar once the visit is counted. It
  * only requests files of the same site.
  */
+import { NO_SEPARATORS, withQuery } from "../../core/text/url.js";
 import type { Deflator } from "../../core/time/derive.js";
 import { html, type SafeHtml } from "../../core/text/html.js";
 import type { Lang, Localized } from "../../core/text/i18n.js";
@@ -420,7 +421,7 @@ function setupSearch(m: Messages, lang: Lang): void {
     params.set("q", q);
     params.set("limit", "10");
     try {
-      const response = await fetch(`${form.getAttribute("action") ?? ""}?${params.toString()}`);
+      const response = await fetch(withQuery(form.getAttribute("action") ?? "", params, NO_SEPARATORS));
       const body = (await response.json()) as { data: Found[]; meta: { total: number } };
       if (ask !== asked) return;
       const shown = !response.ok || body.data.length === 0 ? html`<p class="note">${response.ok ? m.searchNone : m.searchFailed}</p>` : searchResults(m, lang, body.data, body.meta.total);

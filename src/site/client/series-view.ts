@@ -16,6 +16,7 @@
  * that hold until the next one, gaps where a point is missing, a zero as what the
  * indicator says it means (`display.zero`), notes marked.
  */
+import { withQuery } from "../../core/text/url.js";
 import { lineChart, seriesColor, seriesDash, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
 import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/time/coverage.js";
 import { successorDueDay, type Schedule } from "../../core/time/schedule.js";
@@ -624,9 +625,7 @@ export interface DownloadLinks {
 
 /** The API path of `series` (null: every sub-series) with `params` after it, in the API's canonical order. */
 function apiPath(indicator: string, series: string | null, params: readonly [string, string][]): string {
-  const query = new URLSearchParams([...(series === null ? [] : [["series", series] as [string, string]]), ...params]);
-  const text = query.toString().replace(/%2C/g, ",").replace(/%2A/g, "*");
-  return `${endpointPath(indicator)}${text === "" ? "" : `?${text}`}`;
+  return withQuery(endpointPath(indicator), [...(series === null ? [] : [["series", series] as [string, string]]), ...params]);
 }
 
 /**
