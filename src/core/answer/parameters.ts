@@ -193,6 +193,8 @@ const echoValue = (value: string | number | null): string | null => (value === n
 const FREQUENCY_NAMES = Object.keys(FREQUENCIES) as (keyof typeof FREQUENCIES)[];
 /** `<indicator>:<sub-series id>`, no patterns (`per`, `by`). */
 export const SERIES_REF = /^([a-z0-9][a-z0-9-]*):([a-z0-9][a-z0-9.-]*)$/;
+/** {@link SERIES_REF} as `per`'s schema: in the query, in `meta.per` and in MCP's tool. */
+const PER_SCHEMA = { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" } as const;
 
 /** `per` as the URL and `meta.per` carry it: `<indicator>:<sub-series>`. */
 export function perText(query: PageQuery): string | null {
@@ -345,15 +347,15 @@ export const PARAMETER_DECLARATIONS = [
     },
     echo: perText,
     meta: "question",
-    metaSchema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
+    metaSchema: PER_SCHEMA,
     metaValue: perText,
-    schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$" },
+    schema: PER_SCHEMA,
     description: {
       en: "`<indicator>:<sub-series id>`: each value divided by that sub-series' value covering the same days (with frequency, on the same periods): a step wherever either changes. Not with real.",
       es: "`<indicador>:<id de subserie>`: cada valor dividido por el valor de esa subserie que cubre los mismos días (con frequency, en los mismos períodos): un escalón donde cambia cualquiera de los dos. No con real.",
     },
     summary: { en: "each value as a ratio to another sub-series (`indicator:series`)", es: "cada valor como cociente de otra subserie (`indicador:subserie`)" },
-    mcp: { type: "string", pattern: "^[a-z0-9][a-z0-9-]*:[a-z0-9][a-z0-9.-]*$", description: "<indicator>:<sub-series id>" },
+    mcp: { ...PER_SCHEMA, description: "<indicator>:<sub-series id>" },
   },
   {
     name: "real",
