@@ -585,29 +585,7 @@ function pageView(config: RenderConfig, meta: SiteIndicator, lang: Lang): View {
  */
 function indicatorParts(config: RenderConfig, meta: SiteIndicator, lang: Lang, path: (indicator: string, lang: Lang) => string) {
   const { view } = meta;
-  const page = pageView(config, meta, lang);
-  const card = path === embedPagePath ? renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded: true }) : page;
-  const rendered: View = {
-    shown: page.shown,
-    chosen: page.chosen,
-    carded: page.carded,
-    choices: page.choices,
-    get card() {
-      return card.card;
-    },
-    get charts() {
-      return page.charts;
-    },
-    get compare() {
-      return page.compare;
-    },
-    get table() {
-      return page.table;
-    },
-    get downloads() {
-      return page.downloads;
-    },
-  };
+  const rendered = pageView(config, meta, lang);
   const title = view.title[lang];
   const head = { lang, title: `${title} — ${config.name}`, description: meta.description[lang], paths: pathsOf((l) => path(meta.id, l)), script: true };
   return { m: MESSAGES[lang], view, rendered, title, head };
@@ -726,7 +704,9 @@ ${aboutSection(meta, lang)}${creditSection(config, meta, lang)}${pageConfig(conf
  * frame; the page asks search engines not to index it (the indicator page is canonical).
  */
 export function renderEmbedPage(config: RenderConfig, meta: SiteIndicator, lang: Lang): string {
-  const { m, rendered, title, head: base } = indicatorParts(config, meta, lang, embedPagePath);
+  const { m, view, rendered, title, head: base } = indicatorParts(config, meta, lang, embedPagePath);
+  // The page's chart; the card of the embed's own view, whose link to the notes leads to the page.
+  const card = renderView({ lang, indicator: view, selection: view.defaults, baseUrl: config.baseUrl, embedded: true }).card;
   const page: PageHead = {
     ...base,
     robots: "noindex",
@@ -739,7 +719,7 @@ ${head(config, page)}</head>
 <body class="embed">
 <main id="main">
 <h1 class="embed-title"><a href="${seriesPagePath(meta.id, lang)}">${title}</a></h1>
-<div id="view-card" class="view-card embed-card">${rendered.card}</div>
+<div id="view-card" class="view-card embed-card">${card}</div>
 <div id="charts" class="embed-charts">
 ${rendered.charts}
 </div>
