@@ -27,10 +27,10 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
-  { files: ["src/core/**/*.ts"], rules: boundary(["api", "build", "source", "site"], "src/core/ runs in every runtime") },
-  { files: ["src/api/**/*.ts", "functions/**/*.ts"], rules: boundary(["build", "source", "site"], "src/api/ runs in workerd") },
-  { files: ["src/site/client/**/*.ts"], rules: boundary(["api", "build", "source"], "src/site/client/ runs in the browser") },
-  // The pages are rendered from the view model the build makes (src/site/model.ts): site/ never reads build/ or source/.
-  { files: ["src/site/*.ts"], rules: boundary(["api", "build", "source"], "src/site/ renders the build's view model") },
+  { files: ["src/core/**/*.ts"], rules: boundary(["api", "builder", "source", "site"], "src/core/ runs in every runtime") },
+  { files: ["src/api/**/*.ts", "functions/**/*.ts"], rules: boundary(["builder", "source", "site"], "src/api/ runs in workerd") },
+  { files: ["src/site/client/**/*.ts"], rules: boundary(["api", "builder", "source"], "src/site/client/ runs in the browser") },
+  // The pages are rendered from the view model the build makes (src/site/model.ts): site/ never reads builder/ or source/.
+  { files: ["src/site/*.ts"], rules: boundary(["api", "builder", "source"], "src/site/ renders the build's view model") },
   { files: ["*.js"], ...tseslint.configs.disableTypeChecked },
 );

@@ -7,7 +7,7 @@
  * request that finds another's load of the same file still running makes its
  * own. Workers cancel a request's I/O when its client disconnects, so another
  * request's fetch may never end, and awaiting it would hang this request and,
- * kept, every later one (test/unit/api.test.ts). Concurrent first requests for a
+ * kept, every later one (test/integration/api.test.ts). Concurrent first requests for a
  * file each read it once; the first loaded is kept and given to the others.
  */
 import { POINT_COLUMN_BYTES, decodeAnswers, type AnswerData } from "../core/file/answers.js";

@@ -5,7 +5,7 @@
  * build prebuilding only limit 7, so every other page is computed there); the
  * usage limit's 429s are test/e2e/usage-limit.test.ts's. The 200 random windows per indicator and the
  * arbitrary-query property run in process against the same handler
- * (test/unit/api-real-data.test.ts); here a sample of the windows proves workerd
+ * (test/integration/api-real-data.test.ts); here a sample of the windows proves workerd
  * answers the same.
  */
 import { readFileSync } from "node:fs";

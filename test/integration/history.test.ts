@@ -276,7 +276,7 @@ describe("changes over a synthetic history", () => {
           for (const [id, table] of tables) {
             const v = versionOn(table.versions.map(versionDay), since.day);
             if (v < 0) {
-              // One version has no table: the endpoint lists its answers then (test/unit/api.test.ts).
+              // One version has no table: the endpoint lists its answers then (test/integration/api.test.ts).
               if (table.table === null) continue;
               // Not published yet then: every point published since, added (version -1 of the table).
               const all = [...changesOfTable(table, v)].map(({ changed: _, ...rest }) => rest).sort((a, b) => (a.series + a.date < b.series + b.date ? -1 : 1));
