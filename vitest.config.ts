@@ -1,8 +1,10 @@
 // Three layers, `npm test` runs them all:
-// - `unit`: pure modules, the in-process build of small fixtures, the handler in
-//   Node; the inner loop (`npm run test:unit`, seconds);
+// - `unit`: pure modules, small fixtures built in process, the handler in Node; the
+//   inner loop (`npm run test:unit`, seconds): no git, no build of the real data or of
+//   thousands of sub-series, no thousands of property runs;
 // - `integration`: the real data built in process and answered by the handler in
-//   Node: every prebuilt page against the reference, random windows, properties;
+//   Node (every prebuilt page against the reference, random windows, properties), and
+//   what runs git, the CLI's fault corpus or long properties over small fixtures;
 // - `system`: what only workerd, Chromium, nginx or a child process can show,
 //   against servers started once per run by test/e2e/global-setup.ts, two files at
 //   a time; then `system-limits`, the files that time usage-limit windows, alone.

@@ -5,7 +5,7 @@
  * `spawnSync`: a system file must not block the event loop (test/helpers.ts `runProcess`).
  */
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { ROOT, runProcess } from "./helpers.js";
 
 /** The flags of every headless launch of the tests and scripts. */
@@ -16,4 +16,19 @@ export async function launchChromium(): Promise<Browser> {
   const ensured = await runProcess("bash", [join(ROOT, "scripts/ensure-chromium.sh")]);
   if (ensured.code !== 0) throw new Error(`scripts/ensure-chromium.sh failed:\n${ensured.stderr}`);
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: [...CHROMIUM_ARGS] });
+}
+
+/**
+ * Sends every Content Security Policy violation the documents of `target` report
+ * (`securitypolicyviolation` events, the listener set by an init script before any
+ * of their code runs) to `sink`, as "path: directive blocked what sample". The
+ * browser tests' visits of every page and the policy's own tests use it (test/e2e/csp.test.ts
+ * shows it reports a tampered policy, an injected inline script and a refused framing).
+ */
+export async function reportViolations(target: Page | BrowserContext, sink: (text: string) => void): Promise<void> {
+  await target.exposeFunction("reportViolation", sink);
+  await target.addInitScript(() => {
+    const report = (window as unknown as { reportViolation: (text: string) => void }).reportViolation;
+    document.addEventListener("securitypolicyviolation", (e) => report(`${location.pathname}: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} ${e.sample}`));
+  });
 }

@@ -17,7 +17,6 @@ export const LONG_FILES = [
   "test/e2e/browser.test.ts", // ~100 s
   "test/reliability/build-faults.test.ts", // ~50 s
   "test/e2e/api.test.ts", // ~30 s
-  "test/e2e/csp.test.ts", // ~20 s (every page in Chromium)
   "test/integration/update.test.ts", // ~25 s
   "test/integration/api-real-data.test.ts", // ~20 s
 ];

@@ -3,7 +3,7 @@
  * free loopback port, serving a built output folder with the project's functions.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { createWriteStream, readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -124,6 +124,57 @@ async function networkEventsOff(port: number): Promise<WebSocket> {
   return socket;
 }
 
+/** The ids of the processes below `root` (itself excluded) whose command is `name`, from /proc (Linux; elsewhere none). */
+function descendantsNamed(root: number, name: string): number[] {
+  const children = new Map<number, number[]>();
+  const names = new Map<number, string>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces or parentheses, so the last ")" ends it.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      if (names.get(child) === name) found.push(child);
+      walk(child);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/**
+ * Pauses the esbuild service wrangler keeps running below `pid` to rebuild the
+ * functions when their files change. A server of the tests or benches serves one
+ * checkout that nothing edits while it runs, and that watcher cost 4–6 % of a core
+ * per idle server (the five servers of a test run: 60–86 CPU-s each in a run of 26
+ * minutes on the loaded machine, by process accounting). Nothing else asks it for
+ * anything once the functions are built; `stop()` resumes it before ending the
+ * process group, so it exits as wrangler stops it.
+ */
+function pauseRebuilds(pid: number): void {
+  for (const watcher of descendantsNamed(pid, "esbuild")) {
+    try {
+      process.kill(watcher, "SIGSTOP");
+    } catch {
+      // It ended meanwhile.
+    }
+  }
+}
+
 /**
  * Runs `wrangler pages dev <dir>` with `bindings` as extra vars (e.g. a small usage
  * limit), and resolves once it answers HTTP. `cwd`: the checkout whose `functions/`
@@ -179,6 +230,8 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     inspector?.close();
     if (child.exitCode === null && child.pid !== undefined) {
       const exited = new Promise<void>((done) => child.once("exit", () => done()));
+      // A paused process (`pauseRebuilds`) holds a signal until it is resumed.
+      process.kill(-child.pid, "SIGCONT");
       process.kill(-child.pid, "SIGTERM");
       const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 5_000);
       await exited;
@@ -212,5 +265,6 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     throw new Error(`wrangler pages dev's inspector: ${String(error)}\n${output}`);
   }
   // It answered HTTP, so it was spawned: its pid is defined.
+  pauseRebuilds(child.pid as number);
   return { url, pid: child.pid as number, inspectorPort, output: () => output, log, stop };
 }

@@ -3,13 +3,13 @@
  * `wrangler pages dev`, in Spanish and English. Screenshots of every page at desktop
  * and phone width are saved under test-artifacts/screenshots/ for a person to look at.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
+import { launchChromium, reportViolations } from "../chromium.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT, sitePages } from "../helpers.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
 import { INDICATOR_IDS } from "../indicators.js";
 
@@ -26,15 +26,13 @@ const CASMU = "casmu.consult-general-medicine.fonasa";
 /** axe-core's source, evaluated in a page to check it (`axeViolations`). */
 const AXE = readFileSync(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
 
-/** The default build with a usage limit no test reaches (test/e2e/global-setup.ts). */
-const server = { url: inject("system").urls.main };
+/** The default build with a usage limit no test reaches (test/e2e/global-setup.ts), and its output folder. */
+const server = { url: inject("system").urls.main, dir: inject("system").mainDir };
 let browser: Browser;
 let otherOrigin: Server;
 let otherUrl: string;
 
 beforeAll(async () => {
-  const ensured = spawnSync("bash", [join(ROOT, "scripts/ensure-chromium.sh")], { encoding: "utf8" });
-  expect(ensured.status, ensured.stderr).toBe(0);
   // Another origin: a page that calls the API, or frames a chart, from elsewhere.
   const port = await freePort();
   otherOrigin = createServer((req, res) => {
@@ -47,10 +45,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => otherOrigin.listen(port, "127.0.0.1", done));
   otherUrl = `http://127.0.0.1:${port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
@@ -59,10 +54,16 @@ afterAll(async () => {
   await new Promise((done) => otherOrigin?.close(done));
 });
 
-/** A page that records console errors, failed requests and any request leaving the site. */
+/**
+ * A page that records console errors, failed requests, any request leaving the site
+ * and every Content Security Policy violation its documents report
+ * (`reportViolations`): Chromium computes the hashes itself, so every page visited
+ * is a check of the build's policy.
+ */
 async function openPage(width: number, height: number) {
   const page = await browser.newPage({ viewport: { width, height } });
   const problems: string[] = [];
+  await reportViolations(page, (text) => problems.push(`policy: ${text}`));
   const origin = new URL(server.url).origin;
   page.on("console", (msg) => msg.type() === "error" && problems.push(`console: ${msg.text()}`));
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
@@ -76,11 +77,17 @@ async function openPage(width: number, height: number) {
   return { page, problems };
 }
 
-/** Opens a path and waits until the page script has finished what it loads. */
+/**
+ * Opens a path and waits until its script has run: its charts made interactive, else
+ * its copy buttons shown (the 404 page has no script), and a choice of sub-series
+ * shown once the script has loaded what it needs. Asked in the page, in one round trip.
+ */
 async function visit(page: Page, path: string): Promise<void> {
   await page.goto(`${server.url}${path}`);
-  // A page with a choice of sub-series shows its form once the script has loaded what it needs.
-  if ((await page.locator("#selection").count()) > 0) await page.locator("#selection").waitFor({ state: "visible" });
+  await page.waitForFunction(() => {
+    const ran = document.querySelector("script[src]") === null || document.querySelector('svg.chart[data-chart-enhanced="true"], button[data-copy][data-ready="1"]') !== null;
+    return ran && document.querySelector("#selection[hidden]") === null;
+  });
 }
 
 /** The newest point of one sub-series, from the API. */
@@ -121,8 +128,9 @@ const textsOutside = (page: Page | Frame) =>
 
 /**
  * The page at `path`, open in `page`, names its language and links its translation:
- * hreflang pairs pointing at each other, the canonical address, and the visible
- * switch leading to the translation (which this follows, leaving `page` there).
+ * its hreflang alternates (itself, the translation, x-default), the canonical address,
+ * and a visible switch to the translation. Every page is visited, so each side of a
+ * pair checks its own alternates: together, the pairs point at each other.
  */
 async function languageAndTranslation(page: Page, path: string): Promise<void> {
   const lang = path.startsWith("/en/") ? "en" : "es";
@@ -139,12 +147,10 @@ async function languageAndTranslation(page: Page, path: string): Promise<void> {
   expect(translation, path).toBe(self.startsWith("/en/") ? self.slice(3) : `/en${self}`);
   expect(new URL((await page.locator('link[rel="canonical"]').getAttribute("href")) ?? "").pathname).toBe(self);
   if (!path.includes("/embed/")) {
-    // The visible switch leads to the translation, whose own alternates point back.
-    await page.locator(`a.lang-switch[hreflang="${other}"]`).click();
-    await page.waitForURL(`**${translation}`);
-    expect(await page.locator("html").getAttribute("lang")).toBe(other);
-    const back = await page.locator(`link[rel="alternate"][hreflang="${lang}"]`).getAttribute("href");
-    expect(new URL(back ?? "").pathname).toBe(self);
+    // The visible switch leads to the translation (whose own visit checks that its alternates point back).
+    const link = page.locator(`a.lang-switch[hreflang="${other}"]`);
+    expect(await link.isVisible(), path).toBe(true);
+    expect(new URL((await link.getAttribute("href")) ?? "", page.url()).pathname, path).toBe(translation);
   }
 }
 
@@ -503,6 +509,10 @@ describe("the site in Chromium, in Spanish and English", () => {
         }
         expect(problems.slice(before), `${path} at ${width}px`).toEqual([]);
       }));
+    });
+
+    it("visits every HTML page of the output (its 404 page below)", () => {
+      expect([...PAGES, "/no-such-page"].sort()).toEqual(sitePages(server.dir).map((p) => p.path).sort());
     });
 
     it("/no-such-page: the site's 404 page, accessible", async () => {

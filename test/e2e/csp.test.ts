@@ -1,26 +1,24 @@
 /**
- * The pages' Content Security Policy in a real browser: every HTML page of the
- * served output, listed from the output folder, opens in Debian's Chromium (driven by
- * playwright-core, as test/e2e/browser.test.ts) with no violation, its script run;
- * the interactive parts that draw in the page (a selection, the chart in other
- * terms, the questions' answers, search, the calculator, a tooltip) too. Chromium
- * computes the hashes itself, so this is the check of the build's hashes, and of
- * the data blocks (`application/json`, `application/ld+json`) needing none.
- * Violations are what the page reports (`securitypolicyviolation` events, sent out
- * by an init script) and what Chromium logs (console messages naming the policy);
- * the last tests show the detector reports a tampered policy, an injected inline
- * script and a framing the policy refuses.
+ * The pages' Content Security Policy in a real browser (Debian's Chromium driven by
+ * playwright-core). Every HTML page of the served output is opened, its script run,
+ * with no violation, by the browser tests' visits of every page at two widths
+ * (test/e2e/browser.test.ts, which reports violations as this file does:
+ * `reportViolations` of test/chromium.ts). Here: the interactive parts that draw in
+ * the page (a selection, the chart in other terms, the questions' answers, search,
+ * the calculator, a tooltip) with no violation; Chromium computes the hashes
+ * itself, so this is the check of the build's hashes, and of the data blocks
+ * (`application/json`, `application/ld+json`) needing none. Violations are what the
+ * page reports and what Chromium logs (console messages naming the policy); the last
+ * tests show the detector reports a tampered policy, an injected inline script and
+ * a framing the policy refuses.
  */
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium } from "../chromium.js";
-import { sitePages } from "../helpers.js";
+import { launchChromium, reportViolations } from "../chromium.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
 
-const { urls, mainDir } = inject("system");
-const base = urls.main;
-const PAGES = sitePages(mainDir);
+const base = inject("system").urls.main;
 
 let browser: Browser;
 let context: BrowserContext;
@@ -45,11 +43,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // Each document reports its violations as they happen: the listener is set before any of its code runs.
-  await context.exposeFunction("reportViolation", (text: string) => violations.push(text));
-  await context.addInitScript(() => {
-    const report = (window as unknown as { reportViolation: (text: string) => void }).reportViolation;
-    document.addEventListener("securitypolicyviolation", (e) => report(`${location.pathname}: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} ${e.sample}`));
-  });
+  await reportViolations(context, (text) => violations.push(text));
 }, 180_000);
 
 afterAll(async () => {
@@ -78,17 +72,6 @@ async function visit(page: Page, path: string): Promise<void> {
 }
 
 describe("the Content Security Policy in Chromium", () => {
-  it("opens every page of the output, home, indicator, embed and 404 in both languages, with no violation", async () => {
-    const page = await openPage();
-    for (const { path } of PAGES) await visit(page, path);
-    // Reports arrive asynchronously: a last round trip through the page lets them in.
-    await page.evaluate(() => new Promise((done) => setTimeout(done, 100)));
-    expect(take()).toEqual([]);
-    // Home, 404 and each indicator's page and embed page, in Spanish and English (27 for six indicators).
-    expect(PAGES.length % 4).toBe(3);
-    await page.close();
-  });
-
   it("draws what the page script renders (a selection, the chart in other terms, answers, search, the calculator, a tooltip) with no violation", async () => {
     const page = await openPage();
     await visit(page, "/series/health-insurance-prices/");
