@@ -7,7 +7,6 @@
  */
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import { formatRFC7231 } from "date-fns";
 import { renderCatalog } from "./catalog.js";
 import { renderStatus, STATUS_PATH } from "./freshness.js";
 import { adjustersOf, buildIndicator, deflatorsOf, encodeShard, encodeTile, type BuiltIndicator } from "./dataset.js";
@@ -312,7 +311,7 @@ function outputManifest(input: PlanInput, config: PageConfig, index: ReturnType<
     search: {
       path: SEARCH_INDEX_PATH,
       tag: dataTag(search),
-      lastModified: formatRFC7231(new Date((versions.length === 0 ? 0 : Math.max(...versions)) * 1000)),
+      lastModified: new Date((versions.length === 0 ? 0 : Math.max(...versions)) * 1000).toUTCString(),
     },
   };
 }
@@ -379,7 +378,8 @@ function planIndicator(plan: PlannedFile[], input: PlanInput, config: PageConfig
   const id = indicator.source.meta.id;
   const queries = prebuiltQueries(indicator, input.limits);
   const history = input.histories?.get(id) ?? historyOf(indicator, version);
-  const entry = manifestEntry(indicator, input.limits, queries, history, formatRFC7231(new Date(version * 1000)));
+  // An HTTP-date (IMF-fixdate, RFC 9110 §5.6.7), as `toUTCString` writes it: the function writes the computed answers' the same way (src/api/endpoint.ts).
+  const entry = manifestEntry(indicator, input.limits, queries, history, new Date(version * 1000).toUTCString());
   const maxFileBytes = input.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const pagesPlanned = planPrebuiltPages(plan, input, indicator, queries, entry);
   plan.push(...planCsvFiles(indicator));
