@@ -6,7 +6,7 @@
  * month, a daily value, irregular prices.
  */
 import { describe, expect, it } from "vitest";
-import { absenceDay, answeringRank, coverageRule, daySeries, type CoverageRule } from "../../src/core/time/coverage.js";
+import { absenceDay, answeringRank, coverageRule, daySeries, nextDueDayOf, type CoverageRule } from "../../src/core/time/coverage.js";
 import { dateOfDay, dayNumber } from "../../src/core/time/dates.js";
 import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, type Schedule } from "../../src/core/time/schedule.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
@@ -53,12 +53,15 @@ describe("the publication schedule", () => {
   });
 
   it("says per sub-series when its next value is due and whether it is overdue at the check", () => {
-    expect(freshnessOf(HALF_YEARS, "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: "2026-07-01", overdue: true });
-    expect(freshnessOf(HALF_YEARS, "2026-07-01", "2026-11-20", "2026-07-01")).toEqual({ newest: "2026-07-01", nextDue: "2027-01-01", overdue: false });
+    const halfYears = nextDueDayOf("semiannual", []);
+    expect(freshnessOf(HALF_YEARS, halfYears, "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: "2026-07-01", overdue: true });
+    expect(freshnessOf(HALF_YEARS, halfYears, "2026-07-01", "2026-11-20", "2026-07-01")).toEqual({ newest: "2026-07-01", nextDue: "2027-01-01", overdue: false });
     // Left out of the indicator's later publications: nothing is expected of it.
-    expect(freshnessOf(HALF_YEARS, "2006-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2006-01-01", nextDue: null, overdue: false });
-    expect(freshnessOf(IRREGULAR, "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: null, overdue: false });
-    expect(freshnessOf(null, "2026-01-01", "2026-11-20", "2026-01-01").nextDue).toBeNull();
+    expect(freshnessOf(HALF_YEARS, halfYears, "2006-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2006-01-01", nextDue: null, overdue: false });
+    expect(freshnessOf(IRREGULAR, nextDueDayOf("irregular", []), "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: null, overdue: false });
+    // No schedule declared: the rhythm says when (an annual value of January 2026 is due January 2027).
+    expect(freshnessOf(null, nextDueDayOf("annual", []), "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: "2027-01-01", overdue: false });
+    expect(freshnessOf(null, nextDueDayOf("irregular", []), "2026-01-01", "2026-11-20", "2026-01-01").nextDue).toBeNull();
     expect(
       indicatorFreshness([
         { newest: "2026-01-01", nextDue: "2026-07-01", overdue: true },
