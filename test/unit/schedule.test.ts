@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { absenceDay, answeringRank, coverageRule, daySeries, nextDueDayOf, type CoverageRule } from "../../src/core/time/coverage.js";
 import { dateOfDay, dayNumber } from "../../src/core/time/dates.js";
-import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, type Schedule } from "../../src/core/time/schedule.js";
+import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, successorOf, type Schedule, type Successor } from "../../src/core/time/schedule.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
 import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
 import { timeSource } from "../../src/api/time.js";
@@ -69,6 +69,25 @@ describe("the publication schedule", () => {
         { newest: "2026-01-01", nextDue: "2026-09-05", overdue: true },
       ]),
     ).toEqual({ newest: "2026-01-01", nextDue: "2026-07-01", overdueSince: "2026-07-01", overdueSeries: 2 });
+  });
+
+  it("decides once what is expected after a sub-series' newest value: nothing, replaced, pending or overdue (successorOf)", () => {
+    const d = dayNumber;
+    const on = (s: Successor) => (s.state === "none" ? s : { state: s.state, dated: dateOfDay(s.dated), due: dateOfDay(s.due) });
+    const monthly: Schedule = { dates: { months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], day: 1 }, published: { monthsAfter: 2, day: 15 } };
+    const byMonth = nextDueDayOf("monthly", []);
+    // February 2024's value comes out 15 April; the indicator published February without the sub-series: replaced.
+    expect(on(successorOf(monthly, byMonth, d("2024-01-01"), d("2024-02-01"), d("2024-05-01")))).toEqual({ state: "replaced", dated: "2024-02-01", due: "2024-04-15" });
+    // Not published yet: overdue from its publication day on, pending the day before.
+    expect(on(successorOf(monthly, byMonth, d("2024-01-01"), d("2024-01-01"), d("2024-04-15")))).toEqual({ state: "overdue", dated: "2024-02-01", due: "2024-04-15" });
+    expect(on(successorOf(monthly, byMonth, d("2024-01-01"), d("2024-01-01"), d("2024-04-14")))).toEqual({ state: "pending", dated: "2024-02-01", due: "2024-04-15" });
+    // No schedule: one rhythm later, due on its date.
+    expect(on(successorOf(null, nextDueDayOf("semiannual", []), d("2026-01-01"), d("2026-01-01"), d("2026-07-01")))).toEqual({ state: "overdue", dated: "2026-07-01", due: "2026-07-01" });
+    // No fixed dates: nothing is due, but a later publication without the sub-series still replaces it.
+    const published = ["2024-01-01", "2024-08-01", "2025-01-01"].map(d);
+    expect(on(successorOf(IRREGULAR, nextDueDayOf("irregular", published), d("2024-01-01"), d("2025-01-01"), d("2026-11-20")))).toEqual({ state: "replaced", dated: "2024-08-01", due: "2024-08-01" });
+    expect(successorOf(IRREGULAR, nextDueDayOf("irregular", published), d("2025-01-01"), d("2025-01-01"), d("2026-11-20"))).toEqual({ state: "none" });
+    expect(successorOf(IRREGULAR, byMonth, d("2025-01-01"), d("2025-01-01"), d("2026-11-20"))).toEqual({ state: "none" });
   });
 
   it("counts the later of the declared check and the data version as the last check", () => {
