@@ -1,11 +1,12 @@
 /**
  * Freshness on every surface: per indicator and sub-series, its newest point,
  * the last check, when its next value is due by the schedule `indicator.json`
- * declares (src/core/time/schedule.ts), and whether that day passed by the check
- * without the value. The metadata document, the catalog, `status.json`
+ * declares, else by its rhythm (src/core/time/schedule.ts `successorOf`), and
+ * whether that day passed by the check without the value. The metadata document, the catalog, `status.json`
  * (`STATUS_PATH`) and llms.txt say the same, made here once.
  */
-import { dayOfTime } from "../core/time/dates.js";
+import { dayNumber, dayOfTime } from "../core/time/dates.js";
+import { nextDueDayOf, publications } from "../core/time/coverage.js";
 import { DAY, DAY_OR_NULL, LOCALIZED, closedObject, type FieldDeclarations } from "../core/answer/schema.js";
 import { API_BASE } from "../core/answer/contract.js";
 import { freshnessOf, indicatorFreshness, lookBound, type Check, type Freshness, type Look } from "../core/time/schedule.js";
@@ -28,13 +29,13 @@ function checkedOf(indicator: Pick<BuiltIndicator, "source" | "answerFields">, v
   return lookBound(lookOf(indicator, version));
 }
 
-/** Each sub-series with points, with its freshness, in the order of `plain` (by id). */
+/** Each sub-series with points, with its freshness (by its schedule, else its rhythm), in the order of `plain` (by id). */
 export function seriesFreshness(indicator: Pick<BuiltIndicator, "source" | "plain" | "answers" | "answerFields">, version: number): (Freshness & { readonly id: string })[] {
   const checked = checkedOf(indicator, version);
   const newest = indicator.answers.lastUpdated ?? "";
-  return indicator.plain
-    .filter((s) => s.dates.length > 0)
-    .map((s) => ({ id: s.id, ...freshnessOf(indicator.source.meta.schedule, s.dates[0] as string, checked, newest) }));
+  const { schedule, rhythm } = indicator.source.meta;
+  const byRhythm = nextDueDayOf(rhythm, publications(indicator.plain.map((s) => s.dates)).map(dayNumber));
+  return indicator.plain.filter((s) => s.dates.length > 0).map((s) => ({ id: s.id, ...freshnessOf(schedule, byRhythm, s.dates[0] as string, checked, newest) }));
 }
 
 /** The recorded check as every surface gives it: who looked, when, at what, and what they found (`null`: none recorded). */
@@ -61,7 +62,7 @@ export function freshnessFields(): FieldDeclarations {
     },
     data_changed: { schema: { ...DAY, description: "The day the points last changed (a commit changing only metadata, schedules or code is not one)." } },
     newest: { schema: { ...DAY_OR_NULL, description: "The newest point's date." } },
-    next_due: { schema: { ...DAY_OR_NULL, description: "The earliest day a sub-series' next value is due by the schedule; null: none expected." } },
+    next_due: { schema: { ...DAY_OR_NULL, description: "The earliest day a sub-series' next value is due by the schedule (none declared: by the rhythm); null: none expected." } },
     overdue: { schema: { type: "boolean", description: "True when some sub-series' next value was due on or before the last look (the later of `checked` and `data_changed`) and is not in the data." } },
     overdue_since: { schema: DAY_OR_NULL },
     overdue_series: { schema: { type: "integer", minimum: 0, description: "How many sub-series are overdue." } },

@@ -361,7 +361,7 @@ function pageSchemas() {
 const scheduleSchemas = {
   Schedule: {
     type: ["object", "null"],
-    description: "When values are due, as indicator.json declares it (`schedule`); null: not declared, none is ever due.",
+    description: "When values are due, as indicator.json declares it (`schedule`); null: not declared (each next value is due one rhythm after its predecessor).",
     required: ["dates", "published"],
     properties: {
       dates: {

@@ -11,9 +11,8 @@ import { withQuery } from "../core/text/url.js";
 import { attributionAnchor, indicatorPageUrl, type SiteConfig } from "../core/indicator/config.js";
 import { html, jsonScript, raw, type SafeHtml } from "../core/text/html.js";
 import { LANGS, LOCALES, type Lang } from "../core/text/i18n.js";
-import { publications } from "../core/time/coverage.js";
+import { newestSuccessor, publications } from "../core/time/coverage.js";
 import { dateOfDay, dayNumber } from "../core/time/dates.js";
-import { freshnessOf, nextDatedDay } from "../core/time/schedule.js";
 import { LIMIT } from "../core/answer/contract.js";
 import { DECLARATIONS } from "../core/answer/parameters.js";
 import { csvFiles, distributions, type Distribution } from "../core/indicator/distributions.js";
@@ -37,7 +36,7 @@ import {
 } from "../core/file/paths.js";
 import { Formatter } from "./client/format.js";
 import { MESSAGES, codeText, type Messages } from "./client/messages/index.js";
-import { copyable, groupKey, renderView, seriesParameter, type DownloadLinks, type View, type ViewIndicator } from "./client/series-view.js";
+import { copyable, coverageOf, groupKey, renderView, seriesParameter, type DownloadLinks, type View, type ViewIndicator } from "./client/series-view.js";
 import { ADDRESS_ATTRIBUTE } from "./client/origin.js";
 import { allOfficial, type SiteIndicator } from "./model.js";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewAlt } from "./preview.js";
@@ -373,18 +372,17 @@ function pageConfig(config: RenderConfig, lang: Lang, meta: SiteIndicator): Safe
 export function freshnessSentence(view: ViewIndicator, newest: string | null, m: Messages, lang: Lang): SafeHtml | "" {
   const schedule = view.schedule ?? null;
   if (schedule === null || newest === null) return "";
-  // When the next value is due and whether it is overdue at the last look: the rule status.json and the cards follow.
-  const fresh = freshnessOf(schedule, newest, view.version, newest);
-  if (fresh.nextDue === null) return "";
-  const next = nextDatedDay(schedule, dayNumber(newest)) as number;
+  // When the next value is due and whether it is overdue at the last look: the one rule status.json and the cards follow.
+  const next = newestSuccessor(coverageOf(view).rule, dayNumber(newest));
+  if (next.state !== "pending" && next.state !== "overdue") return "";
   // A point's date as the indicator means it: a period ("agosto de 2026"), a day, or the day a value takes effect.
   const f = Formatter.of(lang, view.unit, view.display, view.rhythm);
   const { check, changed } = view.look;
   const look = m.look(check === null ? null : { day: f.date(check.day), by: check.by }, f.date(changed));
   const meaning = view.display.date;
-  const said = { next: m.nextValue(meaning, f.pointDate(dateOfDay(next))), due: f.date(fresh.nextDue), newest: m.lastValue(meaning, f.pointDate(newest)), look };
+  const said = { next: m.nextValue(meaning, f.pointDate(dateOfDay(next.dated))), due: f.date(dateOfDay(next.due)), newest: m.lastValue(meaning, f.pointDate(newest)), look };
   const note = view.display.endNote === null ? "" : html` <a href="#note-${String(view.display.endNote + 1)}">${m.seeNote(view.display.endNote + 1)}</a>`;
-  return html`<p id="freshness" class="note">${fresh.overdue ? m.nextOverdue(said) : m.nextExpected(said)}${note}</p>`;
+  return html`<p id="freshness" class="note">${next.state === "overdue" ? m.nextOverdue(said) : m.nextExpected(said)}${note}</p>`;
 }
 
 /**

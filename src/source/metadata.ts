@@ -176,7 +176,8 @@ const indicatorSchema = (templated: boolean) => z.strictObject({
    * When the indicator's values are due (src/core/time/schedule.ts, docs/data.md): the
    * dates they are dated on (`"daily"`, `"irregular"`, or `{"months": [1, 7],
    * "day": 1}`) and, for a value about a period published after it, when it comes
-   * out (`{"monthsAfter": 1, "day": 5}`). Absent: no value is ever due.
+   * out (`{"monthsAfter": 1, "day": 5}`). Absent: each next value is due one
+   * rhythm after its predecessor (src/core/time/schedule.ts `successorOf`).
    */
   schedule: z
     .strictObject({

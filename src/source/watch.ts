@@ -1,15 +1,15 @@
 /**
  * The watcher of hand-kept indicators (docs/data.md, "Watched indicators"): for
  * every indicator without an `importer` (its points are typed from decrees and
- * tables, so no unattended update brings them), the values its schedule says are
- * due and the data lacks, and what to do about the GitHub issue that asks a person
+ * tables, so no unattended update brings them), the values its schedule (else
+ * its rhythm) says are due and the data lacks, and what to do about the GitHub issue that asks a person
  * for them. Pure: given the loaded data, today and the open issues found, it plans;
  * src/source/watch-cli.ts runs the plan through gh.
  *
  * A sub-series' value is due and missing exactly when src/core/time/schedule.ts
- * `freshnessOf` says it is overdue as of today (its next scheduled value's due day
- * is on or before today; a sub-series the indicator has since published without
- * expects nothing). A check recorded on or after that due day that found nothing
+ * `successorOf` says it is overdue as of today (its next value's due day is on or
+ * before today; a sub-series the indicator has since published without expects
+ * nothing), as status.json and the pages say at the last check. A check recorded on or after that due day that found nothing
  * new (`check.outcome` "nothing-new") settles it: a person looked and the
  * publisher had not published, so the watcher stops asking for that value.
  *
@@ -19,7 +19,8 @@
  * every day), closed with a comment when nothing is due and missing any more.
  */
 import { dateOfDay, dayNumber } from "../core/time/dates.js";
-import { freshnessOf, indicatorFreshness, nextDatedDay, type Freshness } from "../core/time/schedule.js";
+import { freshnessOf, indicatorFreshness, successorOf, type Freshness } from "../core/time/schedule.js";
+import { nextDueDayOf, publications } from "../core/time/coverage.js";
 import type { IndicatorSource } from "./load.js";
 
 /** The label of the watcher's issues: `gh issue list --label` finds them. */
@@ -94,16 +95,16 @@ export function dueValues(source: IndicatorSource, today: string): Due {
   const settled: DueValue[] = [];
   const freshness: Freshness[] = [];
   const { schedule, check } = meta;
+  const byRhythm = nextDueDayOf(meta.rhythm, publications([rows.map((row) => row.date)]).map(dayNumber));
   for (const series of meta.series) {
     const point = newest.get(series.id);
     if (point === undefined) continue;
     // Today stands where the pages put the last check: due on or before it is overdue.
-    const f = freshnessOf(schedule, point.date, today, indicatorNewest);
-    freshness.push(f);
-    if (schedule === null || f.nextDue === null || !f.overdue) continue;
-    // The date of the value freshnessOf found due (not null: it found one), and its due day as it gave it.
-    const dated = nextDatedDay(schedule, dayNumber(point.date)) as number;
-    const value: DueValue = { series: series.id, title: series.title.en, newest: point.date, dated: dateOfDay(dated), due: f.nextDue, file: point.file };
+    freshness.push(freshnessOf(schedule, byRhythm, point.date, today, indicatorNewest));
+    // The same rule in day numbers, for the date of the value overdue.
+    const successor = successorOf(schedule, byRhythm, dayNumber(point.date), dayNumber(indicatorNewest), dayNumber(today));
+    if (successor.state !== "overdue") continue;
+    const value: DueValue = { series: series.id, title: series.title.en, newest: point.date, dated: dateOfDay(successor.dated), due: dateOfDay(successor.due), file: point.file };
     const lookedSince = check !== undefined && check.outcome === "nothing-new" && check.day >= value.due;
     (lookedSince ? settled : asked).push(value);
   }
@@ -205,7 +206,7 @@ function quietReason(source: IndicatorSource, due: Due): string {
     return `due since ${since(due.settled)}, settled by the check of ${source.meta.check?.day ?? "?"} that found nothing new`;
   }
   const { nextDue } = indicatorFreshness(due.freshness);
-  return nextDue === null ? "no value is expected (no schedule, or none of its sub-series expects one)" : `next value due ${nextDue}`;
+  return nextDue === null ? "no value is expected (none of its sub-series expects one)" : `next value due ${nextDue}`;
 }
 
 /**

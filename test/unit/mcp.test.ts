@@ -80,7 +80,8 @@ describe("the MCP server, read by the SDK's client", () => {
     expect(none).toContain("0 values shown of 0 in the window.");
     expect(none).toContain("No value for monthly: the value after the one of 2024-07-01 is due on 2025-01-01, after the last look at the data: not known yet.");
     const metadata = ((await client.callTool({ name: "get_metadata", arguments: { indicator: "tiny-wages" } })) as { content: { text: string }[] }).content[0]?.text ?? "";
-    expect(metadata).toContain("No check of the publisher is recorded; the data last changed on 2023-11-14; no date is set for its next value.");
+    // The freshness says what meta.missing says: no schedule is declared, so the rhythm dates the successor.
+    expect(metadata).toContain("No check of the publisher is recorded; the data last changed on 2023-11-14; its next value is due on 2025-01-01.");
   });
 
   it("answers arguments that do not fit, and an unknown tool, with tool errors the model can read", async () => {

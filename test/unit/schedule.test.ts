@@ -6,9 +6,9 @@
  * month, a daily value, irregular prices.
  */
 import { describe, expect, it } from "vitest";
-import { absenceDay, answeringRank, coverageRule, daySeries, type CoverageRule } from "../../src/core/time/coverage.js";
+import { absenceDay, answeringRank, coverageRule, daySeries, nextDueDayOf, type CoverageRule } from "../../src/core/time/coverage.js";
 import { dateOfDay, dayNumber } from "../../src/core/time/dates.js";
-import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, type Schedule } from "../../src/core/time/schedule.js";
+import { checkedDate, datedOnOrBefore, freshnessOf, indicatorFreshness, successorDueDay, successorOf, type Schedule, type Successor } from "../../src/core/time/schedule.js";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
 import { csvEsLine, csvLine } from "../../src/builder/dataset.js";
 import { timeSource } from "../../src/api/time.js";
@@ -53,12 +53,15 @@ describe("the publication schedule", () => {
   });
 
   it("says per sub-series when its next value is due and whether it is overdue at the check", () => {
-    expect(freshnessOf(HALF_YEARS, "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: "2026-07-01", overdue: true });
-    expect(freshnessOf(HALF_YEARS, "2026-07-01", "2026-11-20", "2026-07-01")).toEqual({ newest: "2026-07-01", nextDue: "2027-01-01", overdue: false });
+    const halfYears = nextDueDayOf("semiannual", []);
+    expect(freshnessOf(HALF_YEARS, halfYears, "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: "2026-07-01", overdue: true });
+    expect(freshnessOf(HALF_YEARS, halfYears, "2026-07-01", "2026-11-20", "2026-07-01")).toEqual({ newest: "2026-07-01", nextDue: "2027-01-01", overdue: false });
     // Left out of the indicator's later publications: nothing is expected of it.
-    expect(freshnessOf(HALF_YEARS, "2006-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2006-01-01", nextDue: null, overdue: false });
-    expect(freshnessOf(IRREGULAR, "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: null, overdue: false });
-    expect(freshnessOf(null, "2026-01-01", "2026-11-20", "2026-01-01").nextDue).toBeNull();
+    expect(freshnessOf(HALF_YEARS, halfYears, "2006-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2006-01-01", nextDue: null, overdue: false });
+    expect(freshnessOf(IRREGULAR, nextDueDayOf("irregular", []), "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: null, overdue: false });
+    // No schedule declared: the rhythm says when (an annual value of January 2026 is due January 2027).
+    expect(freshnessOf(null, nextDueDayOf("annual", []), "2026-01-01", "2026-11-20", "2026-01-01")).toEqual({ newest: "2026-01-01", nextDue: "2027-01-01", overdue: false });
+    expect(freshnessOf(null, nextDueDayOf("irregular", []), "2026-01-01", "2026-11-20", "2026-01-01").nextDue).toBeNull();
     expect(
       indicatorFreshness([
         { newest: "2026-01-01", nextDue: "2026-07-01", overdue: true },
@@ -66,6 +69,25 @@ describe("the publication schedule", () => {
         { newest: "2026-01-01", nextDue: "2026-09-05", overdue: true },
       ]),
     ).toEqual({ newest: "2026-01-01", nextDue: "2026-07-01", overdueSince: "2026-07-01", overdueSeries: 2 });
+  });
+
+  it("decides once what is expected after a sub-series' newest value: nothing, replaced, pending or overdue (successorOf)", () => {
+    const d = dayNumber;
+    const on = (s: Successor) => (s.state === "none" ? s : { state: s.state, dated: dateOfDay(s.dated), due: dateOfDay(s.due) });
+    const monthly: Schedule = { dates: { months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], day: 1 }, published: { monthsAfter: 2, day: 15 } };
+    const byMonth = nextDueDayOf("monthly", []);
+    // February 2024's value comes out 15 April; the indicator published February without the sub-series: replaced.
+    expect(on(successorOf(monthly, byMonth, d("2024-01-01"), d("2024-02-01"), d("2024-05-01")))).toEqual({ state: "replaced", dated: "2024-02-01", due: "2024-04-15" });
+    // Not published yet: overdue from its publication day on, pending the day before.
+    expect(on(successorOf(monthly, byMonth, d("2024-01-01"), d("2024-01-01"), d("2024-04-15")))).toEqual({ state: "overdue", dated: "2024-02-01", due: "2024-04-15" });
+    expect(on(successorOf(monthly, byMonth, d("2024-01-01"), d("2024-01-01"), d("2024-04-14")))).toEqual({ state: "pending", dated: "2024-02-01", due: "2024-04-15" });
+    // No schedule: one rhythm later, due on its date.
+    expect(on(successorOf(null, nextDueDayOf("semiannual", []), d("2026-01-01"), d("2026-01-01"), d("2026-07-01")))).toEqual({ state: "overdue", dated: "2026-07-01", due: "2026-07-01" });
+    // No fixed dates: nothing is due, but a later publication without the sub-series still replaces it.
+    const published = ["2024-01-01", "2024-08-01", "2025-01-01"].map(d);
+    expect(on(successorOf(IRREGULAR, nextDueDayOf("irregular", published), d("2024-01-01"), d("2025-01-01"), d("2026-11-20")))).toEqual({ state: "replaced", dated: "2024-08-01", due: "2024-08-01" });
+    expect(successorOf(IRREGULAR, nextDueDayOf("irregular", published), d("2025-01-01"), d("2025-01-01"), d("2026-11-20"))).toEqual({ state: "none" });
+    expect(successorOf(IRREGULAR, byMonth, d("2025-01-01"), d("2025-01-01"), d("2026-11-20"))).toEqual({ state: "none" });
   });
 
   it("counts the later of the declared check and the data version as the last check", () => {

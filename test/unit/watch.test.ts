@@ -74,7 +74,9 @@ describe("planWatch", () => {
     ["a value published after its period, the day before it comes out → nothing", () => [monthly()], "2026-09-04", () => [], ["index: nothing"]],
     ["a value published after its period, the day it comes out → open", () => [monthly()], "2026-09-05", () => [], ["index: open"]],
     ["an indicator with an importer is not watched", () => [halfYearly({ importer: "some-importer" })], "2027-01-02", () => [], []],
-    ["no schedule → nothing", () => [halfYearly({ schedule: null })], "2027-01-02", () => [], ["half: nothing"]],
+    ["no schedule: the rhythm says when (semiannual: 1 January 2027) → open", () => [halfYearly({ schedule: null })], "2027-01-02", () => [], ["half: open"]],
+    ["no schedule, the day before the rhythm's next date → nothing", () => [halfYearly({ schedule: null })], "2026-12-31", () => [], ["half: nothing"]],
+    ["no fixed dates (irregular) → nothing", () => [halfYearly({ schedule: { dates: "irregular", published: null } })], "2027-01-02", () => [], ["half: nothing"]],
     [
       "one issue per indicator, found by its marker: an issue of the label without it is not the indicator's",
       () => [halfYearly(), monthly()],
@@ -147,6 +149,6 @@ describe("planWatch", () => {
     const reasons = (sources: IndicatorSource[], today: string) => planWatch(sources, today, []).map((a) => (a.kind === "nothing" ? a.reason : a.kind));
     expect(reasons([halfYearly(), monthly()], "2026-09-04")).toEqual(["next value due 2027-01-01", "next value due 2026-09-05"]);
     expect(reasons([halfYearly({ check: nothingNew("2027-01-01") })], "2027-01-05")).toEqual(["due since 2027-01-01, settled by the check of 2027-01-01 that found nothing new"]);
-    expect(reasons([halfYearly({ schedule: null })], "2027-01-05")).toEqual(["no value is expected (no schedule, or none of its sub-series expects one)"]);
+    expect(reasons([halfYearly({ schedule: { dates: "irregular", published: null } })], "2027-01-05")).toEqual(["no value is expected (none of its sub-series expects one)"]);
   });
 });

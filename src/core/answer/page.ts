@@ -47,7 +47,7 @@ export function missingGroupSchema(): JsonSchema {
         type: "string",
         enum: ["before_first", "overdue", "pending", "ended"] satisfies MissingGroup["reason"][],
         description:
-          "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check; `ended`: the sub-series' last value is dated `last` and the indicator's publications since `due` leave it out (nothing is awaited).",
+          "`before_first`: the day is before its first point; `overdue`: the value after `last` was due on `due`, on or before the last check, and is not in the data; `pending`: it is due on `due` (null: no date set), after the last check; `ended`: the sub-series' last value is dated `last` and the indicator has since published its successor's date (due on `due`) without it (nothing is awaited).",
       },
     },
     last: { schema: { ...DAY_OR_NULL, description: "The date of the sub-series' last point on or before the day." } },

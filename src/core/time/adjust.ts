@@ -134,7 +134,7 @@ export interface AdjustInput {
  * says why there is none. The value is the one `at` answers for the date (the
  * point covering it, or a stepwise value in force after the last check); past
  * the sub-series' newest value, that newest value, with why the date has none
- * of its own (`Missing`, by the schedule's rule of freshness, src/core/time/schedule.ts
+ * of its own (`Missing`, by the rule of freshness, src/core/time/schedule.ts
  * `freshnessOf`, at today). A date after today, before the first value or in a
  * gap between two values is a 400.
  */
@@ -153,7 +153,7 @@ export function adjustEnd(name: "from" | "to", date: string, input: AdjustInput,
     if (before > 0) return `${name}: no value of ${by} covers ${date}: its values skip from ${dateOfDay(series.day(before))} to ${dateOfDay(series.day(before - 1))}`;
     // Past the newest value: that value, and whether the one after it is overdue by today.
     const newest = dateOfDay(series.day(0));
-    const fresh = freshnessOf(input.schedule, newest, input.today, rule.newest === undefined ? newest : dateOfDay(rule.newest));
+    const fresh = freshnessOf(input.schedule, rule.nextDue, newest, input.today, rule.newest === undefined ? newest : dateOfDay(rule.newest));
     missing = { reason: fresh.overdue ? "overdue" : "pending", due: fresh.nextDue };
     rank = 0;
   }

@@ -16,7 +16,7 @@
  */
 import { addMonthsToDay, dateOfDay, dayNumber } from "./dates.js";
 import { byCodeUnits } from "../text/order.js";
-import { datedOnOrBefore, dueDayOf, successorDueDay, type Look, type Schedule } from "./schedule.js";
+import { datedOnOrBefore, dueDayOf, successorDueDay, successorOf, type Look, type Schedule, type Successor } from "./schedule.js";
 import { partitionPoint, upperBound } from "../answer/sorted.js";
 
 /**
@@ -180,16 +180,29 @@ function successorDue(series: DaySeries, rank: number, rule: CoverageRule, after
 }
 
 /**
+ * What is expected after a sub-series' newest point, dated day `last`, under
+ * `rule`: the one rule of due and overdue (src/core/time/schedule.ts
+ * `successorOf`) by the rule's schedule (none without `afterCheck`) else its
+ * rhythm, against the indicator's newest publication, at the last look (without
+ * `afterCheck`, the day before the version's end).
+ */
+export function newestSuccessor(rule: CoverageRule, last: number): Successor {
+  const after = rule.afterCheck;
+  return successorOf(after?.schedule ?? null, rule.nextDue, last, rule.newest ?? -Infinity, after?.checked ?? rule.versionEnd - 1);
+}
+
+/**
  * Why no point answers day `day` (`answeringRankDay` is -1): `before_first`, the
  * day is before the sub-series' first point; `overdue`, the value after the one
  * dated `last` was due on `due`, on or before the last check, and is not in the
- * data; `pending`, it is due on `due`, after the last check (not known yet);
- * `ended`, the sub-series' last value is dated `last` and the indicator has
- * published since its successor was due (on `due`) without it: later
- * publications leave it out (a series replaced, a provider gone), so nothing is
- * awaited (src/core/time/schedule.ts `freshnessOf` says the same of it: never overdue).
- * For a value of a period with a schedule, the value due is the one of the
- * period holding the day.
+ * data; `pending`, it is due on `due`, after the last check (not known yet;
+ * null: no date is set for it); `ended`, the sub-series' last value is dated
+ * `last` and the indicator has published its successor's date (due on `due`)
+ * without it: later publications leave it out (a series replaced, a provider
+ * gone), so nothing is awaited. After a sub-series' newest point, the rule of
+ * "due" decides (src/core/time/schedule.ts `successorOf`, as status.json and the
+ * cards). For a value of a period with a schedule, the value pending is the one
+ * of the period holding the day.
  */
 export interface Absence {
   readonly reason: "before_first" | "overdue" | "pending" | "ended";
@@ -203,11 +216,18 @@ export function absenceDay(series: DaySeries, day: number, rule: CoverageRule): 
   if (rank < 0) return { reason: "before_first", last: null, due: null };
   const last = series.day(rank);
   const after = rule.afterCheck;
-  let due: number | null = rule.nextDue(last);
-  if (after !== undefined && (day >= rule.versionEnd || (after.schedule !== null && !after.stepwise))) due = successorDue(series, rank, rule, after);
-  if (rank === 0 && due !== null && rule.newest !== undefined && due <= rule.newest) return { reason: "ended", last, due };
-  // A due day after the check is not known to be missed: the data says nothing of it yet.
-  if (due !== null && due < rule.versionEnd) return { reason: "overdue", last, due };
+  let due: number | null;
+  if (rank === 0) {
+    const successor = newestSuccessor(rule, last);
+    if (successor.state === "replaced") return { reason: "ended", last, due: successor.due };
+    if (successor.state === "overdue") return { reason: "overdue", last, due: successor.due };
+    due = successor.state === "none" ? null : successor.due;
+  } else {
+    // A gap inside the series: its successor by the rhythm (a value of a period with a schedule: by the schedule).
+    due = after !== undefined && after.schedule !== null && !after.stepwise ? successorDue(series, rank, rule, after) : rule.nextDue(last);
+    // A due day after the check is not known to be missed: the data says nothing of it yet.
+    if (due !== null && due < rule.versionEnd) return { reason: "overdue", last, due };
+  }
   if (after !== undefined && after.schedule !== null && !after.stepwise) {
     // Nothing missed by the check: the value of the period holding the day is the one awaited.
     const dated = datedOnOrBefore(after.schedule, day);

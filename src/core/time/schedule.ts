@@ -1,9 +1,11 @@
 /**
  * When an indicator's next value is due: its publication schedule, declared in
- * `indicator.json` (`schedule`, docs/data.md), never guessed from its past. The
- * API's answers about days after the last check (src/core/time/coverage.ts
- * `answeringRankDay`), the freshness of every sub-series in the metadata
- * document, the catalog and `status.json`, and the pages' cards read it.
+ * `indicator.json` (`schedule`, docs/data.md), never guessed from its past; an
+ * indicator that declares none has its successors by its declared rhythm. The
+ * one rule of "due" and "overdue" (`successorOf`) is here: the API's answers
+ * about days after a sub-series' newest point (src/core/time/coverage.ts
+ * `absenceDay`), the freshness of every sub-series in the metadata document, the
+ * catalog and `status.json` (`freshnessOf`), and the pages' cards read it.
  *
  * A schedule says on which dates values are dated (`dates`: every day, the given
  * day of the given months, or no fixed dates) and, for a value about a period
@@ -91,11 +93,54 @@ export function successorDueDay(schedule: Schedule, day: number): number | null 
   return next === null ? null : dueDayOf(schedule, next);
 }
 
+/**
+ * What is expected of the value after a sub-series' newest one (`successorOf`):
+ * `none`, nothing (no date is set for it); `replaced`, the indicator has
+ * published the successor's date without it (a series replaced, a provider
+ * gone), so nothing is awaited; `pending`, it is due on `due`, after the last
+ * look; `overdue`, it was due on `due`, on or before the last look, and is not
+ * in the data. `dated` is the successor's date, `due` the day it comes out.
+ */
+export type Successor = { readonly state: "none" } | { readonly state: "replaced" | "pending" | "overdue"; readonly dated: number; readonly due: number };
+
+const NOTHING_EXPECTED: Successor = { state: "none" };
+
+/**
+ * The one rule of "due" and "overdue": what is expected after the newest value
+ * of a sub-series, dated day `last`, in an indicator whose newest point is dated
+ * day `newest`, looked at on day `look` (the last look, `lookBound`, or today). status.json and every freshness surface
+ * (`freshnessOf`), the API's `meta.missing` after a sub-series' newest point
+ * (src/core/time/coverage.ts `absenceDay`) and the pages' cards
+ * (src/site/client/series-view.ts `standingOf`) all ask it, so they never disagree.
+ *
+ * The successor's date: with a schedule of fixed dates, the next scheduled date
+ * after `last`; with none declared, one rhythm later (`byRhythm`, for a point's
+ * day its successor's by the rhythm: src/core/time/coverage.ts `nextDueDayOf`;
+ * for an irregular rhythm, the indicator's next publication after `last`). When that
+ * date is on or before `newest`, later publications left the sub-series out:
+ * replaced, never overdue. Otherwise it is due on its publication day (the
+ * schedule's `published`, else its date): overdue when that day is on or before
+ * `look`, pending after it.
+ *
+ * A schedule of no fixed dates (`irregular`) sets no date, so nothing is ever
+ * due; the rhythm's successor still tells a sub-series the indicator has since
+ * published without (for an irregular rhythm, any later publication): replaced.
+ */
+export function successorOf(schedule: Schedule | null, byRhythm: (day: number) => number | null, last: number, newest: number, look: number): Successor {
+  const fixed = schedule !== null && schedule.dates !== "irregular";
+  const dated = fixed ? nextDatedDay(schedule, last) : byRhythm(last);
+  if (dated === null) return NOTHING_EXPECTED;
+  const due = fixed ? dueDayOf(schedule, dated) : dated;
+  if (dated <= newest) return { state: "replaced", dated, due };
+  if (schedule !== null && !fixed) return NOTHING_EXPECTED;
+  return { state: due <= look ? "overdue" : "pending", dated, due };
+}
+
 /** What is known of a sub-series' next value at the last check (`freshnessOf`). */
 export interface Freshness {
   /** The sub-series' newest point's date. */
   readonly newest: string;
-  /** When its next value is due (`YYYY-MM-DD`); null: none is expected (irregular, or left out of later publications). */
+  /** When its next value is due (`YYYY-MM-DD`); null: none is expected (no date set, or left out of later publications). */
   readonly nextDue: string | null;
   /** True when that day is on or before the last check and the value is not in the data. */
   readonly overdue: boolean;
@@ -103,16 +148,15 @@ export interface Freshness {
 
 /**
  * The freshness of a sub-series whose newest point is dated `newest`, at the last
- * check `checked`, in an indicator whose newest point is dated `indicatorNewest`.
- * A sub-series whose next scheduled date the indicator has since published
- * without it was left out of those publications (a series replaced, a provider
- * gone): nothing is expected of it, so it is never overdue.
+ * check `checked`, in an indicator whose newest point is dated `indicatorNewest`,
+ * by the schedule (null: none declared) and else the rhythm's successor
+ * `byRhythm`: `successorOf` on dates. Nothing is expected of a replaced
+ * sub-series, so it is never overdue.
  */
-export function freshnessOf(schedule: Schedule | null, newest: string, checked: string, indicatorNewest: string): Freshness {
-  const next = schedule === null ? null : nextDatedDay(schedule, dayNumber(newest));
-  if (schedule === null || next === null || next <= dayNumber(indicatorNewest)) return { newest, nextDue: null, overdue: false };
-  const due = dueDayOf(schedule, next);
-  return { newest, nextDue: dateOfDay(due), overdue: due <= dayNumber(checked) };
+export function freshnessOf(schedule: Schedule | null, byRhythm: (day: number) => number | null, newest: string, checked: string, indicatorNewest: string): Freshness {
+  const successor = successorOf(schedule, byRhythm, dayNumber(newest), dayNumber(indicatorNewest), dayNumber(checked));
+  if (successor.state === "none" || successor.state === "replaced") return { newest, nextDue: null, overdue: false };
+  return { newest, nextDue: dateOfDay(successor.due), overdue: successor.state === "overdue" };
 }
 
 /** An indicator's freshness from its sub-series': its newest point, the earliest next due date, and since when it is overdue (the earliest overdue due date). */

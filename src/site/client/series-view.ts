@@ -18,8 +18,8 @@
  */
 import { withQuery } from "../../core/text/url.js";
 import { lineChart, seriesColor, seriesDash, type ChartPoint, type ChartSeries, type ChartText } from "./chart.js";
-import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/time/coverage.js";
-import { successorDueDay, type Schedule } from "../../core/time/schedule.js";
+import { absenceDay, answeringRank, coverageEndDay, coverageRule, coveringRank, daySeries, gapsBetween, newestSuccessor, nextDueOf, onDates, publications, type CoverageRule, type Gap, type NextDue, type NextDueDay } from "../../core/time/coverage.js";
+import type { Schedule } from "../../core/time/schedule.js";
 import { Formatter } from "./format.js";
 import { MESSAGES, type Messages } from "./messages/index.js";
 import { addMonths, dateOfDay, dayNumber } from "../../core/time/dates.js";
@@ -250,8 +250,6 @@ export interface ViewCoverage {
   readonly nextDue: NextDue;
   /** The indicator's newest publication ("" without points). */
   readonly end: string;
-  /** When values are due (`schedule`); null: none declared. */
-  readonly schedule: Schedule | null;
 }
 
 /** The rule of coverage of `indicator`: its rhythm over its publications, bounded by its data version. */
@@ -259,7 +257,7 @@ export function coverageOf(indicator: ViewIndicator): ViewCoverage {
   const published = publicationsOf(indicator);
   const end = published.at(-1) ?? "";
   const rule = coverageRule(indicator.rhythm, published.map(dayNumber), indicator.version, { stepwise: indicator.stepwise, schedule: indicator.schedule ?? null });
-  return { rule, nextDue: onDates(rule.nextDue), end, schedule: indicator.schedule ?? null };
+  return { rule, nextDue: onDates(rule.nextDue), end };
 }
 
 interface Context extends ViewCoverage {
@@ -347,29 +345,30 @@ export interface Standing {
   readonly until: string;
   /** `current`: covered up to the data's version; `replaced`: later publications leave it out; `ended`: its successor is due and not in the data. */
   readonly state: "current" | "replaced" | "ended";
-  /** When the next value is due (the schedule, else a regular rhythm), if that is after the last check; else null. */
+  /** When the next value is due, if that is after the last check; else null. */
   readonly nextDue: string | null;
-  /** When the next value was due by the declared schedule, if that is on or before the last check (overdue); else null. */
+  /** When the next value was due, if that is on or before the last check (overdue); else null. */
   readonly overdueSince: string | null;
 }
 
-/** The standing of sub-series `s`'s newest point by the rule of coverage (`coverageOf` its indicator). */
+/**
+ * The standing of sub-series `s`'s newest point by the rule of coverage (`coverageOf` its indicator):
+ * whether it is replaced and when its successor is (or was) due by the one rule of due and overdue
+ * (src/core/time/coverage.ts `newestSuccessor`, as status.json and the API's `meta.missing` say).
+ */
 export function standingOf(s: ViewSeries, stepwise: boolean, coverage: ViewCoverage): Standing | null {
   const date = s.dates[0];
   if (date === undefined) return null;
   const { rule } = coverage;
   const end = coverageEndDay(daySeries(s.dates), 0, rule);
   const since = s.dates[heldSinceRank(s, stepwise, rule.nextDue)] as string;
-  const state = end >= rule.versionEnd ? "current" : date !== coverage.end ? "replaced" : "ended";
-  // Declared, not guessed: the schedule says when the next value is due; without one, the rhythm.
-  const due = coverage.schedule === null ? rule.nextDue(dayNumber(date)) : successorDueDay(coverage.schedule, dayNumber(date));
-  const awaited = state !== "replaced" && due !== null;
+  const successor = newestSuccessor(rule, dayNumber(date));
   return {
     since,
     until: dateOfDay(end - 1),
-    state,
-    nextDue: awaited && due >= rule.versionEnd ? dateOfDay(due) : null,
-    overdueSince: awaited && coverage.schedule !== null && due < rule.versionEnd ? dateOfDay(due) : null,
+    state: successor.state === "replaced" ? "replaced" : end >= rule.versionEnd ? "current" : "ended",
+    nextDue: successor.state === "pending" ? dateOfDay(successor.due) : null,
+    overdueSince: successor.state === "overdue" ? dateOfDay(successor.due) : null,
   };
 }
 
