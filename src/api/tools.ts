@@ -55,7 +55,7 @@ export interface Tool {
 }
 
 /** A tool's answer: the data as JSON text, then how to reproduce and credit it. */
-function result(site: McpSite, path: string, data: unknown, note?: string): ToolResult {
+export function result(site: McpSite, path: string, data: unknown, note?: string): ToolResult {
   const lines = [JSON.stringify(data), `API URL: ${site.origin}${path}`];
   if (note !== undefined) lines.push(note);
   lines.push(`Credit: ${site.attribution} (CC BY 4.0), ${site.baseUrl}`);
@@ -104,7 +104,7 @@ function metadataFreshnessNote(
 }
 
 /** A bad argument: the API's own 400 detail, as a tool error. */
-async function failure(site: McpSite, path: string, response: Response): Promise<ToolResult> {
+export async function failure(site: McpSite, path: string, response: Response): Promise<ToolResult> {
   const body = (await response.json()) as { error?: { detail?: string } };
   return toolError(`${body.error?.detail ?? `status ${response.status}`}\nAPI URL: ${site.origin}${path}`);
 }
