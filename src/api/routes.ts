@@ -17,7 +17,7 @@ import { badRequestExample, endpointResponses, errorAnswer, indicatorParameter, 
 import { type DocContext, type Route } from "./route.js";
 import { searchTool, valuesTool } from "./tools.js";
 import { DERIVED_DIGITS, MAX_DERIVED_POINTS, MAX_DERIVED_VALUES, SEARCH_LIMIT } from "../core/answer/contract.js";
-import { isInvalid, openApiParameters, readDeclared } from "../core/answer/parameters.js";
+import { isInvalid, openApiParameters, readDeclared, type Declared } from "../core/answer/parameters.js";
 import { FILE_ROUTE } from "../core/file/hosted.js";
 import { ENDPOINT_ROUTE, SEARCH_PATH, endpointPath } from "../core/file/paths.js";
 import { CHANGES_DECLARATIONS, changesPath } from "../core/history/changes.js";
@@ -36,7 +36,7 @@ const TIME_QUESTIONS =
 const adjustersText = (context: DocContext) => context.adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none";
 
 /** The 400 a route's parser sends when no parameter is given (a required one missing), made by the real parser. */
-function noParametersError<Q>(declarations: Parameters<typeof readDeclared<Q>>[1]): ApiError {
+function noParametersError<Q>(declarations: readonly Declared<Q>[]): ApiError {
   const query = readDeclared({}, declarations);
   if (!isInvalid(query)) throw new Error("the parser accepted no parameters");
   return badRequest(query.invalid);

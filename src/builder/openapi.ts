@@ -1,6 +1,8 @@
 /**
  * `api/v1/openapi.json`: an OpenAPI 3.1 description of the API, generated from the
  * indicators the build publishes so the list of ids can never drift from the data.
+ * The path items of the function's routes come from their table (src/api/routes.ts);
+ * those of the static files Pages serves, and the answers' schemas, are here.
  */
 import { partPath } from "../core/indicator/distributions.js";
 import { RHYTHMS } from "../core/time/coverage.js";
