@@ -4,26 +4,25 @@
  * `/api/*` request to it) and in Node tests and benchmarks.
  *
  * Every request passes the policy first: CORS and preflight, the method check,
- * the usage limit; then the route (`ENDPOINT_ROUTE`, stated once in
- * src/core/file/paths.ts) picks the endpoint, and any other path gets the JSON 404.
+ * the usage limit; then the route table (src/api/routes.ts) picks the route, and
+ * any other path gets the JSON 404.
  * Every thrown error becomes the JSON error object (docs/DESIGN.md §5). Every
  * answer, error, 304 and preflight included, carries `API_HEADERS`: CORS and the
  * security headers the static files get from `_headers`, with the data policy.
  */
 import { asApiError, errorResponse, methodNotAllowed, tooManyRequests, unknownPath } from "./api-error.js";
 import { DataStore, type Assets, type StoreLimits } from "./data-store.js";
-import { serveIndicator } from "./endpoint.js";
 import { RateLimiter, rateLimitConfig, rateLimitHeader, rateLimitPolicyHeader } from "./rate-limit.js";
 import { ALLOWED_METHODS, CACHE_CONTROL, CORS_HEADERS, CSP_HEADER, DATA_POLICY, MCP_METHODS, PREFLIGHT_MAX_AGE_SECONDS, SECURITY_HEADERS } from "../core/answer/contract.js";
-import { ENDPOINT_ROUTE, MCP_PATH, SEARCH_PATH } from "../core/file/paths.js";
-import { FILE_ROUTE, R2_BINDING } from "../core/file/hosted.js";
-import { hostedAssets, serveFile, type Bucket } from "./files.js";
+import { MCP_PATH } from "../core/file/paths.js";
+import { R2_BINDING } from "../core/file/hosted.js";
+import { hostedAssets, type Bucket } from "./files.js";
 import { serveMcp } from "./mcp.js";
-import { serveSearch } from "./search.js";
-import { serveAdjust } from "./adjust.js";
-import { ADJUST_PATH } from "../core/time/adjust.js";
-import { CHANGES_ROUTE } from "../core/history/changes.js";
-import { serveChanges } from "./changes.js";
+import { router } from "./route.js";
+import { ROUTES } from "./routes.js";
+
+/** The route of a path (src/api/routes.ts). */
+const routeOf = router(ROUTES);
 
 /** The bindings of `wrangler.toml`: the static assets, the R2 bucket (`R2_BINDING`) and the `[vars]`. */
 export interface Env {
@@ -144,21 +143,16 @@ export class Api {
   }
 
   /**
-   * The endpoint, or the JSON 404 for any other path: falling through to the
-   * static files would answer odd paths (`/api//x`, `%00`) with the site's HTML
-   * 404 page, or worse.
+   * The route of the path (src/api/routes.ts), or the JSON 404 for any other path:
+   * falling through to the static files would answer odd paths (`/api//x`, `%00`)
+   * with the site's HTML 404 page, or worse.
    */
   private route(request: Request, env: Env, now: number = Date.now()): Promise<Response> {
     const path = new URL(request.url).pathname;
-    const assets = this.assets(env);
-    if (path === ADJUST_PATH) return this.store.manifest(assets, new URL(request.url)).then((manifest) => serveAdjust(request, assets, this.store, manifest, now));
-    if (path === SEARCH_PATH) return this.store.manifest(assets, new URL(request.url)).then((manifest) => serveSearch(request, assets, this.store, manifest));
-    const changes = CHANGES_ROUTE.exec(path);
-    if (changes !== null) return serveChanges(request, changes[1] as string, assets, this.store, now);
-    const match = ENDPOINT_ROUTE.exec(path);
-    if (match !== null) return serveIndicator(request, match[1] as string, assets, this.store, now);
-    if (FILE_ROUTE.test(path)) return serveFile(request, env.ASSETS, bucketOf(env), this.store);
-    throw unknownPath(path);
+    const found = routeOf(path);
+    if (found === undefined) throw unknownPath(path);
+    const served = { request, assets: this.assets(env), staticAssets: env.ASSETS, bucket: bucketOf(env), store: this.store, now };
+    return found.route.serve(served, found.segments);
   }
 }
 

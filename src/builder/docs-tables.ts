@@ -1,7 +1,8 @@
 /**
  * docs/api.md's tables of the query parameters and of the endpoints, generated from
  * the declarations the function answers from (`PARAMETER_DECLARATIONS`, and the
- * OpenAPI document, itself made from every endpoint's declarations), so the manual
+ * OpenAPI document, itself made from the table of the function's routes,
+ * src/api/routes.ts, and the static files' path items), so the manual
  * cannot drift from the contract. `npm run docs` writes them between marker comments;
  * test/unit/docs-tables.test.ts fails when the committed tables differ.
  */

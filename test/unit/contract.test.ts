@@ -1,10 +1,10 @@
-/** The contract's single homes: the prebuilt key of a query, the config's faults, the route. */
+/** The contract's single homes: the prebuilt key of a query, the config's faults (the routes: test/unit/routes.test.ts). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseSiteConfig } from "../../src/builder/site-config.js";
 import { isPrebuiltQuery, prebuiltPage, prebuiltPagePath } from "../../src/core/file/manifest.js";
 import { DEFAULT_QUERY, type PageQuery } from "../../src/core/indicator/model.js";
-import { ENDPOINT_ROUTE, outputFile } from "../../src/core/file/paths.js";
+import { outputFile } from "../../src/core/file/paths.js";
 import { DataError, formatIssue } from "../../src/source/errors.js";
 
 describe("prebuiltPage", () => {
@@ -36,19 +36,6 @@ describe("prebuiltPage", () => {
     expect(prebuiltPagePath("x", 10, 20)).toBe("/api/v1/x/limit-10/offset-20.json");
     expect(outputFile(prebuiltPagePath("x", 10, 20))).toBe("api/v1/x/limit-10/offset-20.json");
     expect(outputFile("/series/x/")).toBe("series/x/index.html");
-  });
-});
-
-describe("the endpoint route", () => {
-  it.each([
-    ["/api/v1/domestic-worker-wages", "domestic-worker-wages"],
-    ["/api/v1/x/", "x"],
-    ["/api/v1/%20x", "%20x"],
-    ["/api/v1", null],
-    ["/api/v1/x/data.csv", null],
-    ["/api/v2/x", null],
-  ])("%s → %s", (path, id) => {
-    expect(ENDPOINT_ROUTE.exec(path)?.[1] ?? null).toBe(id);
   });
 });
 

@@ -10,7 +10,7 @@ import { parseQuery } from "../../src/api/query.js";
 import { ApiError } from "../../src/api/api-error.js";
 import { DEFAULT_QUERY } from "../../src/core/indicator/model.js";
 import { DECLARATIONS, PARAMETERS, canonicalQuery, metaEcho, shortParams } from "../../src/core/answer/parameters.js";
-import { queryParameters } from "../../src/builder/openapi.js";
+import { queryParameters } from "../../src/api/operation.js";
 
 /** The detail of the 400 a query string gets, or null when it parses. */
 function detail(text: string): string | null {

@@ -8,15 +8,17 @@
  * lists. Every address is a path, relative to the site serving the file (the
  * summary says so), so a mirror's llms.txt leads to the mirror.
  */
-import { NO_SEPARATORS, withQuery, type QueryParams } from "../../core/text/url.js";
+import { withQuery, type QueryParams } from "../../core/text/url.js";
 import type { BuiltIndicator } from "../dataset.js";
 import { freshnessFacts, STATUS_PATH } from "../freshness.js";
-import { queryParameters } from "../openapi.js";
-import { API_BASE, LICENSE, MAX_SERIES_ITEMS, SEARCH_LIMIT } from "../../core/answer/contract.js";
+import { docContext } from "../openapi.js";
+import { ROUTES } from "../../api/routes.js";
+import { mcpTools } from "../../api/mcp.js";
+import type { DocContext } from "../../api/route.js";
+import { API_BASE, LICENSE, MAX_SERIES_ITEMS } from "../../core/answer/contract.js";
 import type { SiteConfig } from "../../core/indicator/config.js";
 import type { Manifest } from "../../core/file/manifest.js";
-import { ADJUST_PATH } from "../../core/time/adjust.js";
-import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, SEARCH_PATH, endpointPath, metadataPath, seriesPagePath } from "../../core/file/paths.js";
+import { CATALOG_PATH, DCAT_CATALOG_PATH, MCP_PATH, OPENAPI_PATH, endpointPath, metadataPath, seriesPagePath } from "../../core/file/paths.js";
 import { csvFiles } from "../../core/indicator/distributions.js";
 import { sourceKindCounts } from "../../core/answer/source-kind-counts.js";
 
@@ -75,12 +77,16 @@ function patternExample(indicators: readonly BuiltIndicator[]): string {
   return "";
 }
 
-/** An example search from the data: the first words of the title of the last indicator's first sub-series. */
-function searchExample(indicators: readonly BuiltIndicator[]): string {
+/** Words a search finds, from the data: the first two of the title of the last indicator's first sub-series. */
+function searchWords(indicators: readonly BuiltIndicator[]): string | undefined {
   const label = indicators[indicators.length - 1]?.labels[0];
-  if (label === undefined) return "";
-  const words = label.title.es.split(/\s+/).slice(0, 2).join(" ");
-  return ` Example: ${withQuery(SEARCH_PATH, [["q", words]], NO_SEPARATORS)}`;
+  return label === undefined ? undefined : label.title.es.split(/\s+/).slice(0, 2).join(" ");
+}
+
+/** The routes' sections (src/api/routes.ts), each at its place, each after a blank line. */
+function routeSections(context: DocContext): string[] {
+  const sections = ROUTES.flatMap((r) => (r.llms === undefined ? [] : [r.llms]));
+  return [...sections].sort((a, b) => a.place - b.place).flatMap((section) => ["", ...section.lines(context)]);
 }
 
 /** The kinds of sources of `indicators`' points, with their numbers of points: "12 official publication, 34 press". */
@@ -119,7 +125,6 @@ export function renderLlmsTxt(
   versions: ReadonlyMap<string, number>,
   currentDay?: (id: string) => string,
 ): string {
-  const examples = parameterExamples(indicators, deflators, currentDay);
   const lines: string[] = [
     `# ${config.name}`,
     "",
@@ -148,22 +153,9 @@ export function renderLlmsTxt(
         `source: ${meta.source.name.en}; points by kind of source: ${kindsText([{ source }])}; page: ${seriesPagePath(meta.id)}; ${allPoints(indicator)}`,
     );
   }
-  lines.push("", "## Parameters", "", "All optional; any other is a 400.", "");
-  for (const p of queryParameters()) {
-    const example = examples[p.name];
-    lines.push(`- \`${p.name}\`: ${p.description}${example === undefined ? "" : ` Example: ${example}`}`);
-  }
+  const examples = parameterExamples(indicators, deflators, currentDay);
+  lines.push(...routeSections(docContext(indicators, adjusters, { parameterExamples: examples, searchWords: searchWords(indicators) })));
   lines.push(
-    "",
-    "## Adjusting an amount",
-    "",
-    `- ${ADJUST_PATH}?amount=…&from=YYYY-MM-DD&to=YYYY-MM-DD&by=<indicator>:<sub-series>: an amount of money carried from one date to another, × the value covering \`to\` / the value covering \`from\` (factor and adjusted, both values with their dates, the days they cover and sources). ` +
-      "Either date may be any day up to today in Montevideo (UTC−3); past the newest value the newest is used, and `meta.used` gives, for each end, the date of the value used and why the date has none of its own (`overdue` or `pending`, with the day the next value is due): quote it with the number. " +
-      `The sub-series that adjust: ${adjusters.map((a) => `\`${a.indicator}:${a.series}\``).join(", ") || "none"}.`,
-    "",
-    "## Search",
-    "",
-    `- ${SEARCH_PATH}?q=…: sub-series of every indicator by the words people type, in Spanish or English, accents and case aside; every word must begin a word of the sub-series' labels or its indicator's title. Parameters q, indicator, facet (name:value,…), limit (≤ ${SEARCH_LIMIT.max}), offset; each result names its indicator, sub-series id, titles, facets, newest point and API URL.${searchExample(indicators)}`,
     "",
     "## Credit",
     "",
@@ -175,7 +167,7 @@ export function renderLlmsTxt(
     `- [Catalog](${CATALOG_PATH}): indicators, sub-series with titles and facets, sources`,
     `- [Status](${STATUS_PATH}): every indicator's newest point, last check, next value due and whether it is overdue`,
     `- [DCAT-AP catalog](${DCAT_CATALOG_PATH}): the datasets and their distributions`,
-    `- [MCP server](${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools search_series, get_metadata, get_values (the API's parameters and answers, each value with its note, source and kind of source, each result with its API URL and the credit)`,
+    `- [MCP server](${MCP_PATH}): Model Context Protocol over Streamable HTTP, stateless, JSON; tools ${mcpTools(indicators.map((i) => i.source.meta.id)).map((t) => t.name).join(", ")} (the API's parameters and answers, each value with its note, source and kind of source, each result with its API URL and the credit)`,
     "",
     "## Optional",
     "",

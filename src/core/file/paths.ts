@@ -13,8 +13,10 @@ export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 export const PAGE_SCRIPT_PATH = "/assets/series-page.js";
 
 /**
- * The endpoint's route: `/api/v1/{indicator}`, with or without a final slash. The
+ * The data endpoint's route: `/api/v1/{indicator}`, with or without a final slash. The
  * id is the raw path segment, as Pages' router hands it over (not percent-decoded).
+ * The pattern of that route in the function's table (src/api/routes.ts); stated
+ * here, where the page script bundles it, as it always was.
  */
 export const ENDPOINT_ROUTE = new RegExp(`^${API_BASE}/([^/]+)/?$`);
 

@@ -11,7 +11,7 @@
  * Its parameters are declared like the data endpoint's (src/core/answer/parameters.ts);
  * this module is pure: the endpoint (src/api/changes.ts) reads the table.
  */
-import { API_BASE, LIMIT, MAX_SERIES_ITEMS, OFFSET } from "../answer/contract.js";
+import { LIMIT, MAX_SERIES_ITEMS, OFFSET } from "../answer/contract.js";
 import type { FieldDeclarations } from "../answer/schema.js";
 import { csvRow, textStart } from "../file/answers.js";
 import { partOf, type AnswerView } from "../file/answer-index.js";
@@ -27,9 +27,6 @@ import { endpointPath } from "../file/paths.js";
 export function changesPath(indicator: string): string {
   return `${endpointPath(indicator)}/changes`;
 }
-
-/** The route of the changes endpoint: the indicator id is the first group. */
-export const CHANGES_ROUTE = new RegExp(`^${API_BASE}/([^/]+)/changes/?$`);
 
 /** A validated question for changes. */
 export interface ChangesQuery {
