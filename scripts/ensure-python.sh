@@ -3,7 +3,7 @@
 # not for a pyenv build that may come first on PATH) has the readers the format
 # tests use (test/integration/formats.test.ts): openpyxl, rdflib, extruct,
 # feedparser and pandas, Pillow, the PNG decoder of the preview images'
-# test (test/unit/preview-image.test.ts), and setuptools, wheel and pip, which
+# test (test/integration/preview-image.test.ts), and setuptools, wheel and pip, which
 # install the Python client (clients/python) offline for its test
 # (test/e2e/python-client.test.ts). The missing ones are installed with apt (as root, or
 # through sudo: scripts/apt-install.sh), like scripts/ensure-chromium.sh does.

@@ -1,20 +1,19 @@
 /** Shared helpers of the tests: the CLI and the import command in process (and as child processes), output trees. */
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import fg from "fast-glob";
+import { join } from "node:path";
 import { bundleClient, type ClientScripts } from "../src/builder/bundle-client.js";
 import { runCli as run } from "../src/builder/cli.js";
 import { nodeBuildEffects } from "../src/builder/effects.js";
 import { PageSources, pagePolicy } from "../src/builder/page-policy.js";
 import { runImport as runImportCli } from "../src/source/import-cli.js";
 
-export const ROOT = resolve(import.meta.dirname, "..");
+import { ROOT, sitePages } from "./files.js";
+
+export { ROOT, sitePages, tempDir, treeDigest } from "./files.js";
 
 export interface CliResult {
   code: number;
@@ -81,29 +80,6 @@ export function runCliProcess(args: readonly string[], env: Record<string, strin
 /** Runs `scripts/import.ts` in a child process, exactly as `npm run import` does (the wrapper itself). */
 export function runImportProcess(args: readonly string[]): Promise<CliResult> {
   return runProcess(process.execPath, ["--import", "tsx", "scripts/import.ts", ...args]);
-}
-
-/** A fresh temporary folder. */
-export function tempDir(prefix = "open-series-"): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
-}
-
-/** Every file under `dir` (dot files included), sorted, with the SHA-256 of its bytes. */
-export function treeDigest(dir: string): Map<string, string> {
-  const files = fg.sync("**/*", { cwd: dir, dot: true, onlyFiles: true }).sort();
-  return new Map(files.map((f) => [f, createHash("sha256").update(readFileSync(join(dir, f))).digest("hex")]));
-}
-
-/**
- * Every HTML page of an output folder: its file and the path a browser asks for
- * (`series/x/index.html` → `/series/x/`). `404.html` has no address of its own: Pages
- * serves it, with status 404, at any path that matches no file, such as `/no-such-page`.
- */
-export function sitePages(dir: string): { readonly file: string; readonly path: string }[] {
-  return fg
-    .sync("**/*.html", { cwd: dir })
-    .sort()
-    .map((file) => ({ file, path: file === "404.html" ? "/no-such-page" : `/${file.replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, "")}` }));
 }
 
 /**

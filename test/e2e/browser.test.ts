@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
 import { launchChromium, reportViolations } from "../chromium.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT, sitePages } from "../helpers.js";
+import { ROOT, sitePages } from "../files.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
 import { INDICATOR_IDS } from "../indicators.js";
 

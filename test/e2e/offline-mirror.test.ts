@@ -13,7 +13,7 @@
  * answers `/x/index.html` and `/404.html` with a redirect), the files named with
  * commas, the manifest. A copy into an empty folder fetches the same way, 4,316
  * times: 35 to 80 s through `wrangler pages dev` on two busy cores, where this
- * takes seconds; test/unit/mirror.test.ts copies into an empty folder.
+ * takes seconds; test/integration/mirror.test.ts copies into an empty folder.
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";

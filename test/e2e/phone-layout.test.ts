@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const SHOTS = join(ROOT, "test-artifacts/screenshots");
 const server = { url: inject("system").urls.main };

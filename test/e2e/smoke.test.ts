@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, inject, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 import { INDICATOR_IDS } from "../indicators.js";
 
 const IDS = INDICATOR_IDS;

@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { prng } from "../../scripts/bench/generate.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 /** The shared build's data version (test/epoch.ts). */
 const VERSION = "2026-11-20";

@@ -18,7 +18,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Assets } from "../../src/api/data-store.js";
 import { Api } from "../../src/api/handler.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 /** What the docs write for "left out here". */
 const ELLIPSIS = "\u2026";

@@ -13,7 +13,7 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { parse } from "csv-parse/sync";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 import { EPOCH } from "../epoch.js";
 import { INDICATOR_IDS } from "../indicators.js";
 

@@ -18,7 +18,7 @@ import { prng } from "../../scripts/bench/generate.js";
 import { HIGH, IDS, fetched, refs, withoutTiles, type Fetched } from "../api-checks.js";
 import type { Assets } from "../../src/api/data-store.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 import { refDerivedSeries, type TimeRefIndicator, type TimeRefQuery } from "../time-reference.js";
 
 /** A data version after every point (2026-11-20), so the newest values cover months, as in production. */

@@ -1,4 +1,4 @@
-"""Decodes PNG files with Pillow and prints what a reader sees as JSON (test/unit/preview-image.test.ts).
+"""Decodes PNG files with Pillow and prints what a reader sees as JSON (test/integration/preview-image.test.ts).
 
 For each file: its format, size and mode, the number of distinct colours, and how
 many pixels of the box have exactly the colour asked for (a chart's line colour

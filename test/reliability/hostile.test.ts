@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { join, resolve, sep } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { ROOT, treeDigest } from "../helpers.js";
+import { ROOT, treeDigest } from "../files.js";
 
 /** The default build with a usage limit no test reaches (test/e2e/global-setup.ts). */
 const { mainDir } = inject("system");

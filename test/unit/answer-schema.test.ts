@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { closedObject, orNull } from "../../src/core/answer/schema.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 // ajv-formats is CommonJS: under ESM its function may sit on `.default`.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

@@ -1,4 +1,4 @@
-/** The contract's single homes: the prebuilt key of a query, the config's faults (the routes: test/unit/routes.test.ts). */
+/** The contract's single homes: the prebuilt key of a query, the config's faults (the routes: test/integration/routes.test.ts). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseSiteConfig } from "../../src/builder/site-config.js";

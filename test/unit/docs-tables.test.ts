@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DECLARATIONS } from "../../src/core/answer/parameters.js";
 import { parameterTable, withTables } from "../../src/builder/docs-tables.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const API_MD = readFileSync(join(ROOT, "docs/api.md"), "utf8");
 

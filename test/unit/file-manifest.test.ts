@@ -1,6 +1,6 @@
 /**
  * `/manifest.json` (src/core/file/file-manifest.ts): the golden build's manifest lists
- * every file of the expected tree (test/unit/golden.test.ts proves the build writes
+ * every file of the expected tree (test/integration/golden.test.ts proves the build writes
  * that tree byte for byte) with its size and SHA-256, and no other: not itself,
  * not Cloudflare's configuration; its identity is the hash of its listing. Then the
  * format as a table: what a mirror refuses to follow.
@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ManifestError, listing, parseFileManifest, renderFileManifest, type ListedFile } from "../../src/core/file/file-manifest.js";
-import { ROOT, treeDigest } from "../helpers.js";
+import { ROOT, treeDigest } from "../files.js";
 
 const EXPECTED = join(ROOT, "test/fixtures/golden/expected");
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

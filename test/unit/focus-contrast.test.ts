@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const CSS = readFileSync(join(ROOT, "public/style.css"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
 

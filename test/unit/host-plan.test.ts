@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { build } from "../../src/builder/build.js";
 import { nodeBuildEffects } from "../../src/builder/effects.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../files.js";
 import { planHost, r2Tier, rankIndicators, type HostedFile } from "../../src/builder/host-plan.js";
 import { FIXED_HEADER_RULES, headersFile, routesJson } from "../../src/builder/pages-config.js";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { nodeFileEffects, writeOutput as writeWith, type FileEffects } from "../../src/builder/output.js";
-import { tempDir, treeDigest } from "../helpers.js";
+import { tempDir, treeDigest } from "../files.js";
 
 async function existingOutput(): Promise<{ parent: string; out: string; before: Map<string, string> }> {
   const parent = await tempDir();

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PageSources, hashSource, inlineCode, missingSources, pagePolicy, unhashable, unhashableAttribute } from "../../src/builder/page-policy.js";
 import { BuildError } from "../../src/source/errors.js";
-import { ROOT, sitePages } from "../helpers.js";
+import { ROOT, sitePages } from "../files.js";
 
 const GOLDEN = join(ROOT, "test/fixtures/golden/expected");
 /** A page with each kind of script and a stylesheet. */

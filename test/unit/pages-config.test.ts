@@ -12,7 +12,7 @@ import { hashSource, pagePolicy } from "../../src/builder/page-policy.js";
 import { CSP_HEADER, DATA_POLICY, SECURITY_HEADERS } from "../../src/core/answer/contract.js";
 import { LANGS } from "../../src/core/text/i18n.js";
 import { embedPagePath, seriesPagePath } from "../../src/core/file/paths.js";
-import { ROOT, treeDigest } from "../helpers.js";
+import { ROOT, treeDigest } from "../files.js";
 
 type Matcher = (pathname: string, rule: string) => boolean;
 let isRoutingRuleMatch: Matcher;

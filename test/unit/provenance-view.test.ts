@@ -14,7 +14,7 @@ import { renderEmbedPage, renderIndicatorPage } from "../../src/site/site.js";
 import { parseSiteConfig } from "../../src/builder/site-config.js";
 import { readFileSync } from "node:fs";
 import { parseIndicatorMeta } from "../../src/source/metadata.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const WAGES = "domestic-worker-wages";
 let view: ViewIndicator;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bucketName, ledgerKeys, uploadCommands } from "../../src/builder/r2-upload.js";
 import { R2_BINDING } from "../../src/core/file/hosted.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 describe("the R2 upload", () => {
   it("reads the bucket wrangler.toml binds as the function's binding", () => {

@@ -20,7 +20,7 @@ import { citedEditions, findEditions } from "../../src/source/editions.js";
 import { decodeEntities, matchingLinks, newestLink, pageLinks } from "../../src/source/links.js";
 import { looksLikeHtml, overlaySource, update, utcDay, withCheck, type UpdateResult } from "../../src/source/update.js";
 import { writeFilesAtomically } from "../../src/source/write-files.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NO_SEPARATORS, isHttpUrl, queryString, withQuery } from "../../src/core/text/url.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 describe("isHttpUrl", () => {
   it.each([

@@ -12,7 +12,7 @@ import { siteIndicator } from "../../src/builder/site-model.js";
 import { parseSiteConfig } from "../../src/builder/site-config.js";
 import { loadData } from "../../src/source/load.js";
 import { renderIndicatorPage } from "../../src/site/site.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const config = parseSiteConfig(JSON.stringify({ name: "Open Series UY", baseUrl: "https://example.test/", attributionText: "Data: Open Series UY" }), "site.config.json");
 const pages = { es: "", en: "" };

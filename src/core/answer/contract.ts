@@ -163,7 +163,7 @@ export function quote(value: string, max = ECHO_MAX): string {
 /**
  * The version of the code that renders answers, in every ETag (src/core/answer/etag.ts):
  * raise it with any change that alters an answer's bytes for the same data and
- * query (test/unit/etag-pins.test.ts fails until it is raised).
+ * query (test/integration/etag-pins.test.ts fails until it is raised).
  */
 export const ANSWER_CODE_VERSION = 3;
 

@@ -5,7 +5,7 @@
  * ETag must change too, which only raising `ANSWER_CODE_VERSION`
  * (src/core/answer/contract.ts) does: a body that changed under an unchanged ETag fails
  * here. After an intended change, raise the version and regenerate the pins with
- * `UPDATE_GOLDEN=1 npx vitest run test/unit/etag-pins.test.ts`; review the diff.
+ * `UPDATE_GOLDEN=1 npx vitest run test/integration/etag-pins.test.ts`; review the diff.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";

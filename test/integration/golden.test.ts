@@ -2,7 +2,7 @@
  * Golden test: a tiny hand-written data folder built by the CLI and compared file by
  * file with the expected tree in test/fixtures/golden/expected. The expected tree is
  * never regenerated in CI; after an intended change, regenerate it locally with
- * `UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts` and review the diff.
+ * `UPDATE_GOLDEN=1 npx vitest run test/integration/golden.test.ts` and review the diff.
  */
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
