@@ -240,40 +240,63 @@ export function formatDeclaration(description: Bilingual) {
   } as const;
 }
 
-export const PARAMETER_DECLARATIONS = [
-  {
-    name: "from",
+/**
+ * A date parameter of the data endpoint (`from`, `to`, `at`): a day, or a month or
+ * year standing for its first or last day (`edge`); echoed in `meta` with the
+ * question and offered to MCP's tool with the same pattern. `own`: what the
+ * parameter says of itself (its texts, what it cannot be combined with).
+ */
+function dateDeclaration<N extends "from" | "to" | "at">(
+  name: N,
+  edge: "start" | "end",
+  own: Pick<ParameterDeclaration<N>, "description" | "summary" | "conflicts">,
+): ParameterDeclaration<N> {
+  return {
+    name,
     absent: null,
-    parse: dateParse("from", "start"),
-    echo: (q) => q.from,
+    parse: dateParse(name, edge),
+    echo: (q) => q[name],
     meta: "question",
     metaSchema: DAY,
     schema: DATE_SCHEMA,
+    ...own,
+    mcp: { ...DATE_SCHEMA, description: "A date: YYYY-MM-DD, YYYY-MM or YYYY." },
+  };
+}
+
+/**
+ * `limit` or `offset` of the data endpoint: an integer within `range`, its default
+ * when not given, echoed in `meta` among the paging fields. `own`: its texts and
+ * what MCP's tool takes.
+ */
+function pagingDeclaration<N extends "limit" | "offset">(
+  name: N,
+  range: { readonly min: number; readonly max: number; readonly default: number },
+  own: Pick<ParameterDeclaration<N>, "description" | "summary" | "mcp">,
+): ParameterDeclaration<N> {
+  return {
+    name,
+    absent: range.default,
+    parse: integerParse(name, range),
+    echo: (q) => echoValue(q[name]),
+    meta: "paging",
+    metaSchema: { type: "integer", minimum: range.min, maximum: range.max },
+    schema: { type: "integer", minimum: range.min, maximum: range.max, default: range.default },
+    ...own,
+  };
+}
+
+export const PARAMETER_DECLARATIONS = [
+  dateDeclaration("from", "start", {
     description: dateDescription(FIRST, WINDOW),
     summary: { en: "the window's first day (YYYY-MM-DD, YYYY-MM or YYYY)", es: "primer día de la ventana (AAAA-MM-DD, AAAA-MM o AAAA)" },
     conflicts: [{ when: (q) => q.from !== null && q.to !== null && q.from > q.to, detail: (q) => `from: ${q.from} is later than to (${q.to})` }],
-    mcp: { ...DATE_SCHEMA, description: "A date: YYYY-MM-DD, YYYY-MM or YYYY." },
-  },
-  {
-    name: "to",
-    absent: null,
-    parse: dateParse("to", "end"),
-    echo: (q) => q.to,
-    meta: "question",
-    metaSchema: DAY,
-    schema: DATE_SCHEMA,
+  }),
+  dateDeclaration("to", "end", {
     description: dateDescription(LAST, WINDOW),
     summary: { en: "the window's last day; the window is inclusive", es: "último día de la ventana, que incluye ambos extremos" },
-    mcp: { ...DATE_SCHEMA, description: "A date: YYYY-MM-DD, YYYY-MM or YYYY." },
-  },
-  {
-    name: "at",
-    absent: null,
-    parse: dateParse("at", "start"),
-    echo: (q) => q.at,
-    meta: "question",
-    metaSchema: DAY,
-    schema: DATE_SCHEMA,
+  }),
+  dateDeclaration("at", "start", {
     description: dateDescription(FIRST, {
       en: "Per selected sub-series, the one point covering that day (its own date and value); a sub-series with none is absent. After the source's last check, a value that holds until the next answers while its successor is not due (meta.checked says the check's date); meta.missing says why a sub-series has none. Not with from, to or frequency.",
       es: "Por subserie elegida, el punto que cubre ese día (con su propia fecha y valor); una subserie sin ninguno no aparece. Después de la última comprobación de la fuente, un valor que rige hasta el siguiente responde mientras no venza el plazo del siguiente (meta.checked da la fecha de la comprobación); meta.missing dice por qué una subserie no tiene ninguno. No con from, to ni frequency.",
@@ -284,8 +307,7 @@ export const PARAMETER_DECLARATIONS = [
       { when: (q) => q.at !== null && q.to !== null, detail: () => "at: cannot be combined with to (at asks for one day; from/to for a window)" },
       { when: (q) => q.at !== null && q.frequency !== null, detail: () => "at: cannot be combined with frequency; ask for the period with from and to" },
     ],
-    mcp: { ...DATE_SCHEMA, description: "A date: YYYY-MM-DD, YYYY-MM or YYYY." },
-  },
+  }),
   {
     name: "series",
     absent: null,
@@ -427,30 +449,16 @@ export const PARAMETER_DECLARATIONS = [
     summary: { en: "the answer as published at the end of a past day (`YYYY-MM-DD`)", es: "la respuesta tal como se publicaba al final de un día pasado (`AAAA-MM-DD`)" },
     mcp: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "YYYY-MM-DD: the values as the service published them at the end of that day (UTC)." },
   },
-  {
-    name: "limit",
-    absent: LIMIT.default,
-    parse: integerParse("limit", LIMIT),
-    echo: (q) => echoValue(q.limit),
-    meta: "paging",
-    metaSchema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max },
-    schema: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max, default: LIMIT.default },
+  pagingDeclaration("limit", LIMIT, {
     description: { en: "Points per sub-series, counted from the newest.", es: "Puntos por subserie, contados desde el más reciente." },
     summary: { en: `points per sub-series (${LIMIT.min}–${LIMIT.max}, default ${LIMIT.default})`, es: `puntos por subserie (${LIMIT.min}–${LIMIT.max}, por defecto ${LIMIT.default})` },
     mcp: { type: "integer", minimum: LIMIT.min, maximum: LIMIT.max },
-  },
-  {
-    name: "offset",
-    absent: OFFSET.default,
-    parse: integerParse("offset", OFFSET),
-    echo: (q) => echoValue(q.offset),
-    meta: "paging",
-    metaSchema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max },
-    schema: { type: "integer", minimum: OFFSET.min, maximum: OFFSET.max, default: OFFSET.default },
+  }),
+  pagingDeclaration("offset", OFFSET, {
     description: { en: "Points skipped per sub-series, from the newest end.", es: "Puntos que se saltean por subserie, desde el extremo más reciente." },
     summary: { en: "points skipped per sub-series (≥ 0)", es: "puntos salteados por subserie (≥ 0)" },
     mcp: false,
-  },
+  }),
   {
     ...formatDeclaration({
       en: "`json` (default) or `csv`: the same answer as RFC 4180 CSV with the columns of data.csv; what `meta` carries comes in `Link` and `X-Total-Count`.",
