@@ -7,9 +7,9 @@
  */
 import { dayNumber, dayOfTime } from "../core/time/dates.js";
 import { nextDueDayOf, publications } from "../core/time/coverage.js";
-import { DAY, DAY_OR_NULL, LOCALIZED, closedObject, type FieldDeclarations } from "../core/answer/schema.js";
+import { DAY, DAY_OR_NULL, LOCALIZED, closedObject, orNull, type FieldDeclarations } from "../core/answer/schema.js";
 import { API_BASE } from "../core/answer/contract.js";
-import { freshnessOf, indicatorFreshness, lookBound, type Check, type Freshness, type Look } from "../core/time/schedule.js";
+import { freshnessOf, indicatorFreshness, lookBound, type Check, type Freshness, type Look, type ScheduleDates } from "../core/time/schedule.js";
 import type { BuiltIndicator } from "./dataset.js";
 
 /** Where the status document is: every indicator's freshness. */
@@ -97,7 +97,31 @@ export function freshnessFacts(indicator: Pick<BuiltIndicator, "source" | "plain
   };
 }
 
-/** The schedule as `indicator.json` declares it (null: none), for the metadata document and the catalog. */
+/** A day of the month, 1–31 (a schedule's `day`). */
+const DAY_OF_MONTH = { type: "integer", minimum: 1, maximum: 31 } as const;
+
+/** The fields of the object `scheduleFacts` writes, with their schemas: OpenAPI's `Schedule` (which also takes its null). */
+export function scheduleFields(): FieldDeclarations {
+  return {
+    dates: {
+      schema: {
+        description: "`daily`, `irregular` (no date is due), or the months (1–12) and day of the month values are dated.",
+        oneOf: [
+          { type: "string", enum: ["daily", "irregular"] satisfies ScheduleDates[] },
+          closedObject({ months: { schema: { type: "array", minItems: 1, items: { type: "integer", minimum: 1, maximum: 12 } } }, day: { schema: DAY_OF_MONTH } }),
+        ],
+      },
+    },
+    published: {
+      schema: {
+        ...orNull(closedObject({ monthsAfter: { schema: { type: "integer", minimum: 0, maximum: 12 } }, day: { schema: DAY_OF_MONTH } })),
+        description: "A value dated in a month comes out `monthsAfter` months later on `day`; null: on its date.",
+      },
+    },
+  };
+}
+
+/** The schedule as `indicator.json` declares it (null: none), for the metadata document and the catalog; its fields: `scheduleFields`. */
 export function scheduleFacts({ source }: Pick<BuiltIndicator, "source">) {
   const schedule = source.meta.schedule;
   return schedule === null ? null : { dates: schedule.dates, published: schedule.published };

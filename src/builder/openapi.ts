@@ -5,7 +5,6 @@
  * those of the static files Pages serves, and the answers' schemas, are here.
  */
 import { partPath } from "../core/indicator/distributions.js";
-import { RHYTHMS } from "../core/time/coverage.js";
 import type { BuiltIndicator } from "./dataset.js";
 import type { SiteConfig } from "../core/indicator/config.js";
 import { LICENSE } from "../core/answer/contract.js";
@@ -13,10 +12,12 @@ import { FORMATS } from "../core/indicator/model.js";
 import { CATALOG_PATH, csvPath, metadataPath, seriesFilePath } from "../core/file/paths.js";
 import { prebuiltPagePath } from "../core/file/manifest.js";
 import type { Manifest } from "../core/file/manifest.js";
-import { closedObject } from "../core/answer/schema.js";
+import { LOCALIZED, closedObject } from "../core/answer/schema.js";
 import { pointFields } from "../core/file/answers.js";
 import { pageSchema, provenanceFields } from "../core/answer/render.js";
-import { STATUS_PATH, freshnessFields, statusIndicatorFields } from "./freshness.js";
+import { STATUS_PATH, freshnessFields, scheduleFields, statusIndicatorFields } from "./freshness.js";
+import { catalogFields, facetFields } from "./catalog.js";
+import { metadataFields } from "./metadata-doc.js";
 import { changesSchema } from "../api/changes.js";
 import { adjustSchema } from "../api/adjust.js";
 import { searchSchema } from "../api/search.js";
@@ -164,27 +165,14 @@ function pageSchemas() {
 }
 
 /** When an indicator's values are due and whether one is overdue (src/builder/freshness.ts): the metadata document, the catalog, status.json. */
-const scheduleSchemas = {
-  Schedule: {
-    type: ["object", "null"],
-    description: "When values are due, as indicator.json declares it (`schedule`); null: not declared (each next value is due one rhythm after its predecessor).",
-    required: ["dates", "published"],
-    properties: {
-      dates: {
-        description: "`daily`, `irregular` (no date is due), or the months (1–12) and day of the month values are dated.",
-        oneOf: [
-          { type: "string", enum: ["daily", "irregular"] },
-          { type: "object", required: ["months", "day"], properties: { months: { type: "array", items: { type: "integer", minimum: 1, maximum: 12 } }, day: { type: "integer", minimum: 1, maximum: 31 } } },
-        ],
-      },
-      published: {
-        type: ["object", "null"],
-        description: "A value dated in a month comes out `monthsAfter` months later on `day`; null: on its date.",
-        properties: { monthsAfter: { type: "integer" }, day: { type: "integer" } },
-      },
+function scheduleSchemas() {
+  return {
+    Schedule: {
+      ...closedObject(scheduleFields(), "When values are due, as indicator.json declares it (`schedule`); null: not declared (each next value is due one rhythm after its predecessor)."),
+      type: ["object", "null"],
     },
-  },
-};
+  };
+}
 
 /** `Freshness` and `status.json`, from the fields src/builder/freshness.ts declares. */
 function freshnessSchemas() {
@@ -194,103 +182,17 @@ function freshnessSchemas() {
   };
 }
 
-/** An indicator's metadata document, with the bilingual texts and the facets it shares with the catalog. */
-const metadataSchemas = {
-  Localized: {
-    type: "object",
-    description: "A text in every language of the service: Spanish (es) and English (en).",
-    required: ["es", "en"],
-    properties: { es: { type: "string" }, en: { type: "string" } },
-    additionalProperties: false,
-  },
-  Facet: {
-    type: "object",
-    required: ["name", "title", "values", "labels"],
-    properties: {
-      name: { type: "string" },
-      title: { $ref: "#/components/schemas/Localized" },
-      values: { type: "array", items: { type: "string" }, description: "The values, in display order (language-neutral keys)." },
-      labels: { type: "array", items: { $ref: "#/components/schemas/Localized" }, description: "labels[i] is the label of values[i]." },
-    },
-  },
-  Metadata: {
-    type: "object",
-    required: ["id", "title", "unit", "license", "source", "facets", "series"],
-    properties: {
-      id: { type: "string" },
-      title: { $ref: "#/components/schemas/Localized" },
-      description: { $ref: "#/components/schemas/Localized" },
-      unit: { type: "string" },
-      units: {
-        type: "object",
-        description: "What the numbers of each `units` mode are (and of `real` and `per` answers), in both languages.",
-        additionalProperties: { $ref: "#/components/schemas/Localized" },
-      },
-      rhythm: { type: "string", enum: [...RHYTHMS] },
-      stepwise: { type: "boolean", description: "True when a value holds until the next one (a tariff, a legal minimum)." },
-      license: { type: "string" },
-      source: { type: "object", properties: { name: { $ref: "#/components/schemas/Localized" }, url: { type: "string" } } },
-      notes: { type: "array", items: { $ref: "#/components/schemas/Localized" } },
-      schedule: { $ref: "#/components/schemas/Schedule" },
-      freshness: { $ref: "#/components/schemas/Freshness" },
-      facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
-      series: {
-        type: "array",
-        items: {
-          type: "object",
-          required: ["id", "title", "facets"],
-          properties: {
-            id: { type: "string" },
-            title: { $ref: "#/components/schemas/Localized" },
-            facets: { type: "array", items: { type: ["integer", "null"] } },
-            next_due: { type: "string", format: "date", description: "When its next value is due; absent, with `overdue`, when none is expected (irregular, no points, or left out of later publications)." },
-            overdue: { type: "boolean", description: "True when `next_due` is on or before the last check and the value is not in the data." },
-          },
-        },
-      },
-    },
-  },
-};
-
-/** The catalog (`CATALOG_PATH`). */
-const catalogSchema = {
-  type: "object",
-  required: ["name", "license", "indicators"],
-  properties: {
-    name: { type: "string" },
-    license: { type: "string" },
-    openapi: { type: "string" },
-    indicators: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["id", "title", "unit", "series", "links"],
-        properties: {
-          id: { type: "string" },
-          title: { $ref: "#/components/schemas/Localized" },
-          facets: { type: "array", items: { $ref: "#/components/schemas/Facet" } },
-          unit: { type: "string" },
-          last_updated: { type: ["string", "null"], format: "date" },
-          schedule: { $ref: "#/components/schemas/Schedule" },
-          freshness: { $ref: "#/components/schemas/Freshness" },
-          links: { type: "object", additionalProperties: { type: "string" } },
-          series: {
-            type: "array",
-            items: {
-              type: "object",
-              required: ["id", "title", "facets"],
-              properties: {
-                id: { type: "string" },
-                title: { $ref: "#/components/schemas/Localized" },
-                facets: { type: "object", additionalProperties: { type: "string" } },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+/**
+ * An indicator's metadata document, with the bilingual texts and the facets it shares with the catalog,
+ * from the fields src/builder/metadata-doc.ts and src/builder/catalog.ts declare.
+ */
+function metadataSchemas() {
+  return {
+    Localized: { ...LOCALIZED, description: "A text in every language of the service: Spanish (es) and English (en)." },
+    Facet: closedObject(facetFields()),
+    Metadata: closedObject(metadataFields()),
+  };
+}
 
 /** Renders the OpenAPI document (compact, deterministic JSON). */
 export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndicator[], limits: readonly number[], adjusters: Manifest["adjusters"]): string {
@@ -319,13 +221,13 @@ export function renderOpenApi(config: SiteConfig, indicators: readonly BuiltIndi
     components: {
       schemas: {
         ...pageSchemas(),
-        ...metadataSchemas,
-        ...scheduleSchemas,
+        ...metadataSchemas(),
+        ...scheduleSchemas(),
         ...freshnessSchemas(),
         Changes: changesSchema(),
         Adjustment: adjustSchema(),
         Search: searchSchema(),
-        Catalog: catalogSchema,
+        Catalog: closedObject(catalogFields()),
         Error: errorSchema(),
       },
     },

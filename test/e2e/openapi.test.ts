@@ -311,8 +311,10 @@ describe("every kind of answer, validated against the served openapi.json", () =
     for (const route of ["/api/v1/{indicator}/changes", "/api/v1/adjust", "/api/v1/search"]) expect(counts.get(route) ?? 0, route).toBeGreaterThan(0);
   });
 
-  it("status.json, 304, 404, 405 and 429, each valid", async () => {
+  it("status.json, the catalog, a metadata document, 304, 404, 405 and 429, each valid", async () => {
     await validated("/api/v1/status.json", "/api/v1/status.json");
+    await validated("/api/v1/index.json", "/api/v1/index.json");
+    await validated("/api/v1/{indicator}/metadata.json", "/api/v1/health-insurance-prices/metadata.json");
     const first = await fetch(`${main}/api/v1/domestic-worker-wages?limit=1`, { headers: client });
     await validated("/api/v1/{indicator}", "/api/v1/domestic-worker-wages?limit=1", { headers: { "If-None-Match": first.headers.get("ETag") ?? "" } });
     await validated("/api/v1/{indicator}", "/api/v1/no-such-indicator");
@@ -321,7 +323,7 @@ describe("every kind of answer, validated against the served openapi.json", () =
     let status = 0;
     for (let i = 0; i < 30 && status !== 429; i++) status = (await validated("/api/v1/{indicator}", "/api/v1/bpc?limit=1", {}, system.urls.load)).status;
     expect(status).toBe(429);
-    for (const kind of ["/api/v1/status.json", "304", "404", "405", "429"]) expect(counts.get(kind) ?? 0, kind).toBeGreaterThan(0);
+    for (const kind of ["/api/v1/status.json", "/api/v1/index.json", "/api/v1/{indicator}/metadata.json", "304", "404", "405", "429"]) expect(counts.get(kind) ?? 0, kind).toBeGreaterThan(0);
   });
 
   it("refuses a mutated answer: an extra field in meta, an extra field in a point", async () => {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers.js";
+import { responseValidator, staticDocuments } from "../schemas.js";
 
 const ID = "daily-parts";
 const SITE = "https://open-series-uy.pages.dev";
@@ -169,6 +170,16 @@ describe("downloads in parts", () => {
       expect(html).not.toContain(`${API}/data.csv`);
     }
     for (const out of [whole, split]) expect(read(out, "/index.html")).toContain(out === whole ? `${API}/data.csv` : `${API}/data-2025.csv`);
+  });
+
+  it("writes a catalog and a metadata document in parts that validate against the build's OpenAPI description", () => {
+    const doc = JSON.parse(read(split, "/api/v1/openapi.json")) as object;
+    const documents = staticDocuments(split);
+    expect(documents.map((d) => d.file)).toEqual(["api/v1/index.json", `${API.slice(1)}/metadata.json`]);
+    for (const { file, route, body } of documents) {
+      const validate = responseValidator(doc, route, 200);
+      expect(validate(body), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
   });
 
   it("links each feed entry to the part holding its date", () => {

@@ -7,28 +7,18 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { closedObject, orNull } from "../../src/core/answer/schema.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { ROOT } from "../files.js";
-
-// ajv-formats is CommonJS: under ESM its function may sit on `.default`.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+import { responseValidator } from "../schemas.js";
 
 const BUILD = join(ROOT, "test/fixtures/golden/expected");
-const doc = JSON.parse(readFileSync(join(BUILD, "api/v1/openapi.json"), "utf8")) as { paths: Record<string, unknown> };
+const doc = JSON.parse(readFileSync(join(BUILD, "api/v1/openapi.json"), "utf8")) as object;
 
-/** A validator of the answer `status` of the operation at `path` (its JSON schema, by JSON pointer into the document). */
-function validatorOf(route: string, status: number) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema({ ...doc, $id: "openapi.json" });
-  const pointer = `/paths/${route.replace(/~/g, "~0").replace(/\//g, "~1")}/get/responses/${status}/content/application~1json/schema`;
-  return ajv.compile({ $ref: `openapi.json#${pointer}` });
-}
+/** A validator of the answer `status` of the operation at `route`. */
+const validatorOf = (route: string, status: number) => responseValidator(doc, route, status);
 
 const api = new Api();
 const env = { ASSETS: folderAssets(BUILD), RATE_LIMIT_REQUESTS: "1000000" };

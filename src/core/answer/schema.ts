@@ -2,8 +2,9 @@
  * The answers' JSON Schemas (OpenAPI 3.1, JSON Schema 2020-12), made from their
  * fields' declarations. Each answer object declares its fields once, beside the
  * code that writes them (`answerMeta` in src/core/answer/render.ts, the changes,
- * the adjustment, search, the error object, status.json), and OpenAPI is generated
- * from those declarations (src/builder/openapi.ts). Every object is closed
+ * the adjustment, search, the error object, status.json, the catalog and the
+ * metadata document), and OpenAPI is generated from those declarations
+ * (src/builder/openapi.ts). Every object is closed
  * (`additionalProperties: false`): a field the code writes but does not declare
  * makes the answer invalid against the published document, and the system test
  * (test/e2e/openapi.test.ts) validates the served answers against it.
