@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { folderAssets, memoryAssets } from "../lib/folder-assets.js";
 import type { Assets } from "../../src/api/data-store.js";
-import { threadNs } from "./proc.js";
+import { threadNs } from "../lib/proc.js";
 import { percentile } from "./table.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

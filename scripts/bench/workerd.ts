@@ -37,7 +37,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commandLine, cpuNs, descendants, memory } from "./proc.js";
+import { commandLine, cpuNs, descendants, memory } from "../lib/proc.js";
 import { answerOf, buildGrowthPoint, kinds, type Kind } from "./scale.js";
 import type { Shape } from "./generate.js";
 import { fmt, percentile, table } from "./table.js";

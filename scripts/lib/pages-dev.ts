@@ -3,12 +3,13 @@
  * free loopback port, serving a built output folder with the project's functions.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, readFileSync, readdirSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
+import { descendants, processName } from "./proc.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -124,38 +125,6 @@ async function networkEventsOff(port: number): Promise<WebSocket> {
   return socket;
 }
 
-/** The ids of the processes below `root` (itself excluded) whose command is `name`, from /proc (Linux; elsewhere none). */
-function descendantsNamed(root: number, name: string): number[] {
-  const children = new Map<number, number[]>();
-  const names = new Map<number, string>();
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    try {
-      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces or parentheses, so the last ")" ends it.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while being read.
-    }
-  }
-  const found: number[] = [];
-  const walk = (pid: number) => {
-    for (const child of children.get(pid) ?? []) {
-      if (names.get(child) === name) found.push(child);
-      walk(child);
-    }
-  };
-  walk(root);
-  return found;
-}
-
 /**
  * Pauses the esbuild service wrangler keeps running below `pid` to rebuild the
  * functions when their files change. A server of the tests or benches serves one
@@ -166,9 +135,15 @@ function descendantsNamed(root: number, name: string): number[] {
  * process group, so it exits as wrangler stops it.
  */
 function pauseRebuilds(pid: number): void {
-  for (const watcher of descendantsNamed(pid, "esbuild")) {
+  let below: number[];
+  try {
+    below = descendants(pid);
+  } catch {
+    return; // no /proc (not Linux): the watcher keeps running
+  }
+  for (const watcher of below) {
     try {
-      process.kill(watcher, "SIGSTOP");
+      if (processName(watcher) === "esbuild") process.kill(watcher, "SIGSTOP");
     } catch {
       // It ended meanwhile.
     }

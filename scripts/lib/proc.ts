@@ -1,7 +1,8 @@
 /**
  * What Linux says about a running process, from /proc (proc(5)): the processes
- * below it, its threads' time on CPU, its memory. For measuring a process this one
- * did not write, such as workerd under `wrangler pages dev` (scripts/bench/workerd.ts).
+ * below it, its name, its threads' time on CPU, its memory. For measuring a process
+ * this one did not write, such as workerd under `wrangler pages dev`
+ * (scripts/bench/workerd.ts), and for finding one (scripts/lib/pages-dev.ts).
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -35,6 +36,11 @@ export function children(pid: number): number[] {
 export function descendants(pid: number): number[] {
   const direct = children(pid);
   return [...direct, ...direct.flatMap(descendants)];
+}
+
+/** The name of `pid`'s command (/proc/<pid>/comm: its executable's name, at most 15 bytes). */
+export function processName(pid: number): string {
+  return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
 }
 
 /** The command line of `pid`, one argument an item (/proc/<pid>/cmdline). */
