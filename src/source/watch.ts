@@ -19,7 +19,7 @@
  * every day), closed with a comment when nothing is due and missing any more.
  */
 import { dateOfDay, dayNumber } from "../core/time/dates.js";
-import { freshnessOf, indicatorFreshness, successorOf, type Freshness } from "../core/time/schedule.js";
+import { freshnessFrom, indicatorFreshness, successorOf, type Freshness } from "../core/time/schedule.js";
 import { nextDueDayOf, publications } from "../core/time/coverage.js";
 import type { IndicatorSource } from "./load.js";
 
@@ -100,9 +100,8 @@ export function dueValues(source: IndicatorSource, today: string): Due {
     const point = newest.get(series.id);
     if (point === undefined) continue;
     // Today stands where the pages put the last check: due on or before it is overdue.
-    freshness.push(freshnessOf(schedule, byRhythm, point.date, today, indicatorNewest));
-    // The same rule in day numbers, for the date of the value overdue.
     const successor = successorOf(schedule, byRhythm, dayNumber(point.date), dayNumber(indicatorNewest), dayNumber(today));
+    freshness.push(freshnessFrom(point.date, successor));
     if (successor.state !== "overdue") continue;
     const value: DueValue = { series: series.id, title: series.title.en, newest: point.date, dated: dateOfDay(successor.dated), due: dateOfDay(successor.due), file: point.file };
     const lookedSince = check !== undefined && check.outcome === "nothing-new" && check.day >= value.due;

@@ -108,8 +108,9 @@ const NOTHING_EXPECTED: Successor = { state: "none" };
 /**
  * The one rule of "due" and "overdue": what is expected after the newest value
  * of a sub-series, dated day `last`, in an indicator whose newest point is dated
- * day `newest`, looked at on day `look` (the last look, `lookBound`, or today). status.json and every freshness surface
- * (`freshnessOf`), the API's `meta.missing` after a sub-series' newest point
+ * day `newest`, looked at on day `look` (the last look, `lookBound`, or today).
+ * status.json and every freshness surface (`freshnessOf`), the API's
+ * `meta.missing` after a sub-series' newest point
  * (src/core/time/coverage.ts `absenceDay`) and the pages' cards
  * (src/site/client/series-view.ts `standingOf`) all ask it, so they never disagree.
  *
@@ -154,7 +155,11 @@ export interface Freshness {
  * sub-series, so it is never overdue.
  */
 export function freshnessOf(schedule: Schedule | null, byRhythm: (day: number) => number | null, newest: string, checked: string, indicatorNewest: string): Freshness {
-  const successor = successorOf(schedule, byRhythm, dayNumber(newest), dayNumber(indicatorNewest), dayNumber(checked));
+  return freshnessFrom(newest, successorOf(schedule, byRhythm, dayNumber(newest), dayNumber(indicatorNewest), dayNumber(checked)));
+}
+
+/** The freshness of a sub-series whose newest point is dated `newest`, given what `successorOf` expects after it. */
+export function freshnessFrom(newest: string, successor: Successor): Freshness {
   if (successor.state === "none" || successor.state === "replaced") return { newest, nextDue: null, overdue: false };
   return { newest, nextDue: dateOfDay(successor.due), overdue: successor.state === "overdue" };
 }
