@@ -32,3 +32,17 @@ export async function reportViolations(target: Page | BrowserContext, sink: (tex
     document.addEventListener("securitypolicyviolation", (e) => report(`${location.pathname}: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} ${e.sample}`));
   });
 }
+
+/**
+ * Opens `url` in `page` and waits until the page's script has run: its charts made
+ * interactive, else its copy buttons shown (the 404 page has no script), and a choice
+ * of sub-series shown once the script has loaded what it needs. Asked in the page, in
+ * one round trip (the browser tests and the policy's tests visit pages so).
+ */
+export async function openAndWait(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => {
+    const ran = document.querySelector("script[src]") === null || document.querySelector('svg.chart[data-chart-enhanced="true"], button[data-copy][data-ready="1"]') !== null;
+    return ran && document.querySelector("#selection[hidden]") === null;
+  });
+}

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
-import { launchChromium, reportViolations } from "../chromium.js";
+import { launchChromium, openAndWait, reportViolations } from "../chromium.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT, sitePages } from "../files.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
@@ -77,18 +77,8 @@ async function openPage(width: number, height: number) {
   return { page, problems };
 }
 
-/**
- * Opens a path and waits until its script has run: its charts made interactive, else
- * its copy buttons shown (the 404 page has no script), and a choice of sub-series
- * shown once the script has loaded what it needs. Asked in the page, in one round trip.
- */
-async function visit(page: Page, path: string): Promise<void> {
-  await page.goto(`${server.url}${path}`);
-  await page.waitForFunction(() => {
-    const ran = document.querySelector("script[src]") === null || document.querySelector('svg.chart[data-chart-enhanced="true"], button[data-copy][data-ready="1"]') !== null;
-    return ran && document.querySelector("#selection[hidden]") === null;
-  });
-}
+/** Opens `path` of the served site and waits until its script has run (`openAndWait`). */
+const visit = (page: Page, path: string) => openAndWait(page, `${server.url}${path}`);
 
 /** The newest point of one sub-series, from the API. */
 async function newest(id: string, series: string): Promise<{ date: string; value: number }> {

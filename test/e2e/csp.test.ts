@@ -15,7 +15,7 @@
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, reportViolations } from "../chromium.js";
+import { launchChromium, openAndWait, reportViolations } from "../chromium.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
 
 const base = inject("system").urls.main;
@@ -58,18 +58,8 @@ async function openPage(): Promise<Page> {
   return page;
 }
 
-/**
- * Opens `path` and waits until its script has run: its charts made interactive,
- * else its copy buttons shown (the 404 page has no script), and a selection form
- * shown by the early inline script. Asked in the page, in one round trip.
- */
-async function visit(page: Page, path: string): Promise<void> {
-  await page.goto(`${base}${path}`);
-  await page.waitForFunction(() => {
-    const ran = document.querySelector("script[src]") === null || document.querySelector('svg.chart[data-chart-enhanced="true"], button[data-copy][data-ready="1"]') !== null;
-    return ran && document.querySelector("#selection[hidden]") === null;
-  });
-}
+/** Opens `path` of the served site and waits until its script has run (`openAndWait`). */
+const visit = (page: Page, path: string) => openAndWait(page, `${base}${path}`);
 
 describe("the Content Security Policy in Chromium", () => {
   it("draws what the page script renders (a selection, the chart in other terms, answers, search, the calculator, a tooltip) with no violation", async () => {
