@@ -31,6 +31,7 @@ import {
   type Fetched,
 } from "../api-checks.js";
 import { Api } from "../../src/api/handler.js";
+import { evenRanks } from "../../src/site/client/series-view.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
 import { expectedCsv, refCanonicalUrl, type RefIndicator } from "../reference.js";
 
@@ -40,11 +41,6 @@ const PAGES_PER_LIMIT = 24;
 /** The offset in a prebuilt page's path (`…/offset-20.json` → 20). */
 const offsetOf = (file: string) => Number(/offset-(\d+)/.exec(file)?.[1]);
 
-/** At most `count` of `items`: all when they are that few, else the first, the last and others evenly spaced between. */
-function spreadEvenly<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  return Array.from({ length: count }, (_, k) => items[Math.round((k * (items.length - 1)) / (count - 1))] as T);
-}
 useOutput(mainDir);
 const main = urls.main;
 const alt = urls.alt;
@@ -167,7 +163,7 @@ describe("the API through wrangler pages dev", () => {
     const limits = [...new Set(files.map((file) => /limit-(\d+)/.exec(file)?.[1] as string))].sort((a, b) => Number(a) - Number(b));
     return limits.map((limit) => {
       const pages = files.filter((file) => file.includes(`/limit-${limit}/`)).sort((a, b) => offsetOf(a) - offsetOf(b));
-      return { id, limit, files: spreadEvenly(pages, PAGES_PER_LIMIT).concat(limit === "500" ? [`api/v1/${id}/index.json`] : []) };
+      return { id, limit, files: evenRanks(pages.length, PAGES_PER_LIMIT).map((rank) => pages[rank] as string).concat(limit === "500" ? [`api/v1/${id}/index.json`] : []) };
     });
   });
 
