@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: the static checks (scripts/check.sh: the type-check and the lint) and
-# vitest's layers, side by side. The checks take one core each for about twenty
-# seconds, during the unit and integration layers, which leave a core idle most of
-# the time; so they cost the run little wall time. The checks' output is printed
+# `npm test`: the static checks (scripts/static-checks.ts: the type-check and the
+# lint over one TypeScript program) and vitest's layers, side by side. The checks
+# take one core for about 45 s while vitest's setup builds the real data and starts
+# its servers. The checks' output is printed
 # after vitest's, and the exit code is 1 if either failed: ready to merge means both.
 #
 # Every temporary file of the run (builds, git repositories, wrangler's state, nginx's
@@ -14,14 +14,14 @@ run_tmp=$(mktemp -d -t open-series-test.XXXXXX)
 trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
 checks=$(mktemp)
-bash scripts/check.sh > "$checks" 2>&1 &
+npx tsx scripts/static-checks.ts > "$checks" 2>&1 &
 pid=$!
 npx vitest run
 tests=$?
 wait "$pid"
 static=$?
 echo
-echo "type-check and lint (scripts/check.sh): $([ "$static" -eq 0 ] && echo ok || echo FAILED)"
+echo "type-check and lint (scripts/static-checks.ts): $([ "$static" -eq 0 ] && echo ok || echo FAILED)"
 cat "$checks"
 rm -f "$checks"
 exit $((tests != 0 || static != 0))
