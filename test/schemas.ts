@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fg from "fast-glob";
 
@@ -16,12 +16,30 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 /** A JSON pointer's token (RFC 6901 §4). */
 const token = (text: string) => text.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** A validator of the JSON answer `status` of GET `route` as `doc` (an OpenAPI document) declares it. */
-export function responseValidator(doc: object, route: string, status: number) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema({ ...doc, $id: "openapi.json" });
-  return ajv.compile({ $ref: `openapi.json#/paths/${token(route)}/get/responses/${status}/content/application~1json/schema` });
+/** Per OpenAPI document, its ajv instance (the document added once) and its compiled validators by route and status. */
+const compiled = new WeakMap<object, { ajv: Ajv2020; validators: Map<string, ValidateFunction> }>();
+
+/**
+ * A validator of the JSON answer `status` of GET `route` as `doc` (an OpenAPI document)
+ * declares it. Compiled once per document, route and status (a compile costs 100–200 ms
+ * and a file asks for the same one many times); `errors` belongs to the last call.
+ */
+export function responseValidator(doc: object, route: string, status: number): ValidateFunction {
+  let known = compiled.get(doc);
+  if (known === undefined) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    known = { ajv, validators: new Map() };
+    compiled.set(doc, known);
+  }
+  const pointer = `openapi.json#/paths/${token(route)}/get/responses/${status}/content/application~1json/schema`;
+  let validate = known.validators.get(pointer);
+  if (validate === undefined) {
+    validate = known.ajv.compile({ $ref: pointer });
+    known.validators.set(pointer, validate);
+  }
+  return validate;
 }
 
 /** A JSON document of a build and the GET route that declares it. */

@@ -26,7 +26,7 @@
  * the UI (src/source/import-ine-ui.ts) shares to read the monthly changes
  * of column C.
  */
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { DataIssue, Parsed } from "./errors.js";
 import type { ImportedPoint } from "./import-points.js";
 
@@ -307,7 +307,10 @@ export function importCpi(workbook: Workbook, context: CpiContext): Parsed<Impor
  * fault of the file, not a crash.
  */
 export async function readWorkbook(bytes: Uint8Array, file: string, sourceUrl: string): Promise<Parsed<Workbook>> {
-  const book = new ExcelJS.Workbook();
+  // Loaded when a workbook is read, not with the importers (half a second of module load
+  // that the build, the validator and the update's other indicators never need).
+  const { Workbook } = (await import("exceljs")).default;
+  const book = new Workbook();
   try {
     await book.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
   } catch (error) {

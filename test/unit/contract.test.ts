@@ -73,8 +73,10 @@ describe("ETags", () => {
   it("answerEtag: the first 128 bits of SHA-256 of the tags and the canonical URL, base64url, quoted (property)", async () => {
     const { answerEtag } = await import("../../src/core/answer/etag.js");
     const { createHash } = await import("node:crypto");
+    // Any text for the URL, non-ASCII included (fc.webPath builds tables costing a second at its first use).
+    const url = fc.string({ unit: "grapheme", maxLength: 200 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.base64String({ minLength: 20, maxLength: 24 }), { minLength: 1, maxLength: 3 }), fc.webPath(), async (tags, url) => {
+      fc.asyncProperty(fc.array(fc.base64String({ minLength: 20, maxLength: 24 }), { minLength: 1, maxLength: 3 }), url, async (tags, url) => {
         const expected = `"${createHash("sha256").update(`${tags.join(" ")}\n${url}`).digest().subarray(0, 16).toString("base64url")}"`;
         expect(await answerEtag(tags, url)).toBe(expected);
       }),
