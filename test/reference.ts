@@ -42,6 +42,8 @@ export function readIndicator(folder: string): RefIndicator {
       points.push({ date: row.date as string, series: row.series as string, raw: row.value as string, source: row.source ?? "", note: row.note ?? "" });
     }
   }
+  // In answer order once (newest first, then by sub-series): a query's points are then a filter of them.
+  points.sort((a, b) => byText(b.date, a.date) || byText(a.series, b.series));
   return { id: meta.id, unit: meta.unit, points };
 }
 
@@ -89,21 +91,17 @@ function expectedPage(ind: RefIndicator, query: RefQuery) {
     if (known === undefined) selected.set(id, (known = series === null || series.some((item) => refMatches(item, id))));
     return known;
   };
+  // The points are in answer order (readIndicator): each sub-series' points newest first, and a
+  // filter keeps that order. A sub-series' page is its points from rank `offset` to `offset + limit`.
   const inWindow = ind.points.filter((p) => (from === null || p.date >= from) && (to === null || p.date <= to) && isSelected(p.series));
-  const groups = new Map<string, RefPoint[]>();
-  for (const p of inWindow) {
-    const group = groups.get(p.series);
-    if (group === undefined) groups.set(p.series, [p]);
-    else group.push(p);
-  }
-  const chosen: RefPoint[] = [];
+  const rank = new Map<string, number>();
   let hasMore = false;
-  for (const list of groups.values()) {
-    list.sort((a, b) => byText(b.date, a.date));
-    chosen.push(...list.slice(offset, offset + limit));
-    if (list.length > offset + limit) hasMore = true;
-  }
-  chosen.sort((a, b) => byText(b.date, a.date) || byText(a.series, b.series));
+  const chosen = inWindow.filter((p) => {
+    const k = rank.get(p.series) ?? 0;
+    rank.set(p.series, k + 1);
+    if (k >= offset + limit) hasMore = true;
+    return k >= offset && k < offset + limit;
+  });
   const next = hasMore ? refCanonicalUrl(ind.id, { ...query, offset: offset + limit }) : null;
   return { from, to, series, limit, offset, chosen, total: inWindow.length, hasMore, next };
 }
@@ -127,36 +125,63 @@ export function refCanonicalUrl(id: string, query: RefQuery): string {
 
 /** The response body the contract (docs/DESIGN.md §2) requires for `query`, as a plain object. */
 export function expectedResponse(ind: RefIndicator, query: RefQuery, siteUrl: string, phrase: string) {
-  const { from, to, series, limit, offset, chosen, total, hasMore, next } = expectedPage(ind, query);
-  const lastUpdated = newestDate(ind);
+  const page = expectedPage(ind, query);
+  return { data: page.chosen.map((p) => ({ date: p.date, series: p.series, value: Number(p.raw) })), meta: expectedMeta(ind, page, siteUrl, phrase) };
+}
+
+/**
+ * `expectedResponse`'s text as the function writes it, and its next page: compact JSON in
+ * the contract's key order, each value as its CSV file writes it (`44.90`, not `44.9`).
+ */
+export function expectedAnswer(ind: RefIndicator, query: RefQuery, siteUrl: string, phrase: string): { text: string; next: string | null } {
+  const page = expectedPage(ind, query);
+  return { text: `{"data":[${page.chosen.map(itemText).join(",")}],"meta":${JSON.stringify(expectedMeta(ind, page, siteUrl, phrase))}}`, next: page.next };
+}
+
+/** An answer's `meta` for a page of points. */
+function expectedMeta(ind: RefIndicator, page: ReturnType<typeof expectedPage>, siteUrl: string, phrase: string) {
+  const { from, to, series, limit, offset, total, hasMore, next } = page;
   const href = `${siteUrl}/series/${ind.id}/?utm_source=api&amp;utm_medium=attribution&amp;utm_campaign=backlinks`;
   return {
-    data: chosen.map((p) => ({ date: p.date, series: p.series, value: Number(p.raw) })),
-    meta: {
-      indicator: ind.id,
-      unit: ind.unit,
-      value_unit: ind.unit,
-      total,
-      limit,
-      offset,
-      from,
-      to,
-      at: null,
-      series,
-      frequency: null,
-      aggregation: null,
-      per: null,
-      real: null,
-      units: null,
-      base: null,
-      has_more: hasMore,
-      next,
-      last_updated: lastUpdated,
-      license: "CC-BY-4.0",
-      attribution: `<a href="${href}">${phrase}</a>`,
-      metadata: `/api/v1/${ind.id}/metadata.json`,
-    },
+    indicator: ind.id,
+    unit: ind.unit,
+    value_unit: ind.unit,
+    total,
+    limit,
+    offset,
+    from,
+    to,
+    at: null,
+    series,
+    frequency: null,
+    aggregation: null,
+    per: null,
+    real: null,
+    units: null,
+    base: null,
+    has_more: hasMore,
+    next,
+    last_updated: newestDate(ind),
+    license: "CC-BY-4.0",
+    attribution: `<a href="${href}">${phrase}</a>`,
+    metadata: `/api/v1/${ind.id}/metadata.json`,
   };
+}
+
+/** A point as an item of a JSON answer, written once per point (the random queries ask for the same points many times). */
+const itemTexts = new WeakMap<RefPoint, string>();
+function itemText(p: RefPoint): string {
+  let text = itemTexts.get(p);
+  if (text === undefined) itemTexts.set(p, (text = `{"date":${JSON.stringify(p.date)},"series":${JSON.stringify(p.series)},"value":${p.raw}}`));
+  return text;
+}
+
+/** A CSV field as RFC 4180 writes it: quoted, its quotes doubled, when it holds a comma, a quote or a line break. */
+const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/** `expectedCsv`'s rows as a CSV answer's text: the header, then a line per row, each ended by a line feed. */
+export function expectedCsvText(rows: readonly Record<string, string>[]): string {
+  return `date,series,value,source,note\n${rows.map((r) => `${[r.date, r.series, r.value, r.source, r.note].map((f) => csvField(f ?? "")).join(",")}\n`).join("")}`;
 }
 
 /** The rows (as a CSV library parses them, header as keys) and headers' figures a CSV answer to `query` must have. */

@@ -29,7 +29,7 @@ import {
   useOutput,
 } from "../api-checks.js";
 import { declaredSeries, declaredSourceKind } from "../indicators.js";
-import { expectedCsv, refCanonicalUrl, refMatches, type RefIndicator } from "../reference.js";
+import { expectedCsv, expectedCsvText, refCanonicalUrl, refMatches, type RefIndicator } from "../reference.js";
 import { computedOnly, folderAssets } from "../../scripts/lib/folder-assets.js";
 
 let out: string;
@@ -102,12 +102,11 @@ describe("the handler in Node on the real data", () => {
       expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
       expect(csv.headers.get("etag")).toBe(etagFor([id], refCanonicalUrl(id, { ...query, format: "csv" })));
       const expected = expectedCsv(refs.get(id) as RefIndicator, query);
-      const rows = parse<Record<string, string>>(csv.text, { columns: true });
-      expectSame(rows, expected.rows);
-      // The same points as the JSON answer, in the same order, values as the same text.
-      const body = JSON.parse(json.text) as { data: { date: string; series: string }[]; meta: { total: number } };
-      expect(rows.map((r) => `${r.series}@${r.date}`)).toEqual(body.data.map((p) => `${p.series}@${p.date}`));
-      expect(csv.headers.get("x-total-count")).toBe(String(body.meta.total));
+      // The text RFC 4180 writes for the reference's rows (no parse: most answers are equal); when it
+      // differs, the rows a CSV library reads, for a readable diff. expectPage above showed the JSON
+      // answer has the reference's points in the same order.
+      if (csv.text !== expectedCsvText(expected.rows)) expectSame(parse<Record<string, string>>(csv.text, { columns: true }), expected.rows);
+      expect(csv.headers.get("x-total-count")).toBe(String(expected.total));
       const link = csv.headers.get("link") ?? "";
       if (expected.next !== null) expect(link).toContain(`<${expected.next}>; rel="next"`);
       expect(link).toContain(`</api/v1/${id}/metadata.json>; rel="describedby"`);
