@@ -1,9 +1,10 @@
 /**
  * The site in a real browser: Debian's Chromium driven by playwright-core against
- * `wrangler pages dev`, in Spanish and English. Screenshots of every page at desktop
- * and phone width are saved under test-artifacts/screenshots/ for a person to look at.
+ * `wrangler pages dev`, in Spanish and English. It saves no screenshots of every page:
+ * full-page images at two widths took 13 s of the file's 80 and nothing read them;
+ * `npx tsx scripts/screenshots.ts PAGE…` takes them for a person to look at.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
@@ -13,7 +14,6 @@ import { ROOT, sitePages } from "../files.js";
 import { freePort } from "../../scripts/lib/pages-dev.js";
 import { INDICATOR_IDS } from "../indicators.js";
 
-const SHOTS = join(ROOT, "test-artifacts/screenshots");
 const IDS = INDICATOR_IDS;
 const LANGS = ["es", "en"] as const;
 const prefix = (lang: string) => (lang === "es" ? "" : `/${lang}`);
@@ -46,7 +46,6 @@ beforeAll(async () => {
   await new Promise<void>((done) => otherOrigin.listen(port, "127.0.0.1", done));
   otherUrl = `http://127.0.0.1:${port}/`;
   browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
 afterAll(async () => {
@@ -435,7 +434,6 @@ describe("the site in Chromium, in Spanish and English", () => {
           expect(fit.chart?.height ?? 0, `${where}: the chart is ${fit.chart?.height ?? 0}px tall`).toBeGreaterThan(120);
           expect(fit.credit?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
           expect((await textsOutside(inner)).out, where).toEqual([]);
-          if (id === "health-insurance-prices") await page.screenshot({ path: join(SHOTS, `embed-${id}-${lang}-${frameWidth}.png`) });
         }
       }
       expect(problems.filter((p) => !p.startsWith("left the site"))).toEqual([]);
@@ -473,7 +471,7 @@ describe("the site in Chromium, in Spanish and English", () => {
       await Promise.all(opened.map(({ page }) => page.close()));
     });
 
-    it.each(PAGES)("%s: its language and translation (hreflang pairs, canonical, the visible switch), axe-core's WCAG 2.1 A and AA rules, no SVG text outside its SVG, the chart in the first screen, dates on one line (screenshots saved)", async (path) => {
+    it.each(PAGES)("%s: its language and translation (hreflang pairs, canonical, the visible switch), axe-core's WCAG 2.1 A and AA rules, no SVG text outside its SVG, the chart in the first screen, dates on one line", async (path) => {
       await Promise.all(widths.map(async ([name, width, height], k) => {
         const { page, problems } = opened[k] as { page: Page; problems: string[] };
         const before = problems.length;
@@ -489,9 +487,6 @@ describe("the site in Chromium, in Spanish and English", () => {
           const wrapped = await page.locator("td.date time").evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1 || t.getBoundingClientRect().height > 30).length);
           expect(wrapped, path).toBe(0);
         }
-        const slug = path === "/" ? "home-es" : path.replace(/^\/|\/$/g, "").replace(/\//g, "_");
-        // JPEG: a full page of 9,000–18,000 px at phone width encodes in about half the time of PNG.
-        await page.screenshot({ path: join(SHOTS, `${slug}-${name}.jpg`), fullPage: true, type: "jpeg", quality: 85 });
         if (name === "desktop") {
           // Once per page (at desktop width): accessibility, then the language and its translation.
           expect(await axeViolations(page), path).toEqual([]);
