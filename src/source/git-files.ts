@@ -5,7 +5,7 @@
  * through the same `SourceFiles` interface as the working tree, so a published
  * version is loaded and validated by the same code.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { relative } from "node:path";
 import { promisify } from "node:util";
 import type { SourceFiles } from "./load.js";
@@ -40,6 +40,8 @@ export async function gitSourceFiles(dataDir: string, rev: string, blobs: BlobCa
     if (tab > 0) objects.set(entry.slice(tab + 1), entry.slice(0, tab).split(" ")[2] as string);
   }
   const paths = [...objects.keys()];
+  /** Per indicator folder, the read of its files not yet in `blobs`. */
+  const folderReads = new Map<string, Promise<void>>();
   const within = (dir: string) => relative(dataDir, dir);
   return {
     folders: (dir) => Promise.resolve(within(dir) === "" ? [...new Set(paths.filter((p) => p.includes("/")).map((p) => p.split("/")[0] as string))] : []),
@@ -51,11 +53,50 @@ export async function gitSourceFiles(dataDir: string, rev: string, blobs: BlobCa
       const path = within(file);
       const object = objects.get(path);
       if (object === undefined) throw Object.assign(new Error(`${path} is not in ${rev}`), { code: "ENOENT" });
-      let bytes = blobs.get(object);
-      if (bytes === undefined) blobs.set(object, (bytes = new Uint8Array((await git(["cat-file", "blob", object])).stdout)));
-      return bytes;
+      if (!blobs.has(object)) {
+        // The folder's files read together, in one git process: a folder is loaded whole.
+        const folder = path.split("/")[0] as string;
+        let reading = folderReads.get(folder);
+        if (reading === undefined) {
+          const wanted = [...objects].filter(([p, o]) => p.split("/")[0] === folder && !blobs.has(o)).map(([, o]) => o);
+          folderReads.set(folder, (reading = readBlobs(dataDir, wanted).then((read) => read.forEach((bytes, name) => blobs.set(name, bytes)))));
+        }
+        await reading;
+      }
+      return blobs.get(object) as Uint8Array;
     },
   };
+}
+
+/**
+ * The blobs named, read by one `git cat-file --batch` (one process for a folder's
+ * files, not one each: a build reads every file of every data version it publishes).
+ */
+function readBlobs(dataDir: string, names: readonly string[]): Promise<Map<string, Uint8Array>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", ["-C", dataDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`git cat-file --batch in ${dataDir} exited with ${code}: ${Buffer.concat(err).toString("utf8")}`));
+      // Each blob: "<name> blob <size>\n", its bytes, "\n".
+      const all = Buffer.concat(out);
+      const blobs = new Map<string, Uint8Array>();
+      let at = 0;
+      for (const name of names) {
+        const end = all.indexOf(10, at);
+        const [, type, size] = all.subarray(at, end).toString("utf8").split(" ");
+        if (type !== "blob" || size === undefined) return reject(new Error(`git cat-file --batch in ${dataDir}: ${name} is not a blob (${all.subarray(at, end).toString("utf8")})`));
+        blobs.set(name, new Uint8Array(all.subarray(end + 1, end + 1 + Number(size))));
+        at = end + 1 + Number(size) + 1;
+      }
+      resolve(blobs);
+    });
+    child.stdin.end(names.map((name) => `${name}\n`).join(""));
+  });
 }
 
 /** A commit of the published branch that changed the data folder. */

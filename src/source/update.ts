@@ -53,7 +53,7 @@ import { DataError, UsageError, formatIssue, type DataIssue } from "./errors.js"
 import { formatPointsCsv, keepNotes } from "./import-points.js";
 import { IMPORTERS, chooseImporter, type ImportFiles, type UndatedImporter } from "./importers.js";
 import { matchingLinks, newestLink, pageLinks, type LinkPattern } from "./links.js";
-import { loadData, type IndicatorSource, type SourceFiles } from "./load.js";
+import { loadData, type CsvCache, type IndicatorSource, type SourceFiles } from "./load.js";
 
 /** Where the update reports progress and warnings. */
 export interface UpdateLog {
@@ -691,13 +691,16 @@ function checksOf(plans: readonly Planned[], changes: readonly IndicatorChanges[
  */
 export async function update(options: UpdateOptions, effects: UpdateEffects): Promise<UpdateResult> {
   const today = utcDay(effects.now());
-  const current = await loadData(options.data, effects.source);
+  // The folder is loaded three times (as it is, as committed, with the new files): a file
+  // whose text is the same in two is parsed once.
+  const csvCache: CsvCache = new Map();
+  const current = await loadData(options.data, effects.source, false, csvCache);
   const targets = chooseTargets(current.indicators, options);
   const committed = await effects.publishedSource(options.data, options.base);
   if (committed === null) {
     throw new UsageError(`${options.base} is not a git revision of ${options.data}: the update compares with the committed data, so it runs in a git checkout`);
   }
-  const published = (await committed.folders(options.data)).length === 0 ? [] : (await loadData(options.data, committed, true)).indicators;
+  const published = (await committed.folders(options.data)).length === 0 ? [] : (await loadData(options.data, committed, true, csvCache)).indicators;
 
   const { plans, editionPlans } = await planTargets(targets, current.indicators, today, options, effects);
 
@@ -707,7 +710,7 @@ export async function update(options: UpdateOptions, effects: UpdateEffects): Pr
     ...plans.flatMap((p) => [...p.files].map(([path, { text }]) => [path, text] as const)),
     ...editionPlans.map((e) => [e.indicatorFile, e.text] as const),
   ]);
-  const candidate = await loadData(options.data, overlaySource(effects.source, planned));
+  const candidate = await loadData(options.data, overlaySource(effects.source, planned), false, csvCache);
   for (const warning of candidate.warnings) effects.log.warn(`warning: ${formatIssue(warning)}`);
 
   const ids = new Set(plans.map((p) => p.id));
