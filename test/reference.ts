@@ -42,8 +42,6 @@ export function readIndicator(folder: string): RefIndicator {
       points.push({ date: row.date as string, series: row.series as string, raw: row.value as string, source: row.source ?? "", note: row.note ?? "" });
     }
   }
-  // In answer order once (newest first, then by sub-series): a query's points are then a filter of them.
-  points.sort((a, b) => byText(b.date, a.date) || byText(a.series, b.series));
   return { id: meta.id, unit: meta.unit, points };
 }
 
@@ -77,6 +75,14 @@ function newestDate(ind: RefIndicator): string | null {
   return newest.get(ind) ?? null;
 }
 
+/** Each indicator's points in answer order (newest first, then by sub-series), sorted once: a query's points are a filter of them. */
+const ordered = new WeakMap<RefIndicator, readonly RefPoint[]>();
+function answerOrder(ind: RefIndicator): readonly RefPoint[] {
+  let points = ordered.get(ind);
+  if (points === undefined) ordered.set(ind, (points = [...ind.points].sort((a, b) => byText(b.date, a.date) || byText(a.series, b.series))));
+  return points;
+}
+
 /** The points a query selects, in answer order, with the page's figures. */
 function expectedPage(ind: RefIndicator, query: RefQuery) {
   const from = query.from ?? null;
@@ -91,9 +97,9 @@ function expectedPage(ind: RefIndicator, query: RefQuery) {
     if (known === undefined) selected.set(id, (known = series === null || series.some((item) => refMatches(item, id))));
     return known;
   };
-  // The points are in answer order (readIndicator): each sub-series' points newest first, and a
-  // filter keeps that order. A sub-series' page is its points from rank `offset` to `offset + limit`.
-  const inWindow = ind.points.filter((p) => (from === null || p.date >= from) && (to === null || p.date <= to) && isSelected(p.series));
+  // In answer order, each sub-series' points newest first, and a filter keeps that order.
+  // A sub-series' page is its points from rank `offset` to `offset + limit`.
+  const inWindow = answerOrder(ind).filter((p) => (from === null || p.date >= from) && (to === null || p.date <= to) && isSelected(p.series));
   const rank = new Map<string, number>();
   let hasMore = false;
   const chosen = inWindow.filter((p) => {
