@@ -176,6 +176,11 @@ export async function startPagesDev(dir: string, bindings: Record<string, string
     "--persist-to",
     state,
     "--show-interactive-dev-session=false",
+    // Warnings and errors only (a 500's console.error among them): a line per request, formatted,
+    // printed and piped here, cost wrangler's Node process 1.7 of its 4.2 CPU-ms per request
+    // (1,000 requests to the real data: 4.2 → 2.5 CPU-s).
+    "--log-level",
+    "warn",
     ...Object.entries(bindings).flatMap(([k, v]) => ["--binding", `${k}=${v}`]),
   ];
   let output = "";
