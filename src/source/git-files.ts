@@ -5,7 +5,7 @@
  * through the same `SourceFiles` interface as the working tree, so a published
  * version is loaded and validated by the same code.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { relative } from "node:path";
 import { promisify } from "node:util";
 import type { SourceFiles } from "./load.js";
@@ -72,31 +72,22 @@ export async function gitSourceFiles(dataDir: string, rev: string, blobs: BlobCa
  * The blobs named, read by one `git cat-file --batch` (one process for a folder's
  * files, not one each: a build reads every file of every data version it publishes).
  */
-function readBlobs(dataDir: string, names: readonly string[]): Promise<Map<string, Uint8Array>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["-C", dataDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`git cat-file --batch in ${dataDir} exited with ${code}: ${Buffer.concat(err).toString("utf8")}`));
-      // Each blob: "<name> blob <size>\n", its bytes, "\n".
-      const all = Buffer.concat(out);
-      const blobs = new Map<string, Uint8Array>();
-      let at = 0;
-      for (const name of names) {
-        const end = all.indexOf(10, at);
-        const [, type, size] = all.subarray(at, end).toString("utf8").split(" ");
-        if (type !== "blob" || size === undefined) return reject(new Error(`git cat-file --batch in ${dataDir}: ${name} is not a blob (${all.subarray(at, end).toString("utf8")})`));
-        blobs.set(name, new Uint8Array(all.subarray(end + 1, end + 1 + Number(size))));
-        at = end + 1 + Number(size) + 1;
-      }
-      resolve(blobs);
-    });
-    child.stdin.end(names.map((name) => `${name}\n`).join(""));
-  });
+async function readBlobs(dataDir: string, names: readonly string[]): Promise<Map<string, Uint8Array>> {
+  const reading = gitIn(dataDir)(["cat-file", "--batch"]);
+  reading.child.stdin?.end(names.map((name) => `${name}\n`).join(""));
+  const { stdout } = await reading;
+  // Each blob: "<name> blob <size>\n", its bytes, "\n".
+  const blobs = new Map<string, Uint8Array>();
+  let at = 0;
+  for (const name of names) {
+    const end = stdout.indexOf(10, at);
+    const header = stdout.subarray(at, end).toString("utf8");
+    const [, type, size] = header.split(" ");
+    if (type !== "blob" || size === undefined) throw new Error(`git cat-file --batch in ${dataDir}: ${name} is not a blob (${header})`);
+    blobs.set(name, new Uint8Array(stdout.subarray(end + 1, end + 1 + Number(size))));
+    at = end + 1 + Number(size) + 1;
+  }
+  return blobs;
 }
 
 /** A commit of the published branch that changed the data folder. */
