@@ -16,29 +16,36 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 /** A JSON pointer's token (RFC 6901 §4). */
 const token = (text: string) => text.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** Per OpenAPI document, its ajv instance (the document added once) and its compiled validators by route and status. */
+/** Per OpenAPI document, its ajv instance (the document added once) and its compiled answer validators by pointer. */
 const compiled = new WeakMap<object, { ajv: Ajv2020; validators: Map<string, ValidateFunction> }>();
 
-/**
- * A validator of the JSON answer `status` of GET `route` as `doc` (an OpenAPI document)
- * declares it. Compiled once per document, route and status (a compile costs 100–200 ms
- * and a file asks for the same one many times); `errors` belongs to the last call.
- */
-export function responseValidator(doc: object, route: string, status: number): ValidateFunction {
+function compiledFor(doc: object): { ajv: Ajv2020; validators: Map<string, ValidateFunction> } {
   let known = compiled.get(doc);
   if (known === undefined) {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ ...doc, $id: "openapi.json" });
-    known = { ajv, validators: new Map() };
-    compiled.set(doc, known);
+    compiled.set(doc, (known = { ajv, validators: new Map() }));
   }
-  const pointer = `openapi.json#/paths/${token(route)}/get/responses/${status}/content/application~1json/schema`;
-  let validate = known.validators.get(pointer);
-  if (validate === undefined) {
-    validate = known.ajv.compile({ $ref: pointer });
-    known.validators.set(pointer, validate);
-  }
+  return known;
+}
+
+/** ajv with the OpenAPI document `doc` added as `openapi.json` (its schemas by pointer: `openapi.json#/components/schemas/Page`), made once per document. */
+export function openApiAjv(doc: object): Ajv2020 {
+  return compiledFor(doc).ajv;
+}
+
+/**
+ * A validator of the JSON answer `status` of `method` `route` as `doc` (an OpenAPI
+ * document) declares it. Compiled once per document, route, method and status (a
+ * compile costs 100–200 ms and a file asks for the same one many times); `errors`
+ * belongs to the last call.
+ */
+export function responseValidator(doc: object, route: string, status: number, method = "get"): ValidateFunction {
+  const { ajv, validators } = compiledFor(doc);
+  const pointer = `openapi.json#/paths/${token(route)}/${method}/responses/${status}/content/application~1json/schema`;
+  let validate = validators.get(pointer);
+  if (validate === undefined) validators.set(pointer, (validate = ajv.compile({ $ref: pointer })));
   return validate;
 }
 

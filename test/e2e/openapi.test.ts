@@ -8,14 +8,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { INDICATOR_IDS, declaredSeries } from "../indicators.js";
-
-// ajv-formats is CommonJS: under ESM its function may sit on `.default`.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+import { openApiAjv, responseValidator } from "../schemas.js";
 
 interface OpenApiResponse {
   headers?: Record<string, unknown>;
@@ -49,9 +45,7 @@ describe("openapi.json", () => {
   });
 
   it("describes the live responses of the server: 200, 304, 400, 404, 405 and 429", async () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    const ajv = openApiAjv(doc);
     const operation = doc.paths["/api/v1/{indicator}"]?.get;
     expect(operation).toBeDefined();
 
@@ -104,9 +98,7 @@ describe("openapi.json", () => {
   });
 
   it("describes the live answers of the changes and of as_of: 200 and 400", async () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    const ajv = openApiAjv(doc);
     // Another client address than the 429 check's, which uses up its own.
     const client = { "CF-Connecting-IP": "203.0.113.78" };
     const today = new Date().toISOString().slice(0, 10);
@@ -138,9 +130,7 @@ describe("openapi.json", () => {
   });
 
   it("describes the catalog and the metadata documents the server publishes, labels in both languages", async () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ ...doc, $id: "openapi.json" });
+    const ajv = openApiAjv(doc);
     const documents: [string, string][] = [
       ["/api/v1/index.json", "Catalog"],
       ["/api/v1/domestic-worker-wages/metadata.json", "Metadata"],
@@ -160,9 +150,6 @@ describe("openapi.json", () => {
   });
 });
 
-/** A JSON pointer's token (RFC 6901 §4). */
-const token = (text: string) => text.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /** `values[i]` for a fast-check index. */
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
 
@@ -171,7 +158,6 @@ describe("every kind of answer, validated against the served openapi.json", () =
   const client = { "CF-Connecting-IP": "203.0.113.79" };
   const today = new Date().toISOString().slice(0, 10);
   let served: OpenApiDoc & { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
-  let ajv: Ajv2020;
   /** Answers validated, per kind (a kind of answer, or a parameter present in a 200). */
   const counts = new Map<string, number>();
   const count = (kind: string) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
@@ -182,19 +168,7 @@ describe("every kind of answer, validated against the served openapi.json", () =
     const response = await fetch(`${main}/api/v1/openapi.json`, { headers: client });
     expect(response.status).toBe(200);
     served = (await response.json()) as typeof served;
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ ...served, $id: "served.json" });
   });
-
-  const validators = new Map<string, ReturnType<Ajv2020["compile"]>>();
-  /** The validator of the JSON answer `status` of GET `route` in the served document. */
-  function validatorOf(route: string, status: number) {
-    const ref = `served.json#/paths/${token(route)}/get/responses/${status}/content/application~1json/schema`;
-    let validate = validators.get(ref);
-    if (validate === undefined) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
-    return validate;
-  }
 
   /**
    * Sends `path` to `server`, finds its status among `route`'s responses in the served
@@ -220,7 +194,7 @@ describe("every kind of answer, validated against the served openapi.json", () =
       return { status: response.status, body: null };
     }
     const body = JSON.parse(text) as Record<string, unknown>;
-    const validate = method === "get" ? validatorOf(route, response.status) : ajv.compile({ $ref: `served.json#/paths/${token(route)}/${method}/responses/${response.status}/content/application~1json/schema` });
+    const validate = responseValidator(served, route, response.status, method);
     expect(validate(body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
     count(response.status === 200 ? route : String(response.status));
     return { status: response.status, body };
@@ -327,7 +301,7 @@ describe("every kind of answer, validated against the served openapi.json", () =
   });
 
   it("refuses a mutated answer: an extra field in meta, an extra field in a point", async () => {
-    const validate = validatorOf("/api/v1/{indicator}", 200);
+    const validate = responseValidator(served, "/api/v1/{indicator}", 200);
     const answer = (await (await fetch(`${main}/api/v1/domestic-worker-wages?provenance=true&limit=1`, { headers: client })).json()) as { data: Record<string, unknown>[]; meta: Record<string, unknown> };
     expect(validate(answer)).toBe(true);
     const mutated = [
