@@ -2,8 +2,8 @@
 # `npm test`: the static checks (scripts/static-checks.ts: the type-check and the
 # lint over one TypeScript program) and vitest's layers, side by side. The checks
 # take one core for about 45 s while vitest's setup builds the real data and starts
-# its servers. The checks' output is printed
-# after vitest's, and the exit code is 1 if either failed: ready to merge means both.
+# its servers. Their output is printed after vitest's, and the exit code is 1 if
+# either failed: ready to merge means both.
 #
 # Every temporary file of the run (builds, git repositories, wrangler's state, nginx's
 # logs, Chromium's profiles) goes under one folder, TMPDIR for every process the run
