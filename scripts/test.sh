@@ -7,12 +7,13 @@
 #
 # Every temporary file of the run (builds, git repositories, wrangler's state, nginx's
 # logs, Chromium's profiles) goes under one folder, TMPDIR for every process the run
-# starts, removed when it ends however it ends: a run leaves nothing behind.
+# starts, in memory when there is room, removed when it ends however it ends: a run
+# leaves nothing behind (scripts/in-temp.sh).
 set -u
 cd "$(dirname "$0")/.."
-run_tmp=$(mktemp -d -t open-series-test.XXXXXX)
-trap 'rm -rf "$run_tmp"' EXIT
-export TMPDIR="$run_tmp"
+if [ -z "${OPEN_SERIES_IN_TEMP:-}" ]; then
+  OPEN_SERIES_IN_TEMP=1 exec bash scripts/in-temp.sh bash "$0" "$@"
+fi
 checks=$(mktemp)
 npx tsx scripts/static-checks.ts > "$checks" 2>&1 &
 pid=$!

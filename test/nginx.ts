@@ -40,7 +40,7 @@ export async function startNginx(root: string): Promise<Nginx> {
   const port = await freePort();
   const prefix = await tempDir("nginx-");
   // Started as root, nginx's workers run as nobody: the folder must be readable by others, and
-  // every folder above it traversable, up to the temporary folder (npm test's own, 0700, scripts/test.sh).
+  // every folder above it traversable, up to the temporary folder (npm test's own, 0700, scripts/in-temp.sh).
   const top = root.startsWith(`${tmpdir()}/`) ? tmpdir() : dirname(root);
   for (let dir = root; dir.startsWith(top); dir = dirname(dir)) chmodSync(dir, statSync(dir).mode | 0o055);
   mkdirSync(join(prefix, "logs"));
