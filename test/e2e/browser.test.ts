@@ -1,6 +1,8 @@
 /**
  * The site in a real browser: Debian's Chromium driven by playwright-core against
- * `wrangler pages dev`, in Spanish and English. It saves no screenshots of every page:
+ * `wrangler pages dev`, in Spanish and English: every page at a desktop's and a phone's
+ * width (at 390 px nothing a reader must read clipped, the chart in the first screen),
+ * the interactive parts, the site's search box. It saves no screenshots of every page:
  * full-page images at two widths (52 calls, 13 s in all, two at a time) cost about 6.5 s
  * of the file's 80 on the idle machine and nothing read them; `npx tsx
  * scripts/screenshots.ts PAGE…` takes them for a person to look at.
@@ -114,6 +116,28 @@ const textsOutside = (page: Page | Frame) =>
       }
     }
     return { out, checked };
+  });
+
+/**
+ * The texts a reader must read that do not fit their box at the page's width, each
+ * measured with its element's own font: every option of the selection's first select
+ * (a provider's whole name, a wage category; its arrow takes about 20 px of the box)
+ * and the search box's placeholder.
+ */
+const clippedTexts = (page: Page) =>
+  page.evaluate(() => {
+    const ctx = document.createElement("canvas").getContext("2d") as CanvasRenderingContext2D;
+    const over = (el: HTMLElement | null, texts: (e: HTMLElement) => string[], arrow: number) => {
+      if (el === null) return [];
+      const cs = getComputedStyle(el);
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - arrow;
+      return texts(el).filter((t) => ctx.measureText(t).width > room);
+    };
+    return [
+      ...over(document.querySelector<HTMLSelectElement>("#selection select"), (e) => [...(e as HTMLSelectElement).options].map((o) => o.text), 20),
+      ...over(document.querySelector<HTMLInputElement>("#search-q"), (e) => [(e as HTMLInputElement).placeholder], 0),
+    ];
   });
 
 /**
@@ -488,6 +512,8 @@ describe("the site in Chromium, in Spanish and English", () => {
           const wrapped = await page.locator("td.date time").evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1 || t.getBoundingClientRect().height > 30).length);
           expect(wrapped, path).toBe(0);
         }
+        // At a phone's width nothing a reader must read is clipped: the first select's options, the search placeholder.
+        if (name === "phone") expect(await clippedTexts(page), `${path} at ${width}px`).toEqual([]);
         if (name === "desktop") {
           // Once per page (at desktop width): accessibility, then the language and its translation.
           expect(await axeViolations(page), path).toEqual([]);
@@ -510,6 +536,27 @@ describe("the site in Chromium, in Spanish and English", () => {
       const expected = [`404: ${server.url}/no-such-page`, "console: Failed to load resource: the server responded with a status of 404 (Not Found)"];
       expect(problems.slice(before).filter((p) => !expected.includes(p))).toEqual([]);
     });
+  });
+});
+
+describe("the site's search box finds the words people use", () => {
+  it("from the Spanish home page at a phone's width, each query typed in turn: its first result, and the count when there is one", async () => {
+    const { page, problems } = await openPage(390, 844);
+    await visit(page, "/");
+    const first = page.locator("#search-results ol li a").first();
+    for (const [q, href] of [
+      ["salario doméstica", /^\/series\/domestic-worker-wages\//],
+      ["empleada doméstica", /^\/series\/domestic-worker-wages\//],
+      ["alquiler", /^\/series\/unidad-indexada\//],
+      ["casmu emergencia", /^\/series\/health-insurance-prices\/#provider=CASMU&item=orden\+consulta\+urgencia/],
+      ["la española", /^\/series\/health-insurance-prices\/#provider=Asociaci%C3%B3n\+Espa%C3%B1ola&/],
+    ] as const) {
+      await page.fill("#search-q", q);
+      await expect.poll(async () => (await first.getAttribute("href")) ?? "", { message: q }).toMatch(href);
+      if (q === "alquiler") expect(await page.locator("#search-results p.note").textContent()).toBe("1 serie encontrada.");
+    }
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });
 
