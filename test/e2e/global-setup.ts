@@ -8,9 +8,13 @@
  * - `alt`: the limit-7 build, the same high limit;
  * - `tight`: the default build, 5 requests per 3 s (429 and recovery);
  * - `load`: the default build, 20 requests per 20 s (the load test, the 429 schema check);
- * - `history`: a build of the synthetic data history (test/history-repo.ts), for the
- *   clients' `as_of` pinning: `historyVersions` gives, per day with a commit, the data
- *   folder of that day's last commit (a clone checked out there), to compare with.
+ * - `history`: a build of the synthetic data history (test/history-repo.ts, its
+ *   repository `historyRepo`), for `as_of` and `/changes` (test/e2e/history.test.ts)
+ *   and the clients' pinning: `historyVersions` gives, per day with a commit, the data
+ *   folder of that day's last commit (a clone checked out there), to compare with. Its
+ *   answers and history are sharded one sub-series a file (`--shard-bytes 1`: a question
+ *   reads only its sub-series'), only the 5000-point pages prebuilt and no sub-series'
+ *   default answer written as a file (computed instead: the same bytes).
  * Tests that count requests against a limit send their own `CF-Connecting-IP`
  * (wrangler passes a client-sent one through), so files never share a counter.
  */
@@ -25,6 +29,11 @@ import { EPOCH } from "../epoch.js";
 
 export { EPOCH };
 
+/** The synthetic history's data version (SOURCE_DATE_EPOCH): 2026-08-01, after its last commit. */
+export const HISTORY_EPOCH = String(Date.UTC(2026, 7, 1) / 1000);
+/** The `history` server's build options (test/e2e/history.test.ts builds each day's data so to compare). */
+export const HISTORY_BUILD_OPTIONS: readonly string[] = ["--limits", "5000", "--no-series-files", "--shard-bytes", "1"];
+
 export interface SystemFixtures {
   readonly mainDir: string;
   readonly altDir: string;
@@ -33,6 +42,8 @@ export interface SystemFixtures {
   readonly logs: { readonly main: string; readonly alt: string; readonly tight: string; readonly load: string; readonly history: string };
   /** The `history` server's data, day by day (oldest first): the data folder of each day's last commit. */
   readonly historyVersions: readonly { readonly day: string; readonly data: string }[];
+  /** The synthetic history the `history` server was built from (test/history-repo.ts). */
+  readonly historyRepo: Awaited<ReturnType<typeof syntheticHistory>>;
 }
 
 declare module "vitest" {
@@ -52,8 +63,8 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
   const dir = await tempDir();
   const altDir = join(dir, "alt");
   // The servers need the output only: the change report (git) is build-real.test.ts's.
-  const build = async (out: string, extra: readonly string[]) => {
-    const built = await runCli(["build", "--out", out, "--no-base", ...extra], { SOURCE_DATE_EPOCH: EPOCH });
+  const build = async (out: string, extra: readonly string[], epoch = EPOCH) => {
+    const built = await runCli(["build", "--out", out, "--no-base", ...extra], { SOURCE_DATE_EPOCH: epoch });
     if (built.code !== 0) throw new Error(`build failed:\n${built.stderr}`);
   };
   const high = { RATE_LIMIT_REQUESTS: "1000000" };
@@ -75,7 +86,7 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
   starting.push(startPagesDev(altDir, high));
   const synthetic = await syntheticHistory();
   const historyDir = join(dir, "history");
-  await build(historyDir, ["--data", synthetic.data]).catch(async (error: unknown) => {
+  await build(historyDir, ["--data", synthetic.data, ...HISTORY_BUILD_OPTIONS], HISTORY_EPOCH).catch(async (error: unknown) => {
     await stopStarted(starting);
     throw error;
   });
@@ -100,6 +111,7 @@ async function start(): Promise<{ fixtures: SystemFixtures; stop: () => Promise<
       urls: { main: main.url, alt: alt.url, tight: tight.url, load: load.url, history: history.url },
       logs: { main: main.log, alt: alt.log, tight: tight.log, load: load.log, history: history.log },
       historyVersions,
+      historyRepo: synthetic,
     },
     stop: () => (stopped ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined)),
   };

@@ -2,7 +2,8 @@
  * `as_of` and `/changes` through `wrangler pages dev`:
  * - a synthetic git history (test/history-repo.ts: points added, a value revised
  *   and revised back, a point removed, a file renamed, an indicator added later,
- *   two commits one day) built at its last commit and served by its own server:
+ *   two commits one day) built at its last commit and served (the `history` server
+ *   of test/e2e/global-setup.ts, shards of one sub-series each):
  *   for every day with a commit, `as_of` of that day answers, in `data[]` (and the
  *   whole CSV), what a build of that day's last commit's data folder answers
  *   without it (the build made from a copy of the folder, without git);
@@ -13,18 +14,16 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
 import { dataCommits } from "../../src/source/git-files.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { startPagesDev, type PagesDev } from "../../scripts/lib/pages-dev.js";
+import { HISTORY_BUILD_OPTIONS } from "./global-setup.js";
 import { ROOT, runCli, runProcess, tempDir } from "../helpers.js";
 import { INDICATOR_IDS } from "../indicators.js";
-import { dataAt, syntheticHistory, type SyntheticCommit } from "../history-repo.js";
+import { dataAt, type SyntheticCommit } from "../history-repo.js";
 
 const HIGH = { RATE_LIMIT_REQUESTS: "1000000" };
-/** The synthetic data's version time (SOURCE_DATE_EPOCH), after its last commit. */
-const EPOCH = String(Date.UTC(2026, 7, 1) / 1000);
 const QUERIES = [
   "",
   "limit=1",
@@ -39,14 +38,14 @@ const QUERIES = [
   "series=monthly&per=prices:general",
 ];
 
-let repo: Awaited<ReturnType<typeof syntheticHistory>>;
-let daily: SyntheticCommit[];
-let server: PagesDev;
+const repo = inject("system").historyRepo;
+const daily: SyntheticCommit[] = repo.commits.filter((c, i) => repo.commits[i + 1]?.day !== c.day);
+const server = { url: inject("system").urls.history };
 
+/** A build of `data` at `epoch` with the `history` server's options (test/e2e/global-setup.ts). */
 async function built(data: string, epoch: string): Promise<string> {
   const out = join(await tempDir("open-series-history-out-"), "dist");
-  // Shards of one sub-series each, of the answers and of the history table: a question reads only its sub-series' (the answers are the same bytes).
-  const result = await runCli(["build", "--data", data, "--out", out, "--no-base", "--limits", "5000", "--no-series-files", "--shard-bytes", "1"], { SOURCE_DATE_EPOCH: epoch });
+  const result = await runCli(["build", "--data", data, "--out", out, "--no-base", ...HISTORY_BUILD_OPTIONS], { SOURCE_DATE_EPOCH: epoch });
   if (result.code !== 0) throw new Error(`build of ${data} failed:\n${result.stderr}`);
   return out;
 }
@@ -128,16 +127,6 @@ async function checkOracle(base: string, dir: string, indicators: readonly strin
   }
   return checked;
 }
-
-beforeAll(async () => {
-  repo = await syntheticHistory();
-  daily = repo.commits.filter((c, i) => repo.commits[i + 1]?.day !== c.day);
-  server = await startPagesDev(await built(repo.data, EPOCH), HIGH);
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 describe("as_of through wrangler pages dev, over a synthetic history", () => {
   it("answers on each day with a commit what a build of that day's last commit answers", async () => {
