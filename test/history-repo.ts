@@ -111,7 +111,7 @@ export async function dataAt(dir: string, commit: string): Promise<string> {
 /**
  * One more step on the synthetic history (after `syntheticHistory`): on 14
  * October 2026 the wages' newest monthly value, 130, is revised to 131.5, so a
- * card shows a revised value (the indicator pages' mark, test/unit/revised-view.test.ts).
+ * card shows a revised value (the indicator pages' mark, test/integration/revised-view.test.ts).
  * Returns the commit.
  */
 export function reviseNewestWage(dir: string): SyntheticCommit {
