@@ -20,9 +20,7 @@ export const LONG_FILES = [
   "test/e2e/api.test.ts", // ~25 s
   "test/e2e/r-client.test.ts", // ~25 s
   "test/reliability/build-faults.test.ts", // ~20 s
-  // The unit layer's: the one that loads TypeScript's compiler (about 2 s, alone at the
-  // end of the layer when it started last), then the longest properties.
-  "test/unit/function-length.test.ts",
+  // The unit layer's longest properties.
   "test/unit/due-agreement.test.ts",
   "test/unit/answer-schema.test.ts",
 ];
