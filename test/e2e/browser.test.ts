@@ -1,8 +1,9 @@
 /**
  * The site in a real browser: Debian's Chromium driven by playwright-core against
- * `wrangler pages dev`, in Spanish and English: every page at a desktop's and a phone's
- * width (at 390 px nothing a reader must read clipped, the chart in the first screen),
- * the interactive parts, the site's search box. It saves no screenshots of every page:
+ * `wrangler pages dev`, in Spanish and English: every page visited once at a desktop's
+ * and once at a phone's width (at 390 px nothing a reader must read clipped, the chart in
+ * the first screen; an embed page at the size of its frame, 720 and 320 px wide, fitting
+ * it), the interactive parts, the site's search box. It saves no screenshots of every page:
  * full-page images at two widths (52 calls, 13 s in all, two at a time) cost about 6.5 s
  * of the file's 80 on the idle machine and nothing read them; `npx tsx
  * scripts/screenshots.ts PAGE…` takes them for a person to look at.
@@ -119,6 +120,45 @@ const textsOutside = (page: Page | Frame) =>
   });
 
 /**
+ * Every number of the page's tables and cards (`<data value>` in `main`) printed as the
+ * data says in the page's locale: at most two decimals, as the source gives them (off
+ * by half a cent at most; a value of 1937's index, below 0.01, shows three significant
+ * digits: closer still), and the locale's separators: a comma is never a thousands
+ * separator in Spanish ("1,234"), a dot never in English; "0,008" (a value of the 1940s
+ * index) is a decimal comma. `published`: the values the page must show only from.
+ */
+async function numbersAsTheData(page: Page, lang: string, published: ReadonlySet<number> | undefined): Promise<void> {
+  const values = await shownValues(page, "main");
+  expect(values.length).toBeGreaterThan(10);
+  for (const { value, text } of values) {
+    expect(Math.abs(parseShown(text, lang) - Number(value)), `${text} for ${value}`).toBeLessThanOrEqual(0.005 + 1e-9);
+    if (published !== undefined) expect(published.has(Number(value)), value).toBe(true);
+  }
+  const texts = values.map((v) => v.text).join(" ");
+  if (lang === "es") expect(texts).not.toMatch(/(?<![\d.,])[1-9]\d{0,2},\d{3}\b/);
+  else expect(texts).not.toMatch(/(?<![\d.,])[1-9]\d{0,2}\.\d{3}\b/);
+}
+
+/**
+ * An embed page at the size of the frame it is in: card, chart (over 120 px tall) and the
+ * attribution line inside the frame's height, nothing to scroll.
+ */
+async function fitsItsFrame(page: Page, where: string): Promise<void> {
+  const fit = await page.evaluate(() => {
+    const box = (selector: string) => {
+      const visible = [...document.querySelectorAll(selector)].find((e) => e.getClientRects().length > 0);
+      const r = visible?.getBoundingClientRect();
+      return r === undefined ? null : { top: r.top, bottom: r.bottom, height: r.height };
+    };
+    return { inner: window.innerHeight, scroll: document.documentElement.scrollHeight, card: box(".card-value"), chart: box("svg.chart"), credit: box(".embed-credit a") };
+  });
+  expect(fit.scroll, where).toBeLessThanOrEqual(fit.inner);
+  expect(fit.card?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
+  expect(fit.chart?.height ?? 0, `${where}: the chart is ${fit.chart?.height ?? 0}px tall`).toBeGreaterThan(120);
+  expect(fit.credit?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
+}
+
+/**
  * The texts a reader must read that do not fit their box at the page's width, each
  * measured with its element's own font: every option of the selection's first select
  * (a provider's whole name, a wage category; its arrow takes about 20 px of the box)
@@ -218,32 +258,6 @@ describe("the site in Chromium, in Spanish and English", () => {
       // With the decimals INE publishes its variations with (display.changeDecimals: 2 in indicator.json).
       expect(changes[0]).toContain(lang === "es" ? "(+0,07%)" : "(+0.07%)");
       expect(changes[1]).toContain(lang === "es" ? "(+4,27%)" : "(+4.27%)");
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  it("prints every number of the tables and cards as the data says, in each locale", async () => {
-    const { page, problems } = await openPage(1280, 900);
-    const csv = await (await fetch(`${server.url}/api/v1/domestic-worker-wages/data.csv`)).text();
-    const published = new Set(csv.trim().split("\n").slice(1).map((line) => Number(line.split(",")[2])));
-    for (const lang of LANGS) {
-      for (const id of IDS) {
-        await visit(page, `${prefix(lang)}/series/${id}/`);
-        const values = await shownValues(page, "main");
-        expect(values.length).toBeGreaterThan(10);
-        for (const { value, text } of values) {
-          // Shown with at most two decimals, as the source gives them: off by half a cent at most
-          // (a value of 1937's index, below 0.01, shows three significant digits: closer still).
-          expect(Math.abs(parseShown(text, lang) - Number(value)), `${text} for ${value}`).toBeLessThanOrEqual(0.005 + 1e-9);
-          if (id === "domestic-worker-wages") expect(published.has(Number(value)), value).toBe(true);
-        }
-        // The separators of the locale: a comma is never a thousands separator in Spanish ("1,234"),
-        // a dot never in English; "0,008" (a value of the 1940s index) is a decimal comma.
-        const texts = values.map((v) => v.text).join(" ");
-        if (lang === "es") expect(texts).not.toMatch(/(?<![\d.,])[1-9]\d{0,2},\d{3}\b/);
-        else expect(texts).not.toMatch(/(?<![\d.,])[1-9]\d{0,2}\.\d{3}\b/);
-      }
     }
     expect(problems).toEqual([]);
     await page.close();
@@ -433,39 +447,6 @@ describe("the site in Chromium, in Spanish and English", () => {
     await page.close();
   });
 
-  it("fits the offered embed at 320 and 720 px wide: card, chart and the attribution line inside the frame, nothing to scroll", async () => {
-    const offered = await (await fetch(`${server.url}/series/domestic-worker-wages/`)).text();
-    const [, width, height] = /&lt;iframe [^\n]*width=&quot;(\d+)&quot; height=&quot;(\d+)&quot;/.exec(offered) ?? [];
-    expect(Number(width)).toBe(720);
-    for (const frameWidth of [320, 720]) {
-      const { page, problems } = await openPage(frameWidth, 900);
-      for (const lang of LANGS) {
-        for (const id of IDS) {
-          await page.goto(`${otherUrl}?embed=${encodeURIComponent(`${prefix(lang)}/series/${id}/embed/`)}&w=${width ?? ""}&h=${height ?? ""}`);
-          await page.frameLocator("iframe").locator(".embed-credit").waitFor({ state: "visible" });
-          const inner = page.frames().find((f) => f.url().startsWith(server.url)) as Frame;
-          const fit = await inner.evaluate(() => {
-            const box = (selector: string) => {
-              const visible = [...document.querySelectorAll(selector)].find((e) => e.getClientRects().length > 0);
-              const r = visible?.getBoundingClientRect();
-              return r === undefined ? null : { top: r.top, bottom: r.bottom, height: r.height };
-            };
-            return { inner: window.innerHeight, scroll: document.documentElement.scrollHeight, card: box(".card-value"), chart: box("svg.chart"), credit: box(".embed-credit a") };
-          });
-          const where = `${id} ${lang} at ${frameWidth}px`;
-          expect(fit.inner, where).toBe(Number(height));
-          expect(fit.scroll, where).toBeLessThanOrEqual(fit.inner);
-          expect(fit.card?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
-          expect(fit.chart?.height ?? 0, `${where}: the chart is ${fit.chart?.height ?? 0}px tall`).toBeGreaterThan(120);
-          expect(fit.credit?.bottom ?? Infinity, where).toBeLessThanOrEqual(fit.inner);
-          expect((await textsOutside(inner)).out, where).toEqual([]);
-        }
-      }
-      expect(problems.filter((p) => !p.startsWith("left the site"))).toEqual([]);
-      await page.close();
-    }
-  });
-
   /**
    * The axe-core rules of WCAG 2.1 A and AA that the page in `page` breaks. axe is
    * evaluated through DevTools, not added as a `<script>`: the page's policy refuses
@@ -484,21 +465,35 @@ describe("the site in Chromium, in Spanish and English", () => {
   // took 40 s idle and passed the 60 s timeout on a busy machine). The two widths in two pages side by
   // side: Chromium renders them in parallel.
   describe("every page, one visit per width", () => {
+    // An embed page is visited at the size of the frame it is offered in (the code on the
+    // indicator pages) and at that height in a phone's narrowest width: it must fit its frame.
     const widths = [
-      ["desktop", 1280, 900],
-      ["phone", 390, 844],
+      ["desktop", 1280, 900, 720],
+      ["phone", 390, 844, 320],
     ] as const;
     let opened: { page: Page; problems: string[] }[] = [];
+    let frameHeight = 0;
+    /** The domestic wages' published values, which their pages' numbers are drawn from only. */
+    let wages: Set<number>;
     beforeAll(async () => {
       opened = await Promise.all(widths.map(([, width, height]) => openPage(width, height)));
+      const offered = await (await fetch(`${server.url}/series/domestic-worker-wages/`)).text();
+      const [, width, height] = /&lt;iframe [^\n]*width=&quot;(\d+)&quot; height=&quot;(\d+)&quot;/.exec(offered) ?? [];
+      expect(Number(width)).toBe(widths[0][3]);
+      frameHeight = Number(height);
+      const csv = await (await fetch(`${server.url}/api/v1/domestic-worker-wages/data.csv`)).text();
+      wages = new Set(csv.trim().split("\n").slice(1).map((line) => Number(line.split(",")[2])));
     });
     afterAll(async () => {
       await Promise.all(opened.map(({ page }) => page.close()));
     });
 
-    it.each(PAGES)("%s: its language and translation (hreflang pairs, canonical, the visible switch), axe-core's WCAG 2.1 A and AA rules, no SVG text outside its SVG, the chart in the first screen, dates on one line", async (path) => {
-      await Promise.all(widths.map(async ([name, width, height], k) => {
+    it.each(PAGES)("%s: its language and translation (hreflang pairs, canonical, the visible switch), axe-core's WCAG 2.1 A and AA rules, no SVG text outside its SVG, the chart in the first screen, dates on one line; an indicator page's numbers as the data says, an embed fitting its frame", async (path) => {
+      const embed = path.endsWith("/embed/");
+      await Promise.all(widths.map(async ([name, pageWidth, pageHeight, frameWidth], k) => {
         const { page, problems } = opened[k] as { page: Page; problems: string[] };
+        const [width, height] = embed ? [frameWidth, frameHeight] : [pageWidth, pageHeight];
+        if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height });
         const before = problems.length;
         await visit(page, path);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -512,12 +507,15 @@ describe("the site in Chromium, in Spanish and English", () => {
           const wrapped = await page.locator("td.date time").evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1 || t.getBoundingClientRect().height > 30).length);
           expect(wrapped, path).toBe(0);
         }
+        if (embed) await fitsItsFrame(page, `${path} in a frame of ${width}×${height}`);
         // At a phone's width nothing a reader must read is clipped: the first select's options, the search placeholder.
         if (name === "phone") expect(await clippedTexts(page), `${path} at ${width}px`).toEqual([]);
         if (name === "desktop") {
           // Once per page (at desktop width): accessibility, then the language and its translation.
           expect(await axeViolations(page), path).toEqual([]);
           await languageAndTranslation(page, path);
+          const lang = path.startsWith("/en/") ? "en" : "es";
+          if (path.includes("/series/") && !embed) await numbersAsTheData(page, lang, path.includes("/domestic-worker-wages/") ? wages : undefined);
         }
         expect(problems.slice(before), `${path} at ${width}px`).toEqual([]);
       }));
