@@ -5,97 +5,105 @@
  * quotes, UTF-8), converted to XLSX and read back with openpyxl. Every value cell
  * must be a number equal to the data (LibreOffice keeps 15 significant digits),
  * every date a date. The same file in RFC 4180 turns into text in that locale:
- * the reason for the dialect.
+ * the reason for the dialect. The four files are converted before the tests, by one
+ * Calc per CSV filter, and read by one Python; the answers come from the handler over
+ * the shared build of the real data (test/real-build.ts).
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { EPOCH, HIGH, fetched, refs } from "../api-checks.js";
+import { HIGH, fetched, refs } from "../api-checks.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { ROOT, runCli, runProcess, tempDir } from "../helpers.js";
+import { ROOT, runProcess, tempDir } from "../helpers.js";
 import type { RefIndicator } from "../reference.js";
 
-let dir: string;
-let out: string;
-let get: (path: string) => Promise<Buffer>;
+/** The shared build of the real data (test/real-build.ts). */
+const out = inject("realDist");
+const api = new Api();
+/** The answer to `path` from the handler over that build. */
+async function get(path: string): Promise<Buffer> {
+  const r = await fetched(await api.fetch(new Request(`http://api.test${path}`), { ASSETS: folderAssets(out), ...HIGH }));
+  expect(r.status, r.text).toBe(200);
+  return r.bytes;
+}
+
+const SELECTION = "/api/v1/health-insurance-prices?series=casmu.*&format=csv&dialect=es";
+const DERIVED = "/api/v1/consumer-price-index?units=percent_change_a_year_ago&from=2020&format=csv&dialect=es";
+/** The CSV files opened, each with where it comes from: the spreadsheet dialect (es) or RFC 4180 (plain). */
+const FILES = {
+  cpi: { es: true, bytes: () => readFileSync(join(out, "api/v1/consumer-price-index/data.es.csv")) },
+  casmu: { es: true, bytes: () => get(SELECTION) },
+  derived: { es: true, bytes: () => get(DERIVED) },
+  plain: { es: false, bytes: () => get("/api/v1/consumer-price-index?format=csv&limit=3") },
+} as const;
+type Name = keyof typeof FILES;
+
+/** Each file's rows as LibreOffice makes them in es_UY: each cell as openpyxl reads it, dates as `YYYY-MM-DD`, numbers as numbers. */
+let opened: Record<Name, unknown[][]>;
 
 beforeAll(async () => {
   const ensured = await runProcess("bash", [join(ROOT, "scripts/ensure-libreoffice.sh")]);
   expect(ensured.code, ensured.stderr).toBe(0);
   const pythonReady = await runProcess("bash", [join(ROOT, "scripts/ensure-python.sh")]);
   expect(pythonReady.code, pythonReady.stderr).toBe(0);
-  dir = await tempDir("open-series-spreadsheet-");
-  // The two indicators the checks read: a build of them alone takes seconds.
-  for (const id of ["consumer-price-index", "health-insurance-prices"]) cpSync(join(ROOT, "data", id), join(dir, "data", id), { recursive: true });
-  out = join(dir, "dist");
-  const built = await runCli(["build", "--data", join(dir, "data"), "--out", out, "--no-base", "--no-series-files"], { SOURCE_DATE_EPOCH: EPOCH });
-  expect(built.code, built.stderr).toBe(0);
-  const api = new Api();
-  get = async (path) => {
-    const r = await fetched(await api.fetch(new Request(`http://api.test${path}`), { ASSETS: folderAssets(out), ...HIGH }));
-    expect(r.status, r.text).toBe(200);
-    return r.bytes;
-  };
-  cpSync(join(out, "api/v1/consumer-price-index/data.es.csv"), join(dir, "cpi.csv"));
-}, 300_000);
-
-/** The rows LibreOffice makes of a CSV file in es_UY: each cell as openpyxl reads it, dates as `YYYY-MM-DD`, numbers as numbers. */
-async function calc(name: string, es = true): Promise<unknown[][]> {
-  const filter = es ? "CSV:59,34,76,1,,14346" : "CSV:44,34,76,1,,14346";
-  const converted = await runProcess("soffice", ["--headless", `-env:UserInstallation=file://${dir}/lo-profile`, `--infilter=${filter}`, "--convert-to", "xlsx", "--outdir", dir, join(dir, name)]);
-  expect(converted.code, converted.stderr).toBe(0);
+  const dir = await tempDir("open-series-spreadsheet-");
+  const names = Object.keys(FILES) as Name[];
+  for (const name of names) writeFileSync(join(dir, `${name}.csv`), await FILES[name].bytes());
+  // One Calc per CSV filter (its options: separator, quote, UTF-8, the first line, the locale), each converting its files to XLSX.
+  for (const es of [true, false]) {
+    const filter = es ? "CSV:59,34,76,1,,14346" : "CSV:44,34,76,1,,14346";
+    const inputs = names.filter((name) => FILES[name].es === es).map((name) => join(dir, `${name}.csv`));
+    const converted = await runProcess("soffice", ["--headless", `-env:UserInstallation=file://${dir}/lo-profile`, `--infilter=${filter}`, "--convert-to", "xlsx", "--outdir", dir, ...inputs]);
+    expect(converted.code, converted.stderr).toBe(0);
+  }
   const read = await runProcess("/usr/bin/python3", [
     "-c",
     [
       "import datetime, json, sys, openpyxl",
-      "ws = openpyxl.load_workbook(sys.argv[1]).active",
       "cell = lambda v: v.date().isoformat() if isinstance(v, datetime.datetime) else v",
-      "print(json.dumps([[cell(v) for v in row] for row in ws.iter_rows(values_only=True)]))",
+      "rows = lambda path: [[cell(v) for v in row] for row in openpyxl.load_workbook(path).active.iter_rows(values_only=True)]",
+      "print(json.dumps([rows(path) for path in sys.argv[1:]]))",
     ].join("\n"),
-    join(dir, name.replace(/\.csv$/, ".xlsx")),
+    ...names.map((name) => join(dir, `${name}.xlsx`)),
   ]);
   expect(read.code, read.stderr).toBe(0);
-  return JSON.parse(read.stdout) as unknown[][];
-}
+  const sheets = JSON.parse(read.stdout) as unknown[][][];
+  opened = Object.fromEntries(names.map((name, i) => [name, sheets[i] as unknown[][]])) as Record<Name, unknown[][]>;
+}, 300_000);
 
 /** Equal to 15 significant digits, what a spreadsheet cell keeps. */
 const same = (a: unknown, b: number) => typeof a === "number" && Math.abs(a - b) <= 1e-14 * Math.abs(b);
 
 describe("the spreadsheet CSV in LibreOffice Calc, locale es_UY", () => {
-  it("data.es.csv of the CPI: 1,069 rows, each date a date and each value a number equal to the data", async () => {
-    const rows = await calc("cpi.csv");
+  it("data.es.csv of the CPI: 1,069 rows, each date a date and each value a number equal to the data", () => {
+    const rows = opened.cpi;
     expect(rows[0]).toEqual(["date", "series", "value", "source", "note"]);
     const expected = new Map((refs.get("consumer-price-index") as RefIndicator).points.map((p) => [p.date, Number(p.raw)]));
     expect(rows.length - 1).toBe(expected.size);
     const off = rows.slice(1).filter(([date, , value]) => !same(value, expected.get(date as string) as number));
     expect(off, "cells that are not the data's number").toEqual([]);
-  }, 120_000);
+  });
 
   it("a selection answered by the API (CASMU's sub-series) and a derived answer: numbers equal to the JSON", async () => {
-    const selection = "/api/v1/health-insurance-prices?series=casmu.*&format=csv&dialect=es";
-    writeFileSync(join(dir, "casmu.csv"), await get(selection));
-    const json = JSON.parse((await get(selection.replace("&format=csv&dialect=es", ""))).toString("utf8")) as { data: { date: string; series: string; value: number }[] };
-    const rows = await calc("casmu.csv");
+    const json = JSON.parse((await get(SELECTION.replace("&format=csv&dialect=es", ""))).toString("utf8")) as { data: { date: string; series: string; value: number }[] };
+    const rows = opened.casmu;
     expect(rows.slice(1).map((r) => `${r[1] as string}@${r[0] as string}`)).toEqual(json.data.map((p) => `${p.series}@${p.date}`));
     rows.slice(1).forEach((r, i) => expect(same(r[2], json.data[i]?.value as number), `${String(r[1])} ${String(r[0])}: ${String(r[2])}`).toBe(true));
     // A fractional price (159.05 in the data's text is 159,05 here), read as the number.
     expect(json.data.some((p) => !Number.isInteger(p.value))).toBe(true);
 
-    const derived = "/api/v1/consumer-price-index?units=percent_change_a_year_ago&from=2020&format=csv&dialect=es";
-    writeFileSync(join(dir, "derived.csv"), await get(derived));
-    const derivedJson = JSON.parse((await get(derived.replace("&format=csv&dialect=es", ""))).toString("utf8")) as { data: { value: number }[] };
-    const derivedRows = await calc("derived.csv");
+    const derivedJson = JSON.parse((await get(DERIVED.replace("&format=csv&dialect=es", ""))).toString("utf8")) as { data: { value: number }[] };
+    const derivedRows = opened.derived;
     expect(derivedRows.length - 1).toBe(derivedJson.data.length);
     derivedRows.slice(1).forEach((r, i) => expect(same(r[2], derivedJson.data[i]?.value as number), String(r[2])).toBe(true));
-  }, 120_000);
+  });
 
-  it("the RFC 4180 CSV in the same locale gives text, not numbers: why the dialect exists", async () => {
-    writeFileSync(join(dir, "plain.csv"), await get("/api/v1/consumer-price-index?format=csv&limit=3"));
+  it("the RFC 4180 CSV in the same locale gives text, not numbers: why the dialect exists", () => {
     // Even told that `,` separates the columns, es_UY reads 118.20343852 as text.
-    const rows = await calc("plain.csv", false);
+    const rows = opened.plain;
     expect(rows.slice(1).map((r) => typeof r[2])).toEqual(["string", "string", "string"]);
-  }, 120_000);
+  });
 });
 
 describe("the page's \"Usar en Excel / Google Sheets\"", () => {
