@@ -18,15 +18,15 @@
  *   same 0.0074 in January 2010), each the unrounded variation rounded to 8
  *   significant digits.
  */
-import { cpSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Api } from "../../src/api/handler.js";
-import { EPOCH, HIGH, fetched } from "../api-checks.js";
+import { HIGH, fetched } from "../api-checks.js";
 import { folderAssets } from "../../scripts/lib/folder-assets.js";
-import { ROOT, runCli, tempDir } from "../helpers.js";
+import { ROOT } from "../helpers.js";
 
 const WORKBOOK = join(ROOT, "test/fixtures/ine/IPC gral y variaciones_base 2022.xlsx");
 const LEVELS = join(ROOT, "data/consumer-price-index/cpi.csv");
@@ -191,13 +191,8 @@ describe("the API's units=percent_change_a_year_ago on the real data, built in p
   let api: Monthly;
 
   beforeAll(async () => {
-    // The CPI alone: a build of one indicator takes a second, not the ten of all four.
-    const dir = await tempDir("open-series-cpi-ine-");
-    const data = join(dir, "data");
-    cpSync(join(ROOT, "data/consumer-price-index"), join(data, "consumer-price-index"), { recursive: true });
-    const out = join(dir, "dist");
-    const built = await runCli(["build", "--data", data, "--out", out, "--no-base"], { SOURCE_DATE_EPOCH: EPOCH });
-    expect(built.code, built.stderr).toBe(0);
+    // The shared build of the real data (test/real-build.ts).
+    const out = inject("realDist");
     const handler = new Api();
     const answer = await fetched(
       await handler.fetch(new Request("http://api.test/api/v1/consumer-price-index?units=percent_change_a_year_ago&limit=5000"), { ASSETS: folderAssets(out), ...HIGH }),
