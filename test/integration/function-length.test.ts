@@ -5,10 +5,16 @@
  * is one literal. Run by ESLint's own Linter with the project's parser; the rule
  * itself runs over src/ in the lint of `npm test`.
  */
+import { createRequire } from "node:module";
 import { Linter } from "eslint";
-import tseslint from "typescript-eslint";
 import { describe, expect, it } from "vitest";
 import functionLength from "../../scripts/lint/function-length.js";
+
+/**
+ * The project's parser (eslint.config.js's), required by name: an `import` would bring
+ * typescript-eslint's 124 declaration files into the type-check of every `npm test`.
+ */
+const parser = (createRequire(import.meta.url)("typescript-eslint") as { parser: Linter.Parser }).parser;
 
 /** The functions of `text` the rule reports at `max` lines, as "name lines@line". */
 function reported(text: string, max: number): string[] {
@@ -16,7 +22,7 @@ function reported(text: string, max: number): string[] {
   const messages = linter.verify(text, [
     {
       files: ["**/*.ts"],
-      languageOptions: { parser: tseslint.parser },
+      languageOptions: { parser },
       plugins: { house: { rules: { "function-length": functionLength } } },
       rules: { "house/function-length": ["error", { max }] },
     },
