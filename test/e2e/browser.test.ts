@@ -541,7 +541,8 @@ describe("the site's search box finds the words people use", () => {
   it("from the Spanish home page at a phone's width, each query typed in turn: its first result, and the count when there is one", async () => {
     const { page, problems } = await openPage(390, 844);
     await visit(page, "/");
-    const first = page.locator("#search-results ol li a").first();
+    const results = page.locator("#search-results");
+    const first = results.locator("ol li a").first();
     for (const [q, href] of [
       ["salario doméstica", /^\/series\/domestic-worker-wages\//],
       ["empleada doméstica", /^\/series\/domestic-worker-wages\//],
@@ -549,9 +550,12 @@ describe("the site's search box finds the words people use", () => {
       ["casmu emergencia", /^\/series\/health-insurance-prices\/#provider=CASMU&item=orden\+consulta\+urgencia/],
       ["la española", /^\/series\/health-insurance-prices\/#provider=Asociaci%C3%B3n\+Espa%C3%B1ola&/],
     ] as const) {
+      // The box emptied first, and its list with it: the results read below are this query's, not the last one's.
+      await page.fill("#search-q", "");
+      await expect.poll(() => results.innerHTML(), { message: `cleared before ${q}` }).toBe("");
       await page.fill("#search-q", q);
-      await expect.poll(async () => (await first.getAttribute("href")) ?? "", { message: q }).toMatch(href);
-      if (q === "alquiler") expect(await page.locator("#search-results p.note").textContent()).toBe("1 serie encontrada.");
+      expect(await first.getAttribute("href"), q).toMatch(href);
+      if (q === "alquiler") expect(await results.locator("p.note").textContent()).toBe("1 serie encontrada.");
     }
     expect(problems).toEqual([]);
     await page.close();
