@@ -4,10 +4,10 @@
 # fixtures' builds) and `npm test`'s whole run (scripts/test.sh).
 #
 # The folder is in memory (/dev/shm, a tmpfs) when that has 4 GiB free, else under
-# the usual temporary folder. A run writes about a gigabyte there (eight builds of
+# the usual temporary folder. A run writes about a gigabyte there (five builds of
 # the real data at 88 MB and 4,300 files each, their copies, git repositories,
 # wrangler's state, Chromium's profiles): on this project's two-core machine a build
-# of the real data took 9.6–10.1 s user + 1.4–1.5 s system written to the tmpfs
+# of the real data took 9.1–10.1 s user + 1.4–1.5 s system written to the tmpfs
 # against 10.0 + 5.9–6.2 to the disk (docs/development.md).
 # OPEN_SERIES_TMP_BASE names another base folder.
 set -u

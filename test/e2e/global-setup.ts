@@ -30,7 +30,7 @@ import { EPOCH } from "../epoch.js";
 export { EPOCH };
 
 /** The synthetic history's data version (SOURCE_DATE_EPOCH): 2026-08-01, after its last commit. */
-export const HISTORY_EPOCH = String(Date.UTC(2026, 7, 1) / 1000);
+const HISTORY_EPOCH = String(Date.UTC(2026, 7, 1) / 1000);
 /** The `history` server's build options (test/e2e/history.test.ts builds each day's data so to compare). */
 export const HISTORY_BUILD_OPTIONS: readonly string[] = ["--limits", "5000", "--no-series-files", "--shard-bytes", "1"];
 
