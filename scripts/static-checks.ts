@@ -3,8 +3,8 @@
  * diagnostics, tests included) and the lint with zero warnings (eslint.config.js),
  * its type-aware rules reading the same TypeScript program instead of building
  * their own. Run apart (`npm run typecheck`, `npm run lint`), the two parse, bind
- * and check the same 1,300 files twice: 95 CPU-seconds on this project's two-core
- * machine against 64 here, in the same 46 s of wall time (docs/development.md).
+ * and check the same 1,030 files twice: 89 CPU-seconds and 63 s of wall on this
+ * project's two-core machine against 55-62 CPU-seconds and 41-44 s here (docs/development.md).
  * Both run to the end, so one run shows every fault; the exit code is 1 if either
  * found one.
  */

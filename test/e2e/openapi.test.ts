@@ -6,12 +6,22 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import fc from "fast-check";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { INDICATOR_IDS, declaredSeries } from "../indicators.js";
 import { openApiAjv, responseValidator } from "../schemas.js";
+
+/**
+ * Redocly's lint, the two functions this file calls, loaded by name: an `import` brought
+ * 278 declaration files (99,000 lines) into the type-check, and checking the one call
+ * below took 4 of its 13 s (tsc --generateTrace): about 21 → 15 s for `npm run typecheck`.
+ */
+interface Redocly {
+  readonly createConfig: (config: { extends: string[] }) => Promise<object>;
+  readonly lintFromString: (input: { source: string; absoluteRef: string; config: object }) => Promise<{ severity: string; ruleId: string; location: { pointer?: string }[] }[]>;
+}
+const REDOCLY: string = "@redocly/openapi-core";
 
 interface OpenApiResponse {
   headers?: Record<string, unknown>;
@@ -39,6 +49,7 @@ describe("openapi.json", () => {
 
   it("passes Redocly's recommended lint, but for the catalog's and the status document's GET, static files that have no 4XX to declare", async () => {
     const source = readFileSync(join(system.mainDir, "api/v1/openapi.json"), "utf8");
+    const { createConfig, lintFromString } = (await import(REDOCLY)) as Redocly;
     const problems = await lintFromString({ source, absoluteRef: "openapi.json", config: await createConfig({ extends: ["recommended"] }) });
     const found = problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ""}`);
     expect(found).toEqual(["warn operation-4xx-response #/paths/~1api~1v1~1index.json/get/responses", "warn operation-4xx-response #/paths/~1api~1v1~1status.json/get/responses"]);
