@@ -8,6 +8,12 @@
  * its own while the short files fill the other: the group ends when its work,
  * shared by two, is done. The order is fixed, not learned from a cache, so a fresh
  * clone runs as a developer's checkout does.
+ *
+ * Within a group, one project's files run together, the project of the longest file
+ * first. A worker serves one project: when the next file in the queue is another
+ * project's, vitest ends the worker and starts a new one, which imports every module
+ * again. Long files of both projects in turn made twelve workers for the group, and
+ * each paid its imports; one project after the other makes four.
  */
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -29,17 +35,43 @@ export const LONG_FILES = [
   "test/unit/answer-schema.test.ts",
 ];
 
+/** What the order reads of a test file: its group of layers, its project, its path from the root. */
+export interface Queued {
+  readonly group: number;
+  readonly project: string;
+  readonly path: string;
+}
+
+/**
+ * `files` in the order they run: by group; within one, a project's files together,
+ * the project of the longest file first; within a project, the long files longest
+ * first, then the others in their given order.
+ */
+export function runOrder<T extends Queued>(files: readonly T[]): T[] {
+  const rank = (file: Queued) => {
+    const at = LONG_FILES.indexOf(file.path);
+    return at < 0 ? LONG_FILES.length : at;
+  };
+  // A project ranks as its longest file.
+  const projectRank = new Map<string, number>();
+  for (const file of files) projectRank.set(file.project, Math.min(projectRank.get(file.project) ?? Infinity, rank(file)));
+  const project = (file: Queued) => projectRank.get(file.project) as number;
+  const position = new Map(files.map((file, i) => [file, i]));
+  return [...files].sort(
+    (a, b) =>
+      a.group - b.group ||
+      project(a) - project(b) ||
+      a.project.localeCompare(b.project) ||
+      rank(a) - rank(b) ||
+      (position.get(a) as number) - (position.get(b) as number),
+  );
+}
+
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
-    const rank = (file: TestSpecification) => {
-      const at = LONG_FILES.indexOf(relative(root, file.moduleId));
-      return at < 0 ? LONG_FILES.length : at;
-    };
-    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
     // Stable: within a rank, vitest's own order (project, then its rules).
-    const base = await super.sort(files);
-    const position = new Map(base.map((file, i) => [file, i]));
-    return [...base].sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || (position.get(a) as number) - (position.get(b) as number));
+    const base = (await super.sort(files)).map((spec) => ({ spec, group: spec.project.config.sequence.groupOrder, project: spec.project.name, path: relative(root, spec.moduleId) }));
+    return runOrder(base).map((file) => file.spec);
   }
 }

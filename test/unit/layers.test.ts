@@ -43,4 +43,18 @@ describe("the order of the long test files (test/sequencer.ts)", () => {
     expect(LONG_FILES.filter((file) => !statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile())).toEqual([]);
     expect(new Set(LONG_FILES).size).toBe(LONG_FILES.length);
   });
+
+  it("runs one project's files together, the project of the longest file first, its long files first", async () => {
+    const { LONG_FILES, runOrder } = await import("../sequencer.js");
+    const [longest, second, third] = LONG_FILES as [string, string, string];
+    const queued = [
+      { group: 1, project: "b", path: "b/short.test.ts" },
+      { group: 1, project: "b", path: third },
+      { group: 1, project: "a", path: second },
+      { group: 1, project: "a", path: "a/short.test.ts" },
+      { group: 0, project: "u", path: "u/short.test.ts" },
+      { group: 1, project: "b", path: longest },
+    ];
+    expect(runOrder(queued).map((file) => file.path)).toEqual(["u/short.test.ts", longest, third, "b/short.test.ts", second, "a/short.test.ts"]);
+  });
 });
