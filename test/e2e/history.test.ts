@@ -38,9 +38,10 @@ const QUERIES = [
   "series=monthly&per=prices:general",
 ];
 
-const repo = inject("system").historyRepo;
+const system = inject("system");
+const repo = system.historyRepo;
 const daily: SyntheticCommit[] = repo.commits.filter((c, i) => repo.commits[i + 1]?.day !== c.day);
-const server = { url: inject("system").urls.history };
+const server = { url: system.urls.history };
 
 /** A build of `data` at `epoch` with the `history` server's options (test/e2e/global-setup.ts). */
 async function built(data: string, epoch: string): Promise<string> {
@@ -209,7 +210,7 @@ describe("as_of and changes through wrangler pages dev, over the real data's own
     // The days with a commit and the day before the first (the days between answer as the day before them).
     const days = [...new Set((await dataCommits(join(ROOT, "data"))).map((c) => new Date(c.time * 1000).toISOString().slice(0, 10)))];
     // The health insurance prices: CASMU's sub-series (the whole indicator is 23,000 points a day).
-    const checked = await checkOracle(inject("system").urls.main, ROOT, INDICATOR_IDS, [dayBefore(days[0] as string), ...days], { "health-insurance-prices": "casmu." });
+    const checked = await checkOracle(system.urls.main, ROOT, INDICATOR_IDS, [dayBefore(days[0] as string), ...days], { "health-insurance-prices": "casmu." });
     expect(checked).toBeGreaterThan(0);
   }, 120_000);
 });
